@@ -1,0 +1,92 @@
+# geoplan: build, run and test. `make run` and `make check` do all the
+# set-up on a fresh Debian 12 machine (they install what is missing).
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-format-truncation -Wno-unknown-warning-option
+LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
+LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+LIBS    := $(LUA_LIBS) -lglpk $(CURSES_LIBS) -lm
+B       ?= build
+
+CORE_SRC := $(wildcard core/*.c)
+TUI_SRC  := $(wildcard tui/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
+TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+
+# Debian packages the build and the tests need.
+DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
+DEB_TEST  := libcmocka-dev mandoc lua5.4 clang
+
+.PHONY: all run check test bench deps deps-test clean lint-man
+
+all: $(B)/geoplan
+
+$(B)/geoplan: $(CORE_OBJ) $(TUI_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/%.o: %.c $(wildcard core/*.h tui/*.h) | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -c -o $@ $<
+
+# The prelude is compiled into the program: a scenario needs no install.
+$(B)/prelude.c: scripts/prelude.lua
+	@mkdir -p $(B)
+	{ echo 'const char gp_prelude_lua[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
+
+$(B)/prelude.o: $(B)/prelude.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/%: tests/%.c $(CORE_OBJ) $(wildcard tests/*.h) | $(B)/.deps-test
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -Itests -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
+
+# Installs missing Debian packages (as root, or through sudo).
+define install_missing
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -q >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing >/dev/null || \
+	  { echo "could not install:$$missing" >&2; exit 1; }; \
+	fi
+endef
+
+$(B)/.deps:
+	$(call install_missing,$(DEB_BUILD))
+	@mkdir -p $(B) && touch $@
+
+$(B)/.deps-test:
+	$(call install_missing,$(DEB_BUILD) $(DEB_TEST))
+	@mkdir -p $(B) && touch $@
+
+deps: $(B)/.deps
+deps-test: $(B)/.deps-test
+
+run: $(B)/geoplan
+	./$(B)/geoplan run samples/default.lua
+
+# Every test, twice: an optimised build and an ASan+UBSan build.
+check: $(B)/.deps-test
+	@$(MAKE) --no-print-directory -s B=build CFLAGS="-O2 -g -Werror" build/geoplan tests-bin B=build
+	@$(MAKE) --no-print-directory -s B=build/san CC=clang \
+	  CFLAGS="-O1 -g -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" build/san/geoplan tests-bin
+	@sh tests/run.sh build build/san
+
+tests-bin: $(TESTS)
+
+bench: $(B)/geoplan $(B)/.deps-test
+	@sh tests/bench.sh $(B)
+
+lint-man:
+	mandoc -Tlint -W warning man/*.[1-9]
+
+clean:
+	rm -rf build

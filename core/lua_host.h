@@ -1,0 +1,43 @@
+/*
+ * lua_host.h: the one place geoplan talks to Lua.
+ *
+ * A gp_lua is a sandboxed Lua 5.4 state: only the base, table, string,
+ * math and utf8 libraries (no io, os, load, loadfile, dofile, require,
+ * string.dump), text chunks only, an instruction budget enforced by a count
+ * hook and a memory cap enforced by the allocator. The prelude
+ * (scripts/prelude.lua, compiled into the program) runs first.
+ *
+ * Nobody else includes lua.h: other modules get C data or error values.
+ */
+#ifndef GP_LUA_HOST_H
+#define GP_LUA_HOST_H
+
+#include <stddef.h>
+#include "gp.h"
+
+struct gp_lua_limits {
+	long instructions; /* VM instructions per chunk run; <= 0: default */
+	size_t memory;     /* bytes; 0: default */
+};
+
+#define GP_LUA_DEFAULT_INSTRUCTIONS 50000000L
+#define GP_LUA_DEFAULT_MEMORY (64u << 20)
+
+struct gp_lua;
+
+struct gp_lua *gp_lua_new(const struct gp_lua_limits *lim, struct gp_err *e);
+void gp_lua_free(struct gp_lua *h);
+
+/* Runs a text chunk named `name` in the sandbox and discards its results.
+ * On error the message names the chunk and line (Lua's own format). */
+int gp_lua_run(struct gp_lua *h, const char *name, const char *text,
+	       size_t len, struct gp_err *e);
+
+/* Runs a text chunk and converts the table it returns into a scenario.
+ * Used by gp_scenario_load() and by tests that have no file. */
+struct gp_scenario;
+struct gp_scenario *gp_lua_scenario(struct gp_lua *h, const char *name,
+				    const char *text, size_t len,
+				    struct gp_err *e);
+
+#endif

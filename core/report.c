@@ -1,0 +1,286 @@
+/*
+ * report.c: text, JSON, CSV and plan writers (the SVG chart is in svg.c).
+ */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const span_names[GP_SPAN__N] = {
+	[GP_SPAN_F] = "F", [GP_SPAN_B] = "B", [GP_SPAN_W] = "W",
+	[GP_SPAN_ACT] = "act", [GP_SPAN_GRAD] = "grad",
+	[GP_SPAN_SYNC] = "sync", [GP_SPAN_OPT] = "opt",
+};
+
+void gp_row_label(const struct gp_scenario *sc, const struct gp_result *r,
+		  int row, char *buf, size_t n)
+{
+	if (row < r->ndevs) {
+		const struct gp_dev_result *d = &r->devs[row];
+		const struct gp_pool *pool = &sc->dcs[d->dc].pools[d->pool];
+		snprintf(buf, n, "p%d s%d %s %sx%d", d->pipeline + 1, d->stage + 1,
+			 sc->dcs[d->dc].name, sc->gpus[pool->gpu].name, d->tp);
+	} else {
+		const struct gp_link_result *l = &r->links[row - r->ndevs];
+		snprintf(buf, n, "%s>%s", sc->dcs[l->from].name, sc->dcs[l->to].name);
+	}
+}
+
+/* Human-readable bytes: 1.2 GB, 640 MB (decimal, as links are sold). */
+static const char *hbytes(double b, char *buf, size_t n)
+{
+	static const char *u[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	int i = 0;
+	while (fabs(b) >= 1000 && i < 5) {
+		b /= 1000;
+		i++;
+	}
+	snprintf(buf, n, i ? "%.3g %s" : "%.0f %s", b, u[i]);
+	return buf;
+}
+
+/* Seconds with a unit that keeps three significant digits. */
+static const char *htime(double t, char *buf, size_t n)
+{
+	if (t >= 1 || t == 0)
+		snprintf(buf, n, "%.3g s", t);
+	else if (t >= 1e-3)
+		snprintf(buf, n, "%.3g ms", t * 1e3);
+	else
+		snprintf(buf, n, "%.3g us", t * 1e6);
+	return buf;
+}
+
+int gp_report_text(FILE *f, const struct gp_scenario *sc,
+		   const struct gp_plan *p, const struct gp_result *r)
+{
+	char a[32], b[32], c[32];
+	const struct gp_model *m = &sc->model;
+	int shapes = p->npipes, stages = 0;
+	for (int i = 0; i < p->npipes; i++)
+		stages += p->pipes[i].nstages;
+	fprintf(f, "scenario   %s (%s)\n", sc->name, sc->path);
+	fprintf(f, "model      %s: %d layers, hidden %.0f, %.0f heads (%.0f KV), FFN %.0f%s\n",
+		m->name, m->layers, m->hidden, m->heads, m->kv_heads, m->ffn,
+		m->gated ? " gated" : "");
+	fprintf(f, "job        %.0f sequences x %.0f tokens, micro-batch %.0f, sync %s every %d\n",
+		sc->job.global_batch, sc->job.seq, sc->job.micro_batch,
+		sc->job.sync_mode == GP_SYNC_HIER ? "hierarchical" : "flat",
+		sc->job.sync_every);
+	fprintf(f, "plan       %s", gp_sched_name(p->schedule));
+	if (r->chunks > 1)
+		fprintf(f, " x%d chunks", r->chunks);
+	fprintf(f, ", %d pipeline shape%s, %d stage devices, %d GPUs\n", shapes,
+		shapes == 1 ? "" : "s", stages, r->gpus);
+	fprintf(f, "\niteration  %s   tokens/s %.4g   MFU %.1f %%   bubble %.1f %%\n",
+		htime(r->iteration_time, a, sizeof a), r->tokens_per_s,
+		100 * r->mfu, 100 * r->bubble);
+	fprintf(f, "cost       $%.4g per iteration ($%.4g GPUs, $%.4g egress)\n",
+		r->usd_per_iteration, r->usd_gpu, r->usd_egress);
+	fprintf(f, "WAN        %s per iteration", hbytes(r->wan_bytes, a, sizeof a));
+	fprintf(f, "\n");
+	if (!r->fits)
+		fprintf(f, "memory     DOES NOT FIT: %s\n", r->fit_msg);
+	fprintf(f, "\n%-4s %-5s %-8s %-9s %3s %-9s %-9s %9s %9s %9s %8s %13s\n", "pipe",
+		"stage", "dc", "gpu", "tp", "layers", "recompute", "F", "B", "W",
+		"busy", "memory GiB");
+	for (int i = 0; i < r->ndevs; i++) {
+		const struct gp_dev_result *d = &r->devs[i];
+		const struct gp_stage *st = &p->pipes[d->pipeline].stages[d->stage];
+		const struct gp_pool *pool = &sc->dcs[d->dc].pools[d->pool];
+		char pipe[16], lay[24], tf[16], tb[16], tw[16];
+		snprintf(pipe, sizeof pipe, d->replicas > 1 ? "%dx%d" : "%d",
+			 d->pipeline + 1, d->replicas);
+		snprintf(lay, sizeof lay, "%d-%d", st->first, st->last);
+		fprintf(f, "%-4s %-5d %-8s %-9s %3d %-9s %-9s %9s %9s %9s %7.1f%% %5.1f /%5.1f%s\n",
+			pipe, d->stage + 1, sc->dcs[d->dc].name, sc->gpus[pool->gpu].name,
+			d->tp, lay, gp_recompute_name(d->recompute),
+			htime(d->t_f, tf, sizeof tf), htime(d->t_b, tb, sizeof tb),
+			d->t_w > 0 ? htime(d->t_w, tw, sizeof tw) : "-",
+			r->iteration_time > 0 ? 100 * d->busy / r->iteration_time : 0,
+			d->mem_peak / 1073741824.0, d->mem_capacity / 1073741824.0,
+			d->mem_peak > d->mem_capacity ? " !" : "");
+	}
+	int any = 0;
+	for (int i = 0; i < r->nlinks; i++) {
+		const struct gp_link_result *l = &r->links[i];
+		if (l->bytes <= 0)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%-20s %12s %12s %7s\n", "link", "bytes", "busy", "util");
+		char name[64];
+		snprintf(name, sizeof name, "%s -> %s", sc->dcs[l->from].name,
+			 sc->dcs[l->to].name);
+		fprintf(f, "%-20s %12s %12s %6.1f%%\n", name, hbytes(l->bytes, a, sizeof a),
+			htime(l->busy, b, sizeof b),
+			r->iteration_time > 0 ? 100 * l->busy / r->iteration_time : 0);
+	}
+	(void)c;
+	return ferror(f) ? -1 : 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* JSON has no inf or nan. */
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_plan(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p)
+{
+	fprintf(f, "{\"schedule\": ");
+	json_str(f, gp_sched_name(p->schedule));
+	fprintf(f, ", \"chunks\": %d, \"pipelines\": [", p->chunks);
+	for (int i = 0; i < p->npipes; i++) {
+		const struct gp_pipeline *pp = &p->pipes[i];
+		fprintf(f, "%s{\"micro_batches\": %d, \"replicas\": %d, \"stages\": [",
+			i ? ", " : "", pp->micro_batches, pp->replicas);
+		for (int j = 0; j < pp->nstages; j++) {
+			const struct gp_stage *st = &pp->stages[j];
+			const struct gp_pool *pool = &sc->dcs[st->dc].pools[st->pool];
+			fprintf(f, "%s{\"dc\": ", j ? ", " : "");
+			json_str(f, sc->dcs[st->dc].name);
+			fprintf(f, ", \"gpu\": ");
+			json_str(f, sc->gpus[pool->gpu].name);
+			fprintf(f, ", \"tp\": %d, \"layers\": [%d, %d]", st->tp, st->first,
+				st->last);
+			if (st->recompute_set)
+				fprintf(f, ", \"recompute\": \"%s\"",
+					gp_recompute_name(st->recompute));
+			fputc('}', f);
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}");
+}
+
+int gp_report_json(FILE *f, const struct gp_scenario *sc,
+		   const struct gp_plan *p, const struct gp_result *r)
+{
+	fprintf(f, "{\n  \"scenario\": ");
+	json_str(f, sc->name);
+	fprintf(f, ",\n  \"schedule\": ");
+	json_str(f, gp_sched_name(p->schedule));
+	fprintf(f, ",\n  \"chunks\": %d", r->chunks);
+#define NUM(key, v) do { fprintf(f, ",\n  \"" key "\": "); json_num(f, v); } while (0)
+	NUM("iteration_time_s", r->iteration_time);
+	NUM("tokens_per_s", r->tokens_per_s);
+	NUM("mfu", r->mfu);
+	NUM("bubble_fraction", r->bubble);
+	NUM("usd_per_iteration", r->usd_per_iteration);
+	NUM("usd_gpu_per_iteration", r->usd_gpu);
+	NUM("usd_egress_per_iteration", r->usd_egress);
+	NUM("wan_bytes_per_iteration", r->wan_bytes);
+#undef NUM
+	fprintf(f, ",\n  \"gpus\": %d,\n  \"fits\": %s", r->gpus, r->fits ? "true" : "false");
+	if (!r->fits) {
+		fprintf(f, ",\n  \"fit_error\": ");
+		json_str(f, r->fit_msg);
+	}
+	fprintf(f, ",\n  \"stages\": [");
+	for (int i = 0; i < r->ndevs; i++) {
+		const struct gp_dev_result *d = &r->devs[i];
+		const struct gp_stage *st = &p->pipes[d->pipeline].stages[d->stage];
+		const struct gp_pool *pool = &sc->dcs[d->dc].pools[d->pool];
+		fprintf(f, "%s\n    {\"pipeline\": %d, \"stage\": %d, \"replicas\": %d, \"dc\": ",
+			i ? "," : "", d->pipeline + 1, d->stage + 1, d->replicas);
+		json_str(f, sc->dcs[d->dc].name);
+		fprintf(f, ", \"gpu\": ");
+		json_str(f, sc->gpus[pool->gpu].name);
+		fprintf(f, ", \"tp\": %d, \"layers\": [%d, %d], \"recompute\": \"%s\"",
+			d->tp, st->first, st->last, gp_recompute_name(d->recompute));
+		fprintf(f, ", \"mem_peak_bytes\": ");
+		json_num(f, d->mem_peak);
+		fprintf(f, ", \"mem_capacity_bytes\": ");
+		json_num(f, d->mem_capacity);
+		fprintf(f, ", \"busy_s\": ");
+		json_num(f, d->busy);
+		fprintf(f, ", \"forward_s\": ");
+		json_num(f, d->t_f);
+		fprintf(f, ", \"backward_s\": ");
+		json_num(f, d->t_b);
+		fprintf(f, ", \"weight_grad_s\": ");
+		json_num(f, d->t_w);
+		fprintf(f, ", \"sync_exposed_s\": ");
+		json_num(f, d->sync_exposed);
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ],\n  \"links\": [");
+	int n = 0;
+	for (int i = 0; i < r->nlinks; i++) {
+		const struct gp_link_result *l = &r->links[i];
+		fprintf(f, "%s\n    {\"from\": ", n++ ? "," : "");
+		json_str(f, sc->dcs[l->from].name);
+		fprintf(f, ", \"to\": ");
+		json_str(f, sc->dcs[l->to].name);
+		fprintf(f, ", \"bytes\": ");
+		json_num(f, l->bytes);
+		fprintf(f, ", \"busy_s\": ");
+		json_num(f, l->busy);
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ],\n  \"plan\": ");
+	json_plan(f, sc, p);
+	fprintf(f, "\n}\n");
+	return ferror(f) ? -1 : 0;
+}
+
+int gp_report_csv(FILE *f, const struct gp_scenario *sc,
+		  const struct gp_plan *p, const struct gp_result *r)
+{
+	(void)p;
+	fprintf(f, "row,label,kind,micro_batch,chunk,start_s,end_s\n");
+	char label[96];
+	for (int64_t i = 0; i < r->nspans; i++) {
+		const struct gp_span *s = &r->spans[i];
+		gp_row_label(sc, r, s->row, label, sizeof label);
+		fprintf(f, "%d,%s,%s,%d,%d,%.9g,%.9g\n", s->row, label,
+			span_names[s->kind], s->mb + 1, s->chunk + 1, s->t0, s->t1);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int gp_plan_write_lua(FILE *f, const struct gp_scenario *sc,
+		      const struct gp_plan *p, const char *ind)
+{
+	fprintf(f, "%splan = {\n%s  schedule = \"%s\",\n", ind, ind,
+		gp_sched_name(p->schedule));
+	if (p->chunks > 1)
+		fprintf(f, "%s  chunks = %d,\n", ind, p->chunks);
+	fprintf(f, "%s  pipelines = {\n", ind);
+	for (int i = 0; i < p->npipes; i++) {
+		const struct gp_pipeline *pp = &p->pipes[i];
+		fprintf(f, "%s    { micro_batches = %d, replicas = %d, stages = {\n", ind,
+			pp->micro_batches, pp->replicas);
+		for (int j = 0; j < pp->nstages; j++) {
+			const struct gp_stage *st = &pp->stages[j];
+			const struct gp_pool *pool = &sc->dcs[st->dc].pools[st->pool];
+			fprintf(f, "%s        { dc = \"%s\", gpu = \"%s\", tp = %d, layers = { %d, %d }",
+				ind, sc->dcs[st->dc].name, sc->gpus[pool->gpu].name, st->tp,
+				st->first, st->last);
+			if (st->recompute_set)
+				fprintf(f, ", recompute = \"%s\"", gp_recompute_name(st->recompute));
+			fprintf(f, " },\n");
+		}
+		fprintf(f, "%s    } },\n", ind);
+	}
+	fprintf(f, "%s  },\n%s}\n", ind, ind);
+	return ferror(f) ? -1 : 0;
+}

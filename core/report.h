@@ -1,0 +1,31 @@
+/*
+ * report.h: what a simulated iteration looks like on paper: a text
+ * summary, JSON (the contract of SCENARIO.md), the timeline as CSV, and
+ * an SVG Gantt chart. Writers take a FILE * from the caller; core never
+ * decides where output goes.
+ */
+#ifndef GP_REPORT_H
+#define GP_REPORT_H
+
+#include <stdio.h>
+#include "scenario.h"
+#include "sim.h"
+
+int gp_report_text(FILE *f, const struct gp_scenario *sc,
+		   const struct gp_plan *p, const struct gp_result *r);
+int gp_report_json(FILE *f, const struct gp_scenario *sc,
+		   const struct gp_plan *p, const struct gp_result *r);
+/* One row per task and transfer: row,kind,micro_batch,chunk,start_s,end_s */
+int gp_report_csv(FILE *f, const struct gp_scenario *sc,
+		  const struct gp_plan *p, const struct gp_result *r);
+int gp_report_svg(FILE *f, const struct gp_scenario *sc,
+		  const struct gp_plan *p, const struct gp_result *r);
+
+/* The label of timeline row `row` ("p1 s2 ams H100x4", "ams>fra"). */
+void gp_row_label(const struct gp_scenario *sc, const struct gp_result *r,
+		  int row, char *buf, size_t n);
+/* The plan in the scenario's Lua schema, so it can be pasted back. */
+int gp_plan_write_lua(FILE *f, const struct gp_scenario *sc,
+		      const struct gp_plan *p, const char *indent);
+
+#endif

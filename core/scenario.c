@@ -1,0 +1,233 @@
+/*
+ * scenario.c: loading a scenario file, the checks that span fields, and
+ * the names of schedules and recomputation policies.
+ */
+#include "scenario.h"
+#include "lua_host.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sched_names[GP_SCHED__N] = {
+	[GP_SCHED_GPIPE] = "gpipe",
+	[GP_SCHED_1F1B] = "1f1b",
+	[GP_SCHED_INTERLEAVED] = "interleaved",
+	[GP_SCHED_ZBH1] = "zb-h1",
+};
+
+const char *gp_sched_name(enum gp_sched k)
+{
+	return (unsigned)k < GP_SCHED__N ? sched_names[k] : "?";
+}
+
+int gp_sched_parse(const char *name, enum gp_sched *out)
+{
+	for (int k = 0; k < GP_SCHED__N; k++)
+		if (!strcmp(name, sched_names[k])) {
+			*out = k;
+			return 0;
+		}
+	return -1;
+}
+
+static const char *const rc_names[] = { "none", "selective", "full", "auto" };
+
+const char *gp_recompute_name(enum gp_recompute r)
+{
+	return (unsigned)r <= GP_RC_AUTO ? rc_names[r] : "?";
+}
+
+int gp_recompute_parse(const char *name, enum gp_recompute *out)
+{
+	for (int k = 0; k <= GP_RC_AUTO; k++)
+		if (!strcmp(name, rc_names[k])) {
+			*out = k;
+			return 0;
+		}
+	return -1;
+}
+
+int gp_find_dc(const struct gp_scenario *s, const char *name)
+{
+	for (int i = 0; i < s->ndcs; i++)
+		if (!strcmp(s->dcs[i].name, name))
+			return i;
+	return -1;
+}
+
+const struct gp_link *gp_find_link(const struct gp_scenario *s, int a, int b)
+{
+	for (int i = 0; i < s->nlinks; i++)
+		if (s->links[i].from == a && s->links[i].to == b)
+			return &s->links[i];
+	return NULL;
+}
+
+void gp_plan_free(struct gp_plan *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->npipes; i++)
+		free(p->pipes[i].stages);
+	free(p->pipes);
+	p->pipes = NULL;
+	p->npipes = 0;
+}
+
+void gp_scenario_free(struct gp_scenario *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->ndcs; i++)
+		free(s->dcs[i].pools);
+	free(s->dcs);
+	free(s->gpus);
+	free(s->links);
+	gp_plan_free(&s->plan);
+	free(s);
+}
+
+/* Reads a whole file; scenario files are small, so cap them. */
+static char *slurp(const char *path, size_t *len, struct gp_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		gp_errf(e, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+		if (n == cap) {
+			if (cap >= (16u << 20)) {
+				gp_errf(e, "%s: larger than 16 MiB; not a scenario file?", path);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				gp_errf(e, "out of memory");
+			}
+			buf = nb;
+		}
+	}
+	if (buf && ferror(f)) {
+		gp_errf(e, "%s: read error: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf)
+		*len = n;
+	return buf;
+}
+
+struct gp_scenario *gp_scenario_load(const char *path, struct gp_err *e)
+{
+	size_t len;
+	char *text = slurp(path, &len, e);
+	if (!text)
+		return NULL;
+	struct gp_lua *h = gp_lua_new(NULL, e);
+	struct gp_scenario *s = h ? gp_lua_scenario(h, path, text, len, e) : NULL;
+	gp_lua_free(h);
+	free(text);
+	if (s && gp_scenario_validate(s, e)) {
+		gp_scenario_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
+{
+	const char *f = s->path;
+	if (s->model.layers < 1)
+		return gp_errf(e, "%s: model.layers: expected a positive integer", f);
+	if (s->has_plan && gp_plan_validate(s, &s->plan, e)) {
+		gp_err_prefix(e, f);
+		return -1;
+	}
+	return 0;
+}
+
+int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
+		     struct gp_err *e)
+{
+	const struct gp_model *m = &s->model;
+	double mbs = 0;
+	if (p->chunks > 1 && p->schedule != GP_SCHED_INTERLEAVED)
+		return gp_errf(e, "plan.chunks: %d chunks need schedule \"interleaved\", not \"%s\"",
+			       p->chunks, gp_sched_name(p->schedule));
+	if (p->npipes < 1)
+		return gp_errf(e, "plan.pipelines: expected at least one pipeline");
+	for (int i = 0; i < p->npipes; i++) {
+		const struct gp_pipeline *pp = &p->pipes[i];
+		int next = 1;
+		for (int j = 0; j < pp->nstages; j++) {
+			const struct gp_stage *st = &pp->stages[j];
+			const struct gp_pool *pool = &s->dcs[st->dc].pools[st->pool];
+			if (st->first != next)
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].layers: starts at %d, expected %d (stages must cover layers 1..%d in order)",
+					       i + 1, j + 1, st->first, next, m->layers);
+			if (st->last < st->first)
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].layers: last layer %d is before first %d",
+					       i + 1, j + 1, st->last, st->first);
+			if (st->last > m->layers)
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].layers: layer %d is past the model's last (%d)",
+					       i + 1, j + 1, st->last, m->layers);
+			if (st->last - st->first + 1 < p->chunks)
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].layers: %d layers cannot be split into %d chunks",
+					       i + 1, j + 1, st->last - st->first + 1, p->chunks);
+			if (st->tp > pool->count)
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].tp: %d is more than the pool's %d GPUs",
+					       i + 1, j + 1, st->tp, pool->count);
+			if ((long)m->heads % st->tp)
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].tp: %d does not divide the model's %.0f heads",
+					       i + 1, j + 1, st->tp, m->heads);
+			if (j > 0 && pp->stages[j - 1].dc != st->dc &&
+			    !gp_find_link(s, pp->stages[j - 1].dc, st->dc))
+				return gp_errf(e, "plan.pipelines[%d].stages[%d].dc: no link between \"%s\" and \"%s\"",
+					       i + 1, j + 1, s->dcs[pp->stages[j - 1].dc].name,
+					       s->dcs[st->dc].name);
+			next = st->last + 1;
+		}
+		if (next != m->layers + 1)
+			return gp_errf(e, "plan.pipelines[%d].stages: cover layers 1..%d, the model has %d",
+				       i + 1, next - 1, m->layers);
+		if (p->schedule == GP_SCHED_INTERLEAVED && p->chunks > 1 &&
+		    pp->micro_batches % pp->nstages)
+			return gp_errf(e, "plan.pipelines[%d].micro_batches: interleaved needs a multiple of the %d stages, got %d",
+				       i + 1, pp->nstages, pp->micro_batches);
+		mbs += (double)pp->micro_batches * pp->replicas;
+	}
+	if (mbs * s->job.micro_batch != s->job.global_batch)
+		return gp_errf(e, "plan.pipelines: micro_batches x replicas x micro_batch add up to %.0f sequences, job.global_batch is %.0f",
+			       mbs * s->job.micro_batch, s->job.global_batch);
+	/* GPUs per pool. */
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			double used = 0;
+			for (int i = 0; i < p->npipes; i++)
+				for (int j = 0; j < p->pipes[i].nstages; j++) {
+					const struct gp_stage *st = &p->pipes[i].stages[j];
+					if (st->dc == d && st->pool == q)
+						used += (double)st->tp * p->pipes[i].replicas;
+				}
+			const struct gp_pool *pool = &s->dcs[d].pools[q];
+			if (used > pool->count)
+				return gp_errf(e, "plan: uses %.0f GPUs of pool %s/%s, which has %d",
+					       used, s->dcs[d].name,
+					       s->gpus[pool->gpu].name, pool->count);
+		}
+	return 0;
+}

@@ -1,0 +1,142 @@
+/*
+ * scenario.h: the scenario as C data: GPUs, datacenters and their pools,
+ * WAN links, the model, the job and an optional plan.
+ *
+ * Everything is SI: seconds, bytes, bytes/s, FLOP/s, US dollars.
+ * A scenario comes from gp_scenario_load() (a sandboxed Lua file, see
+ * lua_host.c) and is checked by gp_scenario_validate(); everything
+ * downstream may assume a validated scenario.
+ */
+#ifndef GP_SCENARIO_H
+#define GP_SCENARIO_H
+
+#include <stdbool.h>
+#include "gp.h"
+
+#define GP_NAME_MAX 48
+
+enum gp_recompute { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL, GP_RC_AUTO };
+
+enum gp_sched {
+	GP_SCHED_GPIPE,
+	GP_SCHED_1F1B,
+	GP_SCHED_INTERLEAVED,
+	GP_SCHED_ZBH1,
+	GP_SCHED__N
+};
+
+enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER };
+enum gp_objective { GP_OBJ_TIME, GP_OBJ_COST, GP_OBJ_WAN };
+
+struct gp_gpu {
+	char name[GP_NAME_MAX];
+	double flops;          /* dense bf16 peak, FLOP/s */
+	double memory;         /* bytes */
+	double hbm_bw;         /* bytes/s */
+	double nvlink;         /* bytes/s per GPU per direction inside a node */
+	double efficiency;     /* achievable fraction of peak on large GEMMs */
+	double price_per_hour; /* USD per GPU hour */
+};
+
+struct gp_pool {
+	int gpu;          /* index into scenario.gpus */
+	int count;
+	int per_node;
+	double nvlink;    /* bytes/s per GPU per direction */
+	double network;   /* bytes/s per GPU NIC between nodes */
+	double latency;   /* s, one way between nodes */
+};
+
+struct gp_dc {
+	char name[GP_NAME_MAX];
+	struct gp_pool *pools;
+	int npools;
+};
+
+/* One direction of a WAN link. */
+struct gp_link {
+	int from, to;         /* dc indices */
+	double bandwidth;     /* bytes/s */
+	double latency;       /* s, one way */
+	double price_per_gb;  /* USD per 1e9 bytes leaving `from` */
+	int streams;
+};
+
+struct gp_model {
+	char name[GP_NAME_MAX];
+	int layers;
+	double hidden, heads, kv_heads, ffn, vocab;
+	bool gated;
+};
+
+struct gp_job {
+	double seq, global_batch, micro_batch;
+	int precision_bytes;        /* 2 for bf16/fp16 */
+	int zero;                   /* 0 or 1 */
+	enum gp_recompute recompute;
+	enum gp_sync_mode sync_mode;
+	int sync_every;             /* H: WAN sync every H steps */
+	bool sync_overlap;          /* DP sync overlaps backward */
+};
+
+struct gp_stage {
+	int dc, pool;               /* indices */
+	int tp;
+	int first, last;            /* layers, 1-based inclusive */
+	enum gp_recompute recompute;
+	bool recompute_set;         /* given in the plan (else job's) */
+};
+
+struct gp_pipeline {
+	int micro_batches;
+	int replicas;
+	struct gp_stage *stages;
+	int nstages;
+};
+
+struct gp_plan {
+	enum gp_sched schedule;
+	int chunks;
+	struct gp_pipeline *pipes;
+	int npipes;
+};
+
+struct gp_scenario {
+	char name[GP_NAME_MAX];
+	char path[512];
+	struct gp_gpu *gpus;
+	int ngpus;
+	struct gp_dc *dcs;
+	int ndcs;
+	struct gp_link *links;      /* directed */
+	int nlinks;
+	struct gp_model model;
+	struct gp_job job;
+	enum gp_objective objective;
+	double budget_usd_per_hour; /* 0: none */
+	bool has_plan;
+	struct gp_plan plan;
+};
+
+/* Loads and validates a scenario file (Lua, sandboxed). NULL on error. */
+struct gp_scenario *gp_scenario_load(const char *path, struct gp_err *e);
+void gp_scenario_free(struct gp_scenario *s);
+void gp_plan_free(struct gp_plan *p);
+
+/* Checks cross-references and arithmetic a field-by-field load cannot. */
+int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e);
+/* Checks a plan against the scenario: layers tile 1..L, batch adds up,
+ * pools have the GPUs. */
+int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
+		     struct gp_err *e);
+
+int gp_find_dc(const struct gp_scenario *s, const char *name);
+/* The link from dc a to dc b, or NULL. */
+const struct gp_link *gp_find_link(const struct gp_scenario *s, int a, int b);
+
+const char *gp_sched_name(enum gp_sched k);
+int gp_sched_parse(const char *name, enum gp_sched *out);
+const char *gp_recompute_name(enum gp_recompute r);
+int gp_recompute_parse(const char *name, enum gp_recompute *out);
+
+#endif

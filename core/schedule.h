@@ -1,0 +1,49 @@
+/*
+ * schedule.h: pipeline schedules as per-device task orders.
+ *
+ * A schedule says, for each stage (device) of one pipeline, in which order
+ * it runs the forward (F), backward (B) and weight-gradient (W) tasks of
+ * every micro-batch and chunk. It says nothing about time: the simulator
+ * (sim.h) executes the orders as dependencies allow. Chunk c of stage s is
+ * virtual stage c*S + s (Megatron's interleaving), so a micro-batch runs
+ * through stages 0..S-1 in chunk 0, then again in chunk 1, and so on.
+ */
+#ifndef GP_SCHEDULE_H
+#define GP_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "gp.h"
+#include "scenario.h"
+
+enum gp_task_kind {
+	GP_TASK_F,  /* forward */
+	GP_TASK_B,  /* backward: input gradient, plus weight gradient unless split */
+	GP_TASK_W,  /* weight gradient (only when the schedule splits B and W) */
+};
+
+struct gp_task {
+	int32_t mb;
+	uint8_t kind;
+	uint8_t chunk;
+};
+
+struct gp_schedule {
+	int stages, chunks, micro_batches;
+	bool split_bw;           /* B and W are separate tasks */
+	struct gp_task *tasks;   /* device s: tasks[off[s] .. off[s+1]) */
+	int64_t *off;
+};
+
+int gp_schedule_build(enum gp_sched kind, int stages, int chunks,
+		      int micro_batches, struct gp_schedule *out,
+		      struct gp_err *e);
+void gp_schedule_free(struct gp_schedule *sc);
+
+/* Total tasks of device s. */
+static inline int64_t gp_schedule_len(const struct gp_schedule *sc, int s)
+{
+	return sc->off[s + 1] - sc->off[s];
+}
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * sim.h: the discrete-event simulator that executes a plan's schedule and
+ * measures one training iteration.
+ *
+ * Devices (one per stage of each pipeline; identical replicas are
+ * simulated once and counted with their multiplicity) run their task
+ * orders as dependencies allow. A transfer between stages in different
+ * DCs crosses a WAN link direction, which all overlapping transfers share
+ * fairly (processor sharing, weighted by the flows each stands for);
+ * inside a DC it takes latency + bytes / bandwidth. Each stage's gradient
+ * sync runs bucket by bucket as backward passes finish, then the
+ * optimizer step. Every plan, whoever made it, is judged here.
+ */
+#ifndef GP_SIM_H
+#define GP_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cost.h"
+#include "scenario.h"
+#include "schedule.h"
+
+enum gp_span_kind {
+	GP_SPAN_F, GP_SPAN_B, GP_SPAN_W,   /* compute on a device row */
+	GP_SPAN_ACT, GP_SPAN_GRAD,         /* pipeline transfer on a link row */
+	GP_SPAN_SYNC,                      /* DP sync (device row or link row) */
+	GP_SPAN_OPT,                       /* optimizer step on a device row */
+	GP_SPAN__N
+};
+
+struct gp_span {
+	double t0, t1;
+	int32_t row;       /* device index, or ndevices + link index */
+	int32_t mb;
+	uint8_t kind;
+	uint8_t chunk;
+};
+
+struct gp_dev_result {
+	int pipeline, stage;     /* 0-based */
+	int replicas, tp, dc, pool;
+	enum gp_recompute recompute;
+	double mem_peak, mem_capacity;
+	double busy;             /* compute seconds */
+	double sync_exposed;     /* DP sync past the last backward */
+	double t_f, t_b, t_w;    /* per micro-batch, whole device */
+	double end;              /* when its optimizer step ends */
+};
+
+struct gp_link_result {
+	int from, to;
+	double bytes, busy;
+};
+
+struct gp_result {
+	enum gp_sched schedule;
+	int chunks;
+	double iteration_time;
+	double compute_end;      /* last compute task of the iteration */
+	double tokens_per_s, mfu, bubble;
+	double usd_per_iteration, usd_gpu, usd_egress;
+	double wan_bytes;        /* per iteration (amortised over sync.every) */
+	double wan_bytes_sync;   /* of which gradient sync */
+	int gpus;
+	struct gp_dev_result *devs;
+	int ndevs;
+	struct gp_link_result *links;
+	int nlinks;
+	struct gp_span *spans;
+	int64_t nspans;
+	bool fits;
+	char fit_msg[512];
+};
+
+struct gp_sim_opts {
+	const struct gp_cost_model *cost;  /* NULL: the default model */
+	bool record;                       /* keep the timeline */
+};
+
+int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
+		const struct gp_sim_opts *opt, struct gp_result *r,
+		struct gp_err *e);
+void gp_result_free(struct gp_result *r);
+
+#endif

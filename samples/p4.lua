@@ -1,0 +1,75 @@
+-- p4.lua: published setting P4 (DOMAIN.md, "Published settings").
+--
+-- Source: Sailor (F. Strati et al., "Sailor: Automating Distributed
+-- Training over Dynamic, Heterogeneous, and Geo-distributed Clusters",
+-- SOSP '25), its heterogeneous experiment: OPT-350M in one cloud zone on
+-- a mix of A100-40 and V100-16 GPUs, at 32+96, 80+240 and 128+384; the
+-- measured A100-V100 bandwidth is ~1.7 GB/s. Reported: planning over both
+-- GPU types beats using only one type.
+--
+-- Assumed here, not given as numbers by the setting:
+--  * The smallest size, 32 A100-40 + 96 V100-16; global batch 1024 and
+--    seq 2048 as in the geo-distributed experiment (P3).
+--  * precision = "fp16": V100s have no bf16 tensor cores.
+--  * 4 GPUs per node for both types; 1.7 GB/s per GPU between nodes for
+--    both pools (the measured A100-V100 figure, also used for same-type
+--    pairs); no links, since everything is in one zone.
+--  * Efficiency calibrated to Sailor's profiled OPT-350M layer times
+--    (b 1, TP 1, forward + backward): A100-40 2.79 + 5.91 = 8.70 ms,
+--    V100-16 7.79 + 17.20 = 24.99 ms. geoplan's model counts
+--    3 x (24bsh^2 + 4bs^2h) = 3 x 68.7 = 206 GFLOP per layer, so
+--      A100-40: 206e9 / 8.70e-3 / 312e12 = 0.076
+--      V100-16: 206e9 / 24.99e-3 / 125e12 = 0.066
+--    Delete the overrides to use the default 0.5 (the A100:V100 speed
+--    ratio then becomes 2.5 instead of 2.87; the split below stays roughly
+--    balanced).
+--  * GPU prices: $3.00 (A100-40) and $2.50 (V100-16) per GPU hour,
+--    assumptions for illustration only.
+--
+-- Plan: 32 identical heterogeneous pipelines, one A100 and three V100s
+-- each, so every GPU is used. Per micro-batch, forward + backward:
+--   stage 1  A100  layers  1-14   14 * 8.70 ms         = 122 ms
+--   stage 2  V100  layers 15-18    4 * 24.99 ms        = 100 ms
+--   stage 3  V100  layers 19-22    4 * 24.99 ms        = 100 ms
+--   stage 4  V100  layers 23-24    2 * 24.99 ms + 77   = 127 ms
+-- (77 ms: the logits, 3 x 2bshV = 3 x 2*2048*1024*50272 = 0.63 TFLOP on a
+-- V100 at 125 x 0.066 TFLOP/s.) Layers 1-14, 15-18, 19-22, 23-24 tile
+-- 1..24. With 1F1B, about (32 + 3) * 127 ms = 4.4 s per iteration before
+-- DP sync.
+-- Memory without recomputation, stage 1: 4 micro-batches in flight *
+-- 14 layers * s*b*h*(34 + 5as/h) = 4 * 14 * 2048*1024*194 B = 22.8 GB
+-- of 40 GB; a V100 stage holds at most 3 * 4 layers' worth = 4.9 GB of 16.
+-- Batch: 32 replicas * 32 micro-batches * micro_batch 1 = 1024.
+-- GPUs: A100-40 32 * 1 stage * tp 1 = 32 of 32;
+--       V100-16 32 * 3 stages * tp 1 = 96 of 96.
+return {
+  name = "p4-sailor-hetero",
+  gpus = {
+    ["A100-40"] = { efficiency = 0.076, price_per_hour = 3.00 },
+    ["V100-16"] = { efficiency = 0.066, price_per_hour = 2.50 },
+  },
+  dcs = {
+    { name = "zone", pools = {
+        { gpu = "A100-40", count = 32, per_node = 4, network = GBps(1.7) },
+        { gpu = "V100-16", count = 96, per_node = 4, network = GBps(1.7) },
+    } },
+  },
+  model = "OPT-350M",
+  job = {
+    seq = 2048, global_batch = 1024, micro_batch = 1,
+    precision = "fp16", zero = 1,
+    recompute = "none",
+  },
+  objective = "time",
+  plan = {
+    schedule = "1f1b",
+    pipelines = {
+      { micro_batches = 32, replicas = 32, stages = {
+          { dc = "zone", gpu = "A100-40", tp = 1, layers = { 1, 14 } },
+          { dc = "zone", gpu = "V100-16", tp = 1, layers = { 15, 18 } },
+          { dc = "zone", gpu = "V100-16", tp = 1, layers = { 19, 22 } },
+          { dc = "zone", gpu = "V100-16", tp = 1, layers = { 23, 24 } },
+      } },
+    },
+  },
+}

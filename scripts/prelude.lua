@@ -1,0 +1,51 @@
+-- prelude.lua: what every geoplan scenario file sees before it runs.
+--
+-- Unit helpers turn readable numbers into the SI values geoplan works in
+-- (seconds, bytes, bytes per second, FLOP per second), and two catalogs
+-- name the GPUs and models of ../shared/design/DOMAIN.md.
+--
+-- Scenario files run in a sandbox: only the base, table, string, math and
+-- utf8 libraries, without load, loadfile, dofile, require, io or os.
+
+function Gbps(x) return x * 1e9 / 8 end      -- gigabits/s  -> bytes/s
+function GBps(x) return x * 1e9 end          -- gigabytes/s -> bytes/s
+function ms(x) return x * 1e-3 end           -- milliseconds -> s
+function us(x) return x * 1e-6 end           -- microseconds -> s
+function GiB(x) return x * 1073741824 end    -- 2^30 bytes
+function GB(x) return x * 1e9 end
+function MiB(x) return x * 1048576 end       -- 2^20 bytes
+function TFLOPS(x) return x * 1e12 end       -- 10^12 FLOP/s
+
+-- GPUs. tflops: dense bf16/fp16 tensor peak; memory and HBM bandwidth:
+-- vendor datasheets (NVIDIA V100, A100, H100, H200, GH200, L40S, B200;
+-- AMD MI300X). nvlink: per GPU, per direction, inside a node (half the
+-- datasheet's bidirectional NVLink / Infinity Fabric figure; L40S has no
+-- NVLink and uses PCIe 4.0 x16). efficiency: the achievable fraction of
+-- peak on large GEMMs; 0.5 is a middle value of the 0.35-0.55 range that
+-- large dense training reaches. Prices are user data: 0 until a scenario
+-- says otherwise.
+catalog = { gpus = {
+  ["V100-16"] = { tflops = TFLOPS(125), memory = GB(16),  hbm_bandwidth = GBps(900),  nvlink = GBps(150) },
+  ["V100-32"] = { tflops = TFLOPS(125), memory = GB(32),  hbm_bandwidth = GBps(900),  nvlink = GBps(150) },
+  ["A100-40"] = { tflops = TFLOPS(312), memory = GB(40),  hbm_bandwidth = GBps(1555), nvlink = GBps(300) },
+  ["A100-80"] = { tflops = TFLOPS(312), memory = GB(80),  hbm_bandwidth = GBps(2039), nvlink = GBps(300) },
+  ["H100"]    = { tflops = TFLOPS(989), memory = GB(80),  hbm_bandwidth = GBps(3350), nvlink = GBps(450) },
+  ["H200"]    = { tflops = TFLOPS(989), memory = GB(141), hbm_bandwidth = GBps(4800), nvlink = GBps(450) },
+  ["GH200"]   = { tflops = TFLOPS(989), memory = GB(96),  hbm_bandwidth = GBps(4000), nvlink = GBps(450) },
+  ["L40S"]    = { tflops = TFLOPS(362), memory = GB(48),  hbm_bandwidth = GBps(864),  nvlink = GBps(32) },
+  ["MI300X"]  = { tflops = TFLOPS(1307), memory = GB(192), hbm_bandwidth = GBps(5300), nvlink = GBps(448) },
+  ["B200"]    = { tflops = TFLOPS(2250), memory = GB(180), hbm_bandwidth = GBps(8000), nvlink = GBps(900) },
+} }
+
+-- Models: decoder transformers. Shapes from the models' papers and
+-- configuration files (OPT: Zhang et al. 2022; GPT-3: Brown et al. 2020;
+-- Llama 2: Touvron et al. 2023; Llama 3: Meta 2024).
+catalog.models = {
+  ["OPT-350M"]       = { layers = 24,  hidden = 1024,  heads = 16,  kv_heads = 16,  ffn = 4096,  vocab = 50272 },
+  ["GPT-3-XL"]       = { layers = 24,  hidden = 2048,  heads = 16,  kv_heads = 16,  ffn = 8192,  vocab = 50257 },
+  ["Llama-2-7B"]     = { layers = 32,  hidden = 4096,  heads = 32,  kv_heads = 32,  ffn = 11008, vocab = 32000,  gated = true },
+  ["Llama-3-8B"]     = { layers = 32,  hidden = 4096,  heads = 32,  kv_heads = 8,   ffn = 14336, vocab = 128256, gated = true },
+  ["Llama-3-70B"]    = { layers = 80,  hidden = 8192,  heads = 64,  kv_heads = 8,   ffn = 28672, vocab = 128256, gated = true },
+  ["Llama-3.1-405B"] = { layers = 126, hidden = 16384, heads = 128, kv_heads = 8,   ffn = 53248, vocab = 128256, gated = true },
+  ["GPT-3-175B"]     = { layers = 96,  hidden = 12288, heads = 96,  kv_heads = 96,  ffn = 49152, vocab = 50257 },
+}
