@@ -16,7 +16,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
-TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/vtrain
 
 # Debian packages the build and the tests need.
 DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
@@ -45,6 +45,10 @@ $(B)/prelude.o: $(B)/prelude.c
 $(B)/tests/%: tests/%.c $(CORE_OBJ) $(wildcard tests/*.h) | $(B)/.deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -Itests -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
+
+$(B)/tests/vtrain: tests/vtrain.c $(CORE_OBJ) | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -o $@ $< $(CORE_OBJ) $(LIBS)
 
 # Installs missing Debian packages (as root, or through sudo).
 define install_missing

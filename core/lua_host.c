@@ -63,7 +63,6 @@ static struct gp_lua *host_of(lua_State *L)
  * cannot keep running. */
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
-	(void)ar;
 	struct gp_lua *h = host_of(L);
 	h->left -= HOOK_STEP;
 	if (h->left <= 0) {
@@ -71,8 +70,15 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 			h->exhausted = 1;
 			lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
 		}
-		luaL_error(L, "instruction budget of %ld exceeded (endless loop?)",
-			   h->budget);
+		char msg[400];
+		if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+			snprintf(msg, sizeof msg,
+				 "%s:%d: instruction budget of %ld exceeded (endless loop?)",
+				 ar->short_src, ar->currentline, h->budget);
+		else
+			snprintf(msg, sizeof msg,
+				 "instruction budget of %ld exceeded (endless loop?)", h->budget);
+		luaL_error(L, "%s", msg);
 	}
 }
 

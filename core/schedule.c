@@ -75,24 +75,21 @@ static void gen_interleaved(struct emit *o, int S, int s, int m, int v)
 }
 
 /* ZB-H1: 1F1B's warm-up (so at most S-s activations in flight, as in
- * 1F1B), B and W split. Stage s holds back its first S-1-s W passes and
- * runs them in the cool-down, after each backward, where 1F1B leaves the
- * device idle waiting for the next gradient from downstream. */
+ * 1F1B), B and W split. Backwards are on the critical path back to stage
+ * 0, weight gradients are not: stage s runs each W d = s slots late, so
+ * the last stages hurry the gradient upstream and do their held-back W
+ * passes at the end, while stage 0 is still finishing. */
 static void gen_zbh1(struct emit *o, int S, int s, int m)
 {
-	int w = S - 1 - s < m ? S - 1 - s : m;
-	int nextw = 0;
+	int w = S - 1 - s < m ? S - 1 - s : m, d = s, nextw = 0;
 	for (int j = 0; j < w; j++)
 		put(o, GP_TASK_F, j, 0);
-	for (int j = 0; j < m - w; j++) {
-		put(o, GP_TASK_F, w + j, 0);
+	for (int j = 0; j < m; j++) {
+		if (w + j < m)
+			put(o, GP_TASK_F, w + j, 0);
 		put(o, GP_TASK_B, j, 0);
-		if (j >= w)
+		if (j >= d)
 			put(o, GP_TASK_W, nextw++, 0);
-	}
-	for (int j = m - w; j < m; j++) {
-		put(o, GP_TASK_B, j, 0);
-		put(o, GP_TASK_W, nextw++, 0);
 	}
 	while (nextw < m)
 		put(o, GP_TASK_W, nextw++, 0);

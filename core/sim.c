@@ -321,7 +321,12 @@ static void on_link(struct sim *s, int li, uint64_t gen)
 	if (gen != l->gen)
 		return;
 	link_advance(l, s->now);
-	double eps = 1e-9 * (1 + fabs(l->V));
+	/* This event was scheduled for the head transfer's completion: finish
+	 * it even if rounding left V a hair short (at huge bandwidths the
+	 * time step can vanish against the clock). */
+	if (l->n && s->x[l->h[0]].vfin > l->V)
+		l->V = s->x[l->h[0]].vfin;
+	double eps = 1e-12 * (1 + fabs(l->V));
 	while (l->n && s->x[l->h[0]].vfin <= l->V + eps) {
 		int id = lheap_pop(s, l);
 		struct xfer *x = &s->x[id];

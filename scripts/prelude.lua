@@ -7,14 +7,23 @@
 -- Scenario files run in a sandbox: only the base, table, string, math and
 -- utf8 libraries, without load, loadfile, dofile, require, io or os.
 
-function Gbps(x) return x * 1e9 / 8 end      -- gigabits/s  -> bytes/s
-function GBps(x) return x * 1e9 end          -- gigabytes/s -> bytes/s
-function ms(x) return x * 1e-3 end           -- milliseconds -> s
-function us(x) return x * 1e-6 end           -- microseconds -> s
-function GiB(x) return x * 1073741824 end    -- 2^30 bytes
-function GB(x) return x * 1e9 end
-function MiB(x) return x * 1048576 end       -- 2^20 bytes
-function TFLOPS(x) return x * 1e12 end       -- 10^12 FLOP/s
+-- A helper called with something that is not a number blames the
+-- caller's line, not the prelude.
+local function num(x, helper)
+  if type(x) ~= "number" then
+    error(helper .. ": expected a number, got " .. tostring(x), 3)
+  end
+  return x
+end
+
+function Gbps(x) return num(x, "Gbps") * 1e9 / 8 end      -- gigabits/s  -> bytes/s
+function GBps(x) return num(x, "GBps") * 1e9 end          -- gigabytes/s -> bytes/s
+function ms(x) return num(x, "ms") * 1e-3 end             -- milliseconds -> s
+function us(x) return num(x, "us") * 1e-6 end             -- microseconds -> s
+function GiB(x) return num(x, "GiB") * 1073741824 end     -- 2^30 bytes
+function GB(x) return num(x, "GB") * 1e9 end
+function MiB(x) return num(x, "MiB") * 1048576 end        -- 2^20 bytes
+function TFLOPS(x) return num(x, "TFLOPS") * 1e12 end     -- 10^12 FLOP/s
 
 -- GPUs. tflops: dense bf16/fp16 tensor peak; memory and HBM bandwidth:
 -- vendor datasheets (NVIDIA V100, A100, H100, H200, GH200, L40S, B200;

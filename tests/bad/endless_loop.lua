@@ -1,0 +1,2 @@
+-- expect: instruction budget of 50000000 exceeded
+while true do end

@@ -1,0 +1,3 @@
+-- expect: attempt to index a nil value (global 'io')
+local f = io.open("/etc/passwd")
+return {}

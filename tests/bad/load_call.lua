@@ -1,0 +1,3 @@
+-- expect: attempt to call a nil value (global 'load')
+load("return 1")()
+return {}

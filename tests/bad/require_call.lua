@@ -1,0 +1,3 @@
+-- expect: attempt to call a nil value (global 'require')
+local x = require("os")
+return {}

@@ -1,0 +1,2 @@
+-- expect: a scenario file must return a table ({ ... }), it returned 42
+return 42

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The command line: help, version, exit codes, machine-readable output,
+# and a clear message for every kind of bad flag.
+set -u
+G=${GEOPLAN:-build/geoplan}
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# t NAME WANT_RC PATTERN CMD...: run CMD, expect exit WANT_RC and PATTERN
+# (grep -E) in its combined output.
+t() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	n=$((n + 1))
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$want" ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name: exit $rc (wanted $want)"
+		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
+	fi
+}
+t "help" 0 "usage: geoplan COMMAND" "$G" --help
+t "version" 0 "^geoplan [0-9]+\.[0-9]+" "$G" --version
+t "no arguments" 2 "usage" "$G"
+t "unknown command" 2 "unknown command 'frobnicate'" "$G" frobnicate x.lua
+t "unknown option" 2 "unknown option '--fast'" "$G" sim samples/default.lua --fast
+t "missing file argument" 2 "sim needs a scenario FILE" "$G" sim
+t "missing option value" 2 "--schedule needs a value" "$G" sim samples/default.lua --schedule
+t "bad schedule" 2 "unknown schedule 'zigzag'" "$G" sim samples/default.lua --schedule zigzag
+t "absurd chunks" 2 "--chunks: expected an integer in 1..64, got '1e9'" "$G" sim samples/default.lua --chunks 1e9
+t "negative chunks" 2 "--chunks: expected an integer" "$G" sim samples/default.lua --chunks -3
+t "json and csv" 2 "exclude each other" "$G" sim samples/default.lua --json --csv
+t "gantt without -o" 2 "gantt needs -o" "$G" gantt samples/default.lua
+t "missing file" 1 "nope.lua: cannot open" "$G" check nope.lua
+t "directory as file" 1 "samples" "$G" check samples
+t "check default" 0 "ok: 2 DCs, 32 GPUs" "$G" check samples/default.lua
+for f in samples/*.lua; do
+	t "check $f" 0 "ok:" "$G" check "$f"
+done
+t "sim text" 0 "iteration +[0-9.]+ (s|ms)" "$G" sim samples/default.lua
+"$G" sim samples/default.lua --json >"$tmp/out.json" 2>&1
+n=$((n + 1))
+if python3 -c "
+import json,sys
+d=json.load(open('$tmp/out.json'))
+for k in ['scenario','schedule','iteration_time_s','tokens_per_s','mfu','bubble_fraction','usd_per_iteration','wan_bytes_per_iteration','stages','links','plan']:
+    assert k in d, k
+assert d['iteration_time_s'] > 0 and 0 < d['mfu'] < 1 and 0 <= d['bubble_fraction'] < 1
+assert abs(d['tokens_per_s'] - 64*4096/d['iteration_time_s']) < 1e-6*d['tokens_per_s']
+assert sum(l['bytes'] for l in d['links']) == d['wan_bytes_per_iteration']
+" 2>"$tmp/err"; then echo "ok $n - sim --json has the contract's keys"; else echo "not ok $n - sim --json: $(cat "$tmp/err" | tail -1)"; fi
+t "sim csv" 0 "^row,label,kind,micro_batch,chunk,start_s,end_s" "$G" sim samples/default.lua --csv
+t "schedule override" 0 "plan +zb-h1" "$G" sim samples/default.lua --schedule zb-h1
+t "interleaved override" 0 "interleaved x2 chunks" "$G" sim samples/default.lua --schedule interleaved
+t "gantt writes svg" 0 "" "$G" gantt samples/default.lua -o "$tmp/g.svg"
+t "gantt is svg" 0 "<svg" head -3 "$tmp/g.svg"
+t "gantt unwritable" 1 "/nonexistent/g.svg" "$G" gantt samples/default.lua -o /nonexistent/g.svg
+# A plan that does not fit: exit 4, naming the stage and the bytes.
+sed 's/tp = 4, layers = { 1, 13 }/tp = 1, layers = { 1, 13 }/' samples/default.lua >"$tmp/big.lua"
+t "does not fit" 4 "does not fit: pipeline 1 stage 1 .* needs [0-9.]+ GiB" "$G" sim "$tmp/big.lua"

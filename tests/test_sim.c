@@ -1,0 +1,264 @@
+/*
+ * test_sim.c: the simulator against closed forms (DOMAIN.md, "Iteration
+ * time, and checks the simulator must pass").
+ *
+ * A fixed cost model (every layer: F = 1, B = 1, W = 1 time unit; no
+ * communication cost unless a WAN link is crossed; no optimizer) makes the
+ * limits exact.
+ */
+#include <math.h>
+#include "testutil.h"
+#include "cost.h"
+#include "schedule.h"
+#include "sim.h"
+
+static double unit_f = 1, unit_b = 1, unit_w = 1;
+
+static void fixed_layer(void *ud, const struct gp_layer_q *q, struct gp_layer_time *o)
+{
+	(void)ud;
+	if (q->logits)
+		*o = (struct gp_layer_time){ 0, 0, 0 };
+	else
+		*o = (struct gp_layer_time){ unit_f, unit_b, unit_w };
+}
+static double zero_p2p(void *ud, double n, double bw, double lat)
+{
+	(void)ud; (void)n; (void)bw; (void)lat;
+	return 0;
+}
+static double real_allreduce(void *ud, double n, int p, double bw, double lat)
+{
+	(void)ud;
+	return gp_ring_allreduce(n, p, bw, lat);
+}
+static double zero_opt(void *ud, const struct gp_gpu *g, double params)
+{
+	(void)ud; (void)g; (void)params;
+	return 0;
+}
+static const struct gp_cost_ops fixed_ops = { fixed_layer, zero_p2p, real_allreduce, zero_opt };
+static const struct gp_cost_model fixed = { &fixed_ops, NULL };
+
+/* One pipeline of S stages, k layers each, m micro-batches, in one DC
+ * (wan = 0) or with the second half of the stages behind a WAN link of
+ * latency `lat` seconds and bandwidth `bw`. */
+static struct gp_scenario *pipeline(int S, int k, int m, const char *sched,
+				    int chunks, double lat, double bw)
+{
+	char stages[8192] = "";
+	for (int i = 0; i < S; i++) {
+		size_t l = strlen(stages);
+		const char *dc = lat >= 0 && i >= S / 2 ? "b" : "a";
+		snprintf(stages + l, sizeof stages - l,
+			 "{ dc = '%s', layers = { %d, %d } },", dc, i * k + 1, (i + 1) * k);
+	}
+	return scen("return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 512 } } },"
+		    "                 { name = 'b', pools = { { gpu = 'H100', count = 512 } } } },"
+		    " links = { { 'a', 'b', bandwidth = %.17g, latency = %.17g } },"
+		    " model = { layers = %d, hidden = 1024, heads = 16, vocab = 1000 },"
+		    " job = { seq = 1024, global_batch = %d },"
+		    " plan = { schedule = '%s', chunks = %d, pipelines = {"
+		    "   { micro_batches = %d, stages = { %s } } } } }",
+		    bw, lat >= 0 ? lat : 0, S * k, m, sched, chunks, m, stages);
+}
+
+static struct gp_result run(struct gp_scenario *s)
+{
+	struct gp_result r;
+	struct gp_err e = { "" };
+	struct gp_sim_opts o = { .cost = &fixed, .record = true };
+	if (gp_simulate(s, &s->plan, &o, &r, &e)) {
+		fprintf(stderr, "%s\n", e.msg);
+		fail();
+	}
+	return r;
+}
+
+/* T = (m + S - 1)(t_f + t_b), bubble (S - 1)/(m + S - 1), for GPipe and 1F1B. */
+static void test_equal_stages_closed_form(void **state)
+{
+	(void)state;
+	const char *scheds[] = { "gpipe", "1f1b" };
+	int Ss[] = { 1, 2, 4, 8 }, ms[] = { 1, 3, 8, 32 };
+	for (int a = 0; a < 2; a++)
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++) {
+				int S = Ss[i], m = ms[j], k = 2;
+				struct gp_scenario *s = pipeline(S, k, m, scheds[a], 1, -1, 1e30);
+				struct gp_result r = run(s);
+				double tf = k * unit_f, tb = k * (unit_b + unit_w);
+				assert_close(r.iteration_time, (m + S - 1) * (tf + tb), 1e-3);
+				assert_close(r.bubble, (S - 1.0) / (m + S - 1), 1e-3);
+				gp_result_free(&r);
+				gp_scenario_free(s);
+			}
+}
+
+/* Interleaving with v chunks shrinks 1F1B's bubble by about v
+ * (Narayanan et al., SC '21: bubble (S-1)/(v m) of the ideal time). */
+static void test_interleaved_bubble(void **state)
+{
+	(void)state;
+	int S = 4, m = 16, k = 8;
+	struct gp_scenario *s1 = pipeline(S, k, m, "1f1b", 1, -1, 1e30);
+	struct gp_result r1 = run(s1);
+	double ideal = m * k * (unit_f + unit_b + unit_w);
+	for (int v = 2; v <= 4; v *= 2) {
+		struct gp_scenario *sv = pipeline(S, k, m, "interleaved", v, -1, 1e30);
+		struct gp_result rv = run(sv);
+		double b1 = r1.iteration_time - ideal, bv = rv.iteration_time - ideal;
+		assert_close(bv, (S - 1) * k * (unit_f + unit_b + unit_w) / v, 1e-3);
+		assert_close(b1 / bv, v, 1e-3);
+		gp_result_free(&rv);
+		gp_scenario_free(sv);
+	}
+	gp_result_free(&r1);
+	gp_scenario_free(s1);
+}
+
+/* ZB-H1 at t_F = t_B = t_W: bubble (S-1)(t_F + t_B - t_W) against
+ * 1F1B's (S-1)(t_F + t_B + t_W), a third (Qi et al., ICLR '24, 3.1). */
+static void test_zbh1_bubble(void **state)
+{
+	(void)state;
+	int S = 4, m = 12, k = 2;
+	struct gp_scenario *s1 = pipeline(S, k, m, "1f1b", 1, -1, 1e30);
+	struct gp_scenario *sz = pipeline(S, k, m, "zb-h1", 1, -1, 1e30);
+	struct gp_result r1 = run(s1), rz = run(sz);
+	double ideal = m * k * (unit_f + unit_b + unit_w);
+	double b1 = r1.iteration_time - ideal, bz = rz.iteration_time - ideal;
+	assert_close(b1, (S - 1) * k * 3.0, 1e-6);
+	assert_close(bz, (S - 1) * k * 1.0, 1e-6);
+	/* At 1F1B's activation memory: the peak over devices does not grow. */
+	double p1 = 0, pz = 0;
+	for (int i = 0; i < S; i++) {
+		p1 = fmax(p1, r1.devs[i].mem_peak);
+		pz = fmax(pz, rz.devs[i].mem_peak);
+	}
+	assert_true(pz <= p1 * 1.0001);
+	gp_result_free(&r1);
+	gp_result_free(&rz);
+	gp_scenario_free(s1);
+	gp_scenario_free(sz);
+}
+
+/* One WAN boundary of latency a: the first forward and the last backward
+ * both cross it, so the iteration grows by at least 2a. */
+static void test_wan_latency(void **state)
+{
+	(void)state;
+	int S = 4, m = 8, k = 2;
+	struct gp_scenario *s0 = pipeline(S, k, m, "1f1b", 1, -1, 1e30);
+	struct gp_result r0 = run(s0);
+	double lats[] = { 0.5, 3, 20 };
+	for (int i = 0; i < 3; i++) {
+		struct gp_scenario *s = pipeline(S, k, m, "1f1b", 1, lats[i], 1e30);
+		struct gp_result r = run(s);
+		assert_true(r.iteration_time >= r0.iteration_time + 2 * lats[i] - 1e-9);
+		/* With 1F1B's limited warm-up the latency is paid again and
+		 * again (CrossPipe's point): the stage before the boundary
+		 * (S/2 - 1) holds at most S/2 + 1 micro-batches, so when the
+		 * latency dwarfs the work each window of that many waits a
+		 * round trip. */
+		int window = S / 2 + 1;
+		if (lats[i] >= 20)
+			assert_true(r.iteration_time >= ceil((double)m / window) * 2 * lats[i]);
+		gp_result_free(&r);
+		gp_scenario_free(s);
+	}
+	/* Zero latency, infinite bandwidth: the closed form again. */
+	struct gp_scenario *sz = pipeline(S, k, m, "1f1b", 1, 0, 1e30);
+	struct gp_result rz = run(sz);
+	assert_close(rz.iteration_time, r0.iteration_time, 1e-9);
+	gp_result_free(&rz);
+	gp_scenario_free(sz);
+	gp_result_free(&r0);
+	gp_scenario_free(s0);
+}
+
+/* Transfers that overlap on a link share it: two replicas crossing the
+ * same link take twice as long per transfer as one. Uses GPipe with one
+ * stage per DC and a slow link so the link is the bottleneck. */
+static void test_link_sharing(void **state)
+{
+	(void)state;
+	const char *fmt =
+		"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 64 } } },"
+		"                 { name = 'b', pools = { { gpu = 'H100', count = 64 } } } },"
+		" links = { { 'a', 'b', bandwidth = %g, latency = 0 } },"
+		" model = { layers = 2, hidden = 1024, heads = 16, vocab = 1000 },"
+		" job = { seq = 1024, global_batch = %d, sync = { overlap = false } },"
+		" plan = { schedule = 'gpipe', pipelines = { { micro_batches = 4, replicas = %d,"
+		"   stages = { { dc = 'a', layers = { 1, 1 } }, { dc = 'b', layers = { 2, 2 } } } } } } }";
+	/* activation bytes 2 * b * s * h = 2 MiB; make a transfer take 100 units. */
+	double bytes = 2.0 * 1024 * 1024, bw = bytes / 100;
+	struct gp_scenario *s1 = scen(fmt, bw, 4, 1);
+	struct gp_scenario *s2 = scen(fmt, bw, 8, 2);
+	struct gp_result r1 = run(s1), r2 = run(s2);
+	/* One replica: 4 forwards serialised on the link, 100 each, after the
+	 * first F (1): the last arrives at 401, then 4 x F on b, 4 x B ...
+	 * Both replicas: each transfer at half bandwidth. */
+	assert_close(r1.links[0].bytes, 4 * bytes, 1e-9);
+	assert_close(r2.links[0].bytes, 8 * bytes, 1e-9);
+	assert_true(r2.iteration_time > r1.iteration_time * 1.8);
+	gp_result_free(&r1);
+	gp_result_free(&r2);
+	gp_scenario_free(s1);
+	gp_scenario_free(s2);
+}
+
+/* The schedules keep every dependency: a forward of (vs, mb) starts after
+ * the forward of (vs - 1, mb) ended, a backward after the next stage's. */
+static void test_dependencies_hold(void **state)
+{
+	(void)state;
+	const char *scheds[] = { "gpipe", "1f1b", "interleaved", "zb-h1" };
+	for (int a = 0; a < 4; a++) {
+		int S = 4, m = 8, k = 4, v = a == 2 ? 2 : 1;
+		struct gp_scenario *s = pipeline(S, k, m, scheds[a], v, 0.25, 1e30);
+		struct gp_result r = run(s);
+		int VS = S * v;
+		double *fend = calloc((size_t)VS * m, sizeof *fend);
+		double *bend = calloc((size_t)VS * m, sizeof *bend);
+		for (int64_t i = 0; i < r.nspans; i++) {
+			const struct gp_span *p = &r.spans[i];
+			if (p->row >= S)
+				continue;
+			int vs = p->chunk * S + p->row;
+			if (p->kind == GP_SPAN_F)
+				fend[vs * m + p->mb] = p->t1;
+			if (p->kind == GP_SPAN_B)
+				bend[vs * m + p->mb] = p->t1;
+		}
+		for (int64_t i = 0; i < r.nspans; i++) {
+			const struct gp_span *p = &r.spans[i];
+			if (p->row >= S)
+				continue;
+			int vs = p->chunk * S + p->row;
+			if (p->kind == GP_SPAN_F && vs > 0)
+				assert_true(p->t0 >= fend[(vs - 1) * m + p->mb] - 1e-9);
+			if (p->kind == GP_SPAN_B && vs < VS - 1)
+				assert_true(p->t0 >= bend[(vs + 1) * m + p->mb] - 1e-9);
+			if (p->kind == GP_SPAN_B)
+				assert_true(p->t0 >= fend[vs * m + p->mb] - 1e-9);
+		}
+		free(fend);
+		free(bend);
+		gp_result_free(&r);
+		gp_scenario_free(s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_equal_stages_closed_form),
+		cmocka_unit_test(test_interleaved_bubble),
+		cmocka_unit_test(test_zbh1_bubble),
+		cmocka_unit_test(test_wan_latency),
+		cmocka_unit_test(test_link_sharing),
+		cmocka_unit_test(test_dependencies_hold),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
