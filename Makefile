@@ -16,7 +16,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
-TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/vtrain
+TOOL_SRC := tests/vtrain.c tests/simbench.c
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 
 # Debian packages the build and the tests need.
 DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
@@ -46,7 +47,7 @@ $(B)/tests/%: tests/%.c $(CORE_OBJ) $(wildcard tests/*.h) | $(B)/.deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -Itests -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
 
-$(B)/tests/vtrain: tests/vtrain.c $(CORE_OBJ) | $(B)/.deps
+$(TOOL_SRC:tests/%.c=$(B)/tests/%): $(B)/tests/%: tests/%.c $(CORE_OBJ) | $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -o $@ $< $(CORE_OBJ) $(LIBS)
 
@@ -86,7 +87,7 @@ check: $(B)/.deps-test
 
 tests-bin: $(TESTS)
 
-bench: $(B)/geoplan $(B)/.deps-test
+bench: $(B)/geoplan $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 	@sh tests/bench.sh $(B)
 
 lint-man:

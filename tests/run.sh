@@ -13,6 +13,7 @@ count() {
 		case "$line" in
 		"not ok"*) fail=$((fail + 1)); echo "FAIL [$1] ${line#not ok }" ;;
 		"ok"*) pass=$((pass + 1)) ;;
+		"# ok"*) ;;
 		"#"*) echo "     [$1] $line" ;;
 		esac
 	done
