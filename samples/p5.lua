@@ -18,13 +18,17 @@
 --  * GPU: V100-16. DT-FM ran on AWS V100 instances with one GPU each (its
 --    scripts start one GPU per instance); that these are the 16 GB part
 --    is our assumption.
---  * One iteration is one flush of 128 micro-batches per pipeline, where
---    DT-FM ran two flushes of 64 with gradient accumulation: geoplan then
---    pays the GPipe fill and drain once instead of twice (~5 % fewer
---    bubble slots: 128 + 7 = 135 against 2 * (64 + 7) = 142).
---  * recompute = "full": GPipe keeps all 128 micro-batches in flight, and
---    even selective recomputation would need 3 layers * 34*s*b*h *128 =
---    55 GB per GPU. Full recomputation keeps 3 * 2*s*b*h * 128 = 3.2 GB
+--  * One iteration is one flush of 16 micro-batches per pipeline (global
+--    batch 128), where DT-FM ran two flushes of 64 with gradient
+--    accumulation. geoplan keeps the last stage's fp32 softmax of the
+--    loss (s * V * 4 B = 0.41 GB) for every micro-batch in flight until
+--    its backward, as Megatron-LM's cross-entropy does; GPipe keeps all of
+--    them in flight, so 64 would need 26 GB on a 16 GB V100. (DT-FM's own
+--    loss code evidently kept less.) Fewer micro-batches per flush means a
+--    larger bubble share: (8 - 1) / (16 + 7) = 30 %.
+--  * recompute = "full": GPipe keeps all 16 micro-batches in flight, and
+--    even selective recomputation would need 3 layers * 34*s*b*h * 16 =
+--    6.8 GB per GPU. Full recomputation keeps 3 * 2*s*b*h * 16 = 0.4 GB
 --    of layer inputs, plus ~1.4 GB of weights and optimizer state (stage 1:
 --    0.25e9 params * 5.5 B with ZeRO-1 over 8). (DT-FM offloaded fp32
 --    master weights to host memory, which geoplan does not model.)
@@ -43,10 +47,10 @@
 -- parallelism crosses the sites, so only gradients cross the WAN, once per
 -- iteration: about 1.32e9 params * 2 B = 2.6 GB, which the hierarchical
 -- all-reduce moves in 2.6e9 / (35.8e9 / 8) = 0.6 s. Cutting pipelines at
--- the site boundary instead would move 8 pipelines * 128 micro-batches *
--- 2*s*b*h = 8.6 GB each way per iteration.
+-- the site boundary instead would move 8 pipelines * 16 micro-batches *
+-- 2*s*b*h = 1.1 GB each way per iteration, on the critical path.
 -- Layers: 8 stages of 3 (1-3, 4-6, ..., 22-24) tile 1..24.
--- Batch: 2 sites * 4 replicas * 128 micro-batches * micro_batch 1 = 1024.
+-- Batch: 2 sites * 4 replicas * 16 micro-batches * micro_batch 1 = 128.
 -- GPUs: 4 replicas * 8 stages * tp 1 = 32 of 32 per site.
 return {
   name = "p5-dtfm-two-sites",
@@ -61,7 +65,7 @@ return {
   },
   model = "GPT-3-XL",
   job = {
-    seq = 2048, global_batch = 1024, micro_batch = 1,
+    seq = 2048, global_batch = 128, micro_batch = 1,
     precision = "fp16", zero = 1,
     recompute = "full",
     sync = { mode = "hierarchical", every = 1 },
@@ -69,7 +73,7 @@ return {
   plan = {
     schedule = "gpipe",
     pipelines = {
-      { micro_batches = 128, replicas = 4, stages = {
+      { micro_batches = 16, replicas = 4, stages = {
           { dc = "ohio", gpu = "V100-16", tp = 1, layers = { 1, 3 } },
           { dc = "ohio", gpu = "V100-16", tp = 1, layers = { 4, 6 } },
           { dc = "ohio", gpu = "V100-16", tp = 1, layers = { 7, 9 } },
@@ -79,7 +83,7 @@ return {
           { dc = "ohio", gpu = "V100-16", tp = 1, layers = { 19, 21 } },
           { dc = "ohio", gpu = "V100-16", tp = 1, layers = { 22, 24 } },
       } },
-      { micro_batches = 128, replicas = 4, stages = {
+      { micro_batches = 16, replicas = 4, stages = {
           { dc = "virginia", gpu = "V100-16", tp = 1, layers = { 1, 3 } },
           { dc = "virginia", gpu = "V100-16", tp = 1, layers = { 4, 6 } },
           { dc = "virginia", gpu = "V100-16", tp = 1, layers = { 7, 9 } },
