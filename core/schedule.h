@@ -40,6 +40,26 @@ int gp_schedule_build(enum gp_sched kind, int stages, int chunks,
 		      struct gp_err *e);
 void gp_schedule_free(struct gp_schedule *sc);
 
+/*
+ * What a time-aware schedule generator (xdc-greedy, xdc-milp) knows of one
+ * pipeline, built by the simulator from the cost tables. Virtual stage vs
+ * (chunk vs / S of device vs % S) has, per micro-batch:
+ */
+struct gp_sched_input {
+	int S, v, m;
+	bool split_bw;             /* B and W are separate tasks */
+	const double *f, *b, *w;   /* [VS] durations (w = 0 unless split) */
+	/* Sending vs's activation to vs + 1 (up) or its gradient to vs - 1
+	 * (down): `occ` seconds on link direction `link` (-1: no shared link,
+	 * a dedicated path), then `lat` seconds of propagation. Same device:
+	 * all zero and link -1. */
+	const double *up_occ, *up_lat, *down_occ, *down_lat;  /* [VS] */
+	const int *up_link, *down_link;                        /* [VS] */
+	int nlinks;
+	const double *act, *wact;  /* [VS] bytes held from F to B, B to W */
+	const double *mem_free;    /* [S] bytes per device for activations */
+};
+
 /* Total tasks of device s. */
 static inline int64_t gp_schedule_len(const struct gp_schedule *sc, int s)
 {
