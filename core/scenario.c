@@ -15,6 +15,7 @@ static const char *const sched_names[GP_SCHED__N] = {
 	[GP_SCHED_1F1B] = "1f1b",
 	[GP_SCHED_INTERLEAVED] = "interleaved",
 	[GP_SCHED_ZBH1] = "zb-h1",
+	[GP_SCHED_XDC_GREEDY] = "xdc-greedy",
 };
 
 const char *gp_sched_name(enum gp_sched k)
@@ -165,9 +166,13 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 {
 	const struct gp_model *m = &s->model;
 	double mbs = 0;
-	if (p->chunks > 1 && p->schedule != GP_SCHED_INTERLEAVED)
-		return gp_errf(e, "plan.chunks: %d chunks need schedule \"interleaved\", not \"%s\"",
+	if (p->chunks > 1 && p->schedule != GP_SCHED_INTERLEAVED &&
+	    p->schedule != GP_SCHED_XDC_GREEDY)
+		return gp_errf(e, "plan.chunks: %d chunks need schedule \"interleaved\" or \"xdc-greedy\", not \"%s\"",
 			       p->chunks, gp_sched_name(p->schedule));
+	if (p->chunks > 2 && p->schedule == GP_SCHED_XDC_GREEDY)
+		return gp_errf(e, "plan.chunks: xdc-greedy takes 1 chunk, or 2 for its V-shaped variant, not %d",
+			       p->chunks);
 	if (p->npipes < 1)
 		return gp_errf(e, "plan.pipelines: expected at least one pipeline");
 	for (int i = 0; i < p->npipes; i++) {

@@ -31,6 +31,7 @@ struct gp_task {
 struct gp_schedule {
 	int stages, chunks, micro_batches;
 	bool split_bw;           /* B and W are separate tasks */
+	bool vshape;             /* odd chunks run back from the last device */
 	struct gp_task *tasks;   /* device s: tasks[off[s] .. off[s+1]) */
 	int64_t *off;
 };
@@ -48,6 +49,7 @@ void gp_schedule_free(struct gp_schedule *sc);
 struct gp_sched_input {
 	int S, v, m;
 	bool split_bw;             /* B and W are separate tasks */
+	bool vshape;               /* virtual stages placed in a V (see below) */
 	const double *f, *b, *w;   /* [VS] durations (w = 0 unless split) */
 	/* Sending vs's activation to vs + 1 (up) or its gradient to vs - 1
 	 * (down): `occ` seconds on link direction `link` (-1: no shared link,
@@ -59,6 +61,25 @@ struct gp_sched_input {
 	const double *act, *wact;  /* [VS] bytes held from F to B, B to W */
 	const double *mem_free;    /* [S] bytes per device for activations */
 };
+
+/* A latency-aware list scheduler (core/sched_greedy.c). */
+int gp_schedule_greedy(const struct gp_sched_input *in, struct gp_schedule *out,
+		       struct gp_err *e);
+
+/* Where virtual stages live. Interleaved: virtual stage c*S + p on device
+ * p. V-shaped (zero-bubble V, Qi et al. 2024): odd chunks run from the
+ * last device back to the first, so a micro-batch's last virtual stage is
+ * on device 0 and chunk boundaries stay on one device. */
+static inline int gp_vs_device(int S, bool vshape, int vs)
+{
+	int c = vs / S, p = vs % S;
+	return vshape && (c & 1) ? S - 1 - p : p;
+}
+
+static inline int gp_vs_of(int S, bool vshape, int dev, int chunk)
+{
+	return chunk * S + (vshape && (chunk & 1) ? S - 1 - dev : dev);
+}
 
 /* Total tasks of device s. */
 static inline int64_t gp_schedule_len(const struct gp_schedule *sc, int s)

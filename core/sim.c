@@ -100,6 +100,7 @@ struct vcost {
 
 struct group {
 	int S, v, m, VS, R;
+	bool split, vshape;  /* B and W split; V-shaped chunk placement */
 	int dev0;
 	struct gp_schedule sc;
 	struct vcost *vc;
@@ -127,6 +128,7 @@ struct dev {
 	double wan_weight;
 	double grad_bytes;   /* whole stage, all TP ranks */
 	double t_opt, t_end;   /* optimizer time, and when it ends */
+	double stat;           /* bytes of weights, gradients, optimizer state */
 	int chunks_total;    /* chunks whose gradients are complete */
 };
 
@@ -353,14 +355,15 @@ static void deliver(struct sim *s, int g, int64_t idx)
 	else
 		gr->fin[i] = s->now;
 	int vs = (int)(i / gr->m);
-	try_start(s, gr->dev0 + vs % gr->S);
+	try_start(s, gr->dev0 + gp_vs_device(gr->S, gr->vshape, vs));
 }
 
 /* Sends the output of (vs, mb) to virtual stage `to`. */
 static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd)
 {
 	struct group *gr = &s->g[g];
-	int a = from_vs % gr->S, b = to_vs % gr->S;
+	int a = gp_vs_device(gr->S, gr->vshape, from_vs);
+	int b = gp_vs_device(gr->S, gr->vshape, to_vs);
 	int64_t idx = ((int64_t)to_vs * gr->m + mb) * 2 + bwd;
 	if (a == b) {
 		push(s, s->now, EV_ARRIVE, g, idx);
@@ -390,7 +393,7 @@ static void try_start(struct sim *s, int di)
 		return;
 	struct group *gr = &s->g[d->g];
 	const struct gp_task *t = &gr->sc.tasks[d->next];
-	int vs = t->chunk * gr->S + d->s;
+	int vs = gp_vs_of(gr->S, gr->vshape, d->s, t->chunk);
 	int64_t i = (int64_t)vs * gr->m + t->mb;
 	double dur;
 	switch (t->kind) {
@@ -410,7 +413,7 @@ static void try_start(struct sim *s, int di)
 	}
 	d->busy = true;
 	double t1 = s->now + dur;
-	int is_grad = t->kind == GP_TASK_W || (t->kind == GP_TASK_B && !gr->sc.split_bw);
+	int is_grad = t->kind == GP_TASK_W || (t->kind == GP_TASK_B && !gr->split);
 	if (is_grad && ++gr->grad_started[vs] == gr->m)
 		add_buckets(s, di, vs, s->now, t1);
 	record(s, s->now, t1, di, t->mb, t->kind, t->chunk);
@@ -423,7 +426,7 @@ static void on_task_end(struct sim *s, int di)
 	struct dev *d = &s->d[di];
 	struct group *gr = &s->g[d->g];
 	const struct gp_task *t = &gr->sc.tasks[d->next];
-	int vs = t->chunk * gr->S + d->s;
+	int vs = gp_vs_of(gr->S, gr->vshape, d->s, t->chunk);
 	d->busy = false;
 	d->next++;
 	d->last_end = s->now;
@@ -603,14 +606,14 @@ static double walk_peak(const struct group *gr, int s, const struct vcost *vc)
 	double cur = 0, peak = 0;
 	for (int64_t i = gr->sc.off[s]; i < gr->sc.off[s + 1]; i++) {
 		const struct gp_task *t = &gr->sc.tasks[i];
-		const struct vcost *c = &vc[t->chunk * gr->S + s];
+		const struct vcost *c = &vc[gp_vs_of(gr->S, gr->vshape, s, t->chunk)];
 		if (t->kind == GP_TASK_F) {
 			cur += c->act;
 			if (cur > peak)
 				peak = cur;
 		} else if (t->kind == GP_TASK_B) {
 			/* B needs its working set on top; W keeps the GEMM inputs. */
-			cur -= gr->sc.split_bw ? c->act - c->wact : c->act;
+			cur -= gr->split ? c->act - c->wact : c->act;
 		} else {
 			cur -= c->wact;
 		}
@@ -646,7 +649,7 @@ static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *
 	const struct gp_stage *x = &s->plan->pipes[g].stages[st];
 	int n = x->last - x->first + 1;
 	for (int ch = 0; ch < gr->v; ch++) {
-		int vs = ch * gr->S + st, nl = chunk_layers(n, gr->v, ch);
+		int vs = gp_vs_of(gr->S, gr->vshape, st, ch), nl = chunk_layers(n, gr->v, ch);
 		struct vcost *v = &vc[vs];
 		v->layers = nl;
 		v->f = nl * c->lt.f;
@@ -662,7 +665,7 @@ static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *
 			v->act += 4 * s->sc->job.micro_batch * s->sc->job.seq *
 				  s->sc->model.vocab / x->tp;
 		}
-		if (!gr->sc.split_bw) {
+		if (!gr->split) {
 			v->b += v->w;
 			v->w = 0;
 		}
@@ -736,6 +739,118 @@ static int dp_group(struct sim *s, struct dev *d)
 	return 0;
 }
 
+/* Records the first device whose peak memory exceeds its GPU's. */
+static void check_fit(struct sim *s, struct gp_result *r, int di)
+{
+	const struct gp_dev_result *dr = &r->devs[di];
+	const struct gp_stage *x = &s->plan->pipes[dr->pipeline].stages[dr->stage];
+	const struct gp_gpu *gpu = &s->sc->gpus[s->sc->dcs[x->dc].pools[x->pool].gpu];
+	if (dr->mem_peak <= gpu->memory || !r->fits)
+		return;
+	r->fits = false;
+	snprintf(r->fit_msg, sizeof r->fit_msg,
+		 "pipeline %d stage %d (%s, %s, layers %d-%d) needs %.1f GiB per GPU, %s has %.1f GiB",
+		 dr->pipeline + 1, dr->stage + 1, s->sc->dcs[x->dc].name, gpu->name,
+		 x->first, x->last, dr->mem_peak / 1073741824.0, gpu->name,
+		 gpu->memory / 1073741824.0);
+}
+
+/* Before a time-aware schedule exists: 1F1B's in-flight count, every
+ * chunk of the first S - s micro-batches. */
+static double inflight_estimate(const struct group *gr, int s, const struct vcost *vc)
+{
+	double act = 0;
+	for (int c = 0; c < gr->v; c++)
+		act += vc[gp_vs_of(gr->S, gr->vshape, s, c)].act;
+	return (gr->m < gr->S - s ? gr->m : gr->S - s) * act;
+}
+
+/* How the output of virtual stage `from` reaches `to`, for the schedule
+ * generators: a dedicated path is pure delay; a WAN link is a serial
+ * resource shared by the pipeline's R lockstep replicas. */
+static void path_cost(struct sim *s, int g, int from, int to, double *occ,
+		      double *lat, int *link)
+{
+	struct group *gr = &s->g[g];
+	int a = gp_vs_device(gr->S, gr->vshape, from);
+	int b = gp_vs_device(gr->S, gr->vshape, to);
+	*occ = *lat = 0;
+	*link = -1;
+	if (a == b)
+		return;
+	double bytes = gp_boundary_bytes(s->sc);
+	int da = stage_dc(s, g, a), db = stage_dc(s, g, b);
+	if (da == db) {
+		const struct gp_pool *pa = stage_pool(s, g, a), *pb = stage_pool(s, g, b);
+		*occ = s->cm->ops->p2p_time(s->cm->ud, bytes, fmin(pa->network, pb->network),
+					    fmax(pa->latency, pb->latency));
+		return;
+	}
+	*link = link_index(s->sc, da, db);
+	*occ = bytes * gr->R / s->l[*link].bw;
+	*lat = s->l[*link].lat;
+}
+
+/* Generates a time-aware schedule for pipeline g from its cost tables,
+ * then measures its memory like any other. */
+static int gen_timed(struct sim *s, int g, struct gp_result *r)
+{
+	struct group *gr = &s->g[g];
+	int VS = gr->VS, S = gr->S;
+	double *a = gp_xcalloc((size_t)VS * 10 + (size_t)S, sizeof *a);
+	int *links = gp_xcalloc((size_t)VS * 2, sizeof *links);
+	if (!a || !links) {
+		free(a);
+		free(links);
+		return gp_errf(s->e, "out of memory");
+	}
+	double *f = a, *b = f + VS, *w = b + VS, *uo = w + VS, *ul = uo + VS,
+	       *dO = ul + VS, *dl = dO + VS, *act = dl + VS, *wact = act + VS,
+	       *mem = wact + VS + VS;
+	for (int x = 0; x < VS; x++) {
+		f[x] = gr->vc[x].f;
+		b[x] = gr->vc[x].b;
+		w[x] = gr->vc[x].w;
+		act[x] = gr->vc[x].act;
+		wact[x] = gr->vc[x].wact;
+		if (x + 1 < VS)
+			path_cost(s, g, x, x + 1, &uo[x], &ul[x], &links[x]);
+		else
+			links[x] = -1;
+		if (x > 0)
+			path_cost(s, g, x, x - 1, &dO[x], &dl[x], &links[VS + x]);
+		else
+			links[VS + x] = -1;
+	}
+	for (int st = 0; st < S; st++) {
+		int di = gr->dev0 + st;
+		mem[st] = r->devs[di].mem_capacity - s->d[di].stat;
+	}
+	struct gp_sched_input in = {
+		.S = S, .v = gr->v, .m = gr->m, .split_bw = gr->split, .vshape = gr->vshape,
+		.f = f, .b = b, .w = w, .up_occ = uo, .up_lat = ul, .down_occ = dO,
+		.down_lat = dl, .up_link = links, .down_link = links + VS,
+		.nlinks = s->nl, .act = act, .wact = wact, .mem_free = mem,
+	};
+	int rc = gp_schedule_greedy(&in, &gr->sc, s->e);
+	free(a);
+	free(links);
+	if (rc) {
+		char pre[64];
+		snprintf(pre, sizeof pre, "plan.pipelines[%d]", g + 1);
+		gp_err_prefix(s->e, pre);
+		return -1;
+	}
+	for (int st = 0; st < S; st++) {
+		int di = gr->dev0 + st;
+		s->d[di].next = gr->sc.off[st];
+		s->d[di].end = gr->sc.off[st + 1];
+		r->devs[di].mem_peak = s->d[di].stat + walk_peak(gr, st, gr->vc);
+		check_fit(s, r, di);
+	}
+	return 0;
+}
+
 static int setup(struct sim *s, struct gp_result *r)
 {
 	const struct gp_scenario *sc = s->sc;
@@ -767,12 +882,16 @@ static int setup(struct sim *s, struct gp_result *r)
 		struct group *gr = &s->g[g];
 		const struct gp_pipeline *pp = &p->pipes[g];
 		gr->S = pp->nstages;
-		gr->v = p->schedule == GP_SCHED_INTERLEAVED ? p->chunks : 1;
+		bool xdc = p->schedule == GP_SCHED_XDC_GREEDY;
+		gr->v = p->schedule == GP_SCHED_INTERLEAVED || xdc ? p->chunks : 1;
+		gr->vshape = xdc && gr->v == 2;
+		gr->split = p->schedule == GP_SCHED_ZBH1 || xdc;
 		gr->m = pp->micro_batches;
 		gr->VS = gr->S * gr->v;
 		gr->R = pp->replicas;
 		gr->dev0 = di;
-		if (gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
+		/* Time-aware schedules are generated once the costs are known. */
+		if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
 			char pre[64];
 			snprintf(pre, sizeof pre, "plan.pipelines[%d]", g + 1);
 			gp_err_prefix(s->e, pre);
@@ -795,8 +914,10 @@ static int setup(struct sim *s, struct gp_result *r)
 			struct gp_dev_result *dr = &r->devs[di];
 			d->g = g;
 			d->s = st;
-			d->next = gr->sc.off[st];
-			d->end = gr->sc.off[st + 1];
+			if (!xdc) {
+				d->next = gr->sc.off[st];
+				d->end = gr->sc.off[st + 1];
+			}
 			double params = stage_params(sc, x, st == 0, st == gr->S - 1);
 			double stat = params / x->tp * gp_state_bytes_per_param(sc->job.zero, D);
 			/* auto: the cheapest recomputation that fits. */
@@ -811,7 +932,8 @@ static int setup(struct sim *s, struct gp_result *r)
 			for (int c = 0; c < nc; c++) {
 				layer_costs(s, x, cand[c], &cost);
 				fill_vcosts(s, g, st, &cost, gr->vc);
-				peak = stat + walk_peak(gr, st, gr->vc);
+				peak = stat + (xdc ? inflight_estimate(gr, st, gr->vc)
+						   : walk_peak(gr, st, gr->vc));
 				dr->recompute = cand[c];
 				if (peak <= gpu->memory)
 					break;
@@ -828,23 +950,20 @@ static int setup(struct sim *s, struct gp_result *r)
 			dr->mem_peak = peak;
 			dr->mem_capacity = gpu->memory;
 			for (int ch = 0; ch < gr->v; ch++) {
-				const struct vcost *v = &gr->vc[ch * gr->S + st];
+				const struct vcost *v = &gr->vc[gp_vs_of(gr->S, gr->vshape, st, ch)];
 				dr->t_f += v->f;
 				dr->t_b += v->b;
 				dr->t_w += v->w;
 			}
-			if (peak > gpu->memory && r->fits) {
-				r->fits = false;
-				snprintf(r->fit_msg, sizeof r->fit_msg,
-					 "pipeline %d stage %d (%s, %s, layers %d-%d) needs %.1f GiB per GPU, %s has %.1f GiB",
-					 g + 1, st + 1, sc->dcs[x->dc].name, gpu->name,
-					 x->first, x->last, peak / 1073741824.0, gpu->name,
-					 gpu->memory / 1073741824.0);
-			}
+			if (!xdc)
+				check_fit(s, r, di);
+			d->stat = stat;
 			r->gpus += x->tp * pp->replicas;
 			if (dp_group(s, d))
 				return -1;
 		}
+		if (xdc && gen_timed(s, g, r))
+			return -1;
 	}
 	return 0;
 }

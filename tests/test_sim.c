@@ -213,9 +213,11 @@ static void test_link_sharing(void **state)
 static void test_dependencies_hold(void **state)
 {
 	(void)state;
-	const char *scheds[] = { "gpipe", "1f1b", "interleaved", "zb-h1" };
-	for (int a = 0; a < 4; a++) {
-		int S = 4, m = 8, k = 4, v = a == 2 ? 2 : 1;
+	const char *scheds[] = { "gpipe", "1f1b", "interleaved", "zb-h1", "xdc-greedy",
+				 "xdc-greedy" };
+	for (int a = 0; a < 6; a++) {
+		int S = 4, m = 8, k = 4, v = a == 2 || a == 5 ? 2 : 1;
+		bool vshape = a == 5;
 		struct gp_scenario *s = pipeline(S, k, m, scheds[a], v, 0.25, 1e30);
 		struct gp_result r = run(s);
 		int VS = S * v;
@@ -225,7 +227,7 @@ static void test_dependencies_hold(void **state)
 			const struct gp_span *p = &r.spans[i];
 			if (p->row >= S)
 				continue;
-			int vs = p->chunk * S + p->row;
+			int vs = gp_vs_of(S, vshape, p->row, p->chunk);
 			if (p->kind == GP_SPAN_F)
 				fend[vs * m + p->mb] = p->t1;
 			if (p->kind == GP_SPAN_B)
@@ -235,7 +237,7 @@ static void test_dependencies_hold(void **state)
 			const struct gp_span *p = &r.spans[i];
 			if (p->row >= S)
 				continue;
-			int vs = p->chunk * S + p->row;
+			int vs = gp_vs_of(S, vshape, p->row, p->chunk);
 			if (p->kind == GP_SPAN_F && vs > 0)
 				assert_true(p->t0 >= fend[(vs - 1) * m + p->mb] - 1e-9);
 			if (p->kind == GP_SPAN_B && vs < VS - 1)
@@ -250,6 +252,79 @@ static void test_dependencies_hold(void **state)
 	}
 }
 
+/* The P1 grid of DOMAIN.md in miniature: latency and bandwidth delay at
+ * 0, 0.5, 1 and 2 forward times on the one WAN boundary. xdc-greedy is
+ * never worse than 1F1B, and beats it clearly once the delay is large. */
+static void test_xdc_greedy_grid(void **state)
+{
+	(void)state;
+	int S = 4, m = 8, k = 2;
+	double tf = k * unit_f, bytes = 2.0 * 1024 * 1024;
+	double mult[] = { 0, 0.5, 1, 2 };
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			double lat = mult[i] * tf;
+			double bw = mult[j] > 0 ? bytes / (mult[j] * tf) : 1e30;
+			struct gp_scenario *a = pipeline(S, k, m, "1f1b", 1, lat, bw);
+			struct gp_scenario *g = pipeline(S, k, m, "xdc-greedy", 1, lat, bw);
+			struct gp_result ra = run(a), rg = run(g);
+			if (rg.iteration_time > ra.iteration_time * (1 + 1e-9))
+				fail_msg("latency %g bw-delay %g: xdc-greedy %g > 1f1b %g", mult[i],
+					 mult[j], rg.iteration_time, ra.iteration_time);
+			if (mult[i] >= 2)
+				assert_true(rg.iteration_time < 0.9 * ra.iteration_time);
+			gp_result_free(&ra);
+			gp_result_free(&rg);
+			gp_scenario_free(a);
+			gp_scenario_free(g);
+		}
+	/* Zero delay: no worse than the zero-bubble bound of ZB-H1's closed
+	 * form, (S-1)(t_F + t_B - t_W) over the ideal. */
+	struct gp_scenario *g = pipeline(S, k, m, "xdc-greedy", 1, 0, 1e30);
+	struct gp_result rg = run(g);
+	assert_true(rg.iteration_time <= m * k * 3.0 + (S - 1) * k * 1.0 + 1e-9);
+	gp_result_free(&rg);
+	gp_scenario_free(g);
+}
+
+/* Memory bounds xdc-greedy's run-ahead: an H100 with room for the
+ * static state plus 2.5 micro-batches of a middle stage never holds more,
+ * where unbounded it runs far ahead. */
+static const char *mem_fmt =
+	"return { gpus = { ['H100'] = { memory = %.17g } },"
+	" dcs = { { name = 'a', pools = { { gpu = 'H100', count = 64 } } },"
+	"         { name = 'b', pools = { { gpu = 'H100', count = 64 } } } },"
+	" links = { { 'a', 'b', bandwidth = 1e30, latency = 20 } },"
+	" model = { layers = 8, hidden = 1024, heads = 16, vocab = 1000 },"
+	" job = { seq = 1024, global_batch = %d },"
+	" plan = { schedule = '%s', pipelines = { { micro_batches = %d, stages = {"
+	"   { dc = 'a', layers = { 1, 2 } }, { dc = 'a', layers = { 3, 4 } },"
+	"   { dc = 'b', layers = { 5, 6 } }, { dc = 'b', layers = { 7, 8 } } } } } } }";
+
+static void test_xdc_greedy_memory(void **state)
+{
+	(void)state;
+	struct gp_scenario *one = scen(mem_fmt, 1e12, 1, "1f1b", 1);
+	struct gp_result r1 = run(one);
+	double act = 2 * gp_layer_act_bytes(&one->model, 1, 1024, 1, GP_RC_NONE);
+	double stat = r1.devs[1].mem_peak - act;
+	double cap = stat + 2.5 * act;
+	struct gp_scenario *free_ = scen(mem_fmt, 1e12, 16, "xdc-greedy", 16);
+	struct gp_scenario *tight = scen(mem_fmt, cap, 16, "xdc-greedy", 16);
+	struct gp_result rf = run(free_), rt = run(tight);
+	assert_true(rf.devs[1].mem_peak > stat + 4 * act);  /* runs ahead */
+	assert_true(rt.devs[1].mem_peak <= cap);            /* within memory */
+	assert_close(rt.devs[1].mem_peak, stat + 2 * act, 1e-9);
+	assert_true(rt.fits);
+	assert_true(rt.iteration_time > rf.iteration_time); /* memory costs time */
+	gp_result_free(&r1);
+	gp_result_free(&rf);
+	gp_result_free(&rt);
+	gp_scenario_free(one);
+	gp_scenario_free(free_);
+	gp_scenario_free(tight);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +334,8 @@ int main(void)
 		cmocka_unit_test(test_wan_latency),
 		cmocka_unit_test(test_link_sharing),
 		cmocka_unit_test(test_dependencies_hold),
+		cmocka_unit_test(test_xdc_greedy_grid),
+		cmocka_unit_test(test_xdc_greedy_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,12 +58,12 @@ static int override_plan(struct gp_scenario *s, const struct args *a)
 	if (a->schedule) {
 		enum gp_sched k;
 		if (gp_sched_parse(a->schedule, &k))
-			return usage_error("--schedule: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1)",
+			return usage_error("--schedule: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1, xdc-greedy)",
 					   a->schedule);
 		s->plan.schedule = k;
 		if (k == GP_SCHED_INTERLEAVED && s->plan.chunks < 2 && !a->chunks)
 			s->plan.chunks = 2;
-		if (k != GP_SCHED_INTERLEAVED)
+		if (k != GP_SCHED_INTERLEAVED && k != GP_SCHED_XDC_GREEDY)
 			s->plan.chunks = 1;
 	}
 	if (a->chunks)
@@ -182,8 +182,8 @@ static void help(FILE *f)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		fprintf(f, "  %-58s %s\n", cmds[i].usage, cmds[i].help);
 	fprintf(f, "\noptions:\n"
-		   "  --schedule K   gpipe, 1f1b, interleaved or zb-h1 (overrides the plan's)\n"
-		   "  --chunks N     virtual stages per device for interleaved\n"
+		   "  --schedule K   gpipe, 1f1b, interleaved, zb-h1 or xdc-greedy (overrides the plan's)\n"
+		   "  --chunks N     virtual stages per device (interleaved; 2: V-shaped xdc-greedy)\n"
 		   "  --json, --csv  machine-readable output (sim)\n"
 		   "  -o FILE        output file (gantt; - for standard output)\n"
 		   "  -h, --help     this help\n"
