@@ -206,6 +206,13 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 					       s->dcs[st->dc].name);
 			next = st->last + 1;
 		}
+		/* Interleaving sends each micro-batch from the last stage back
+		 * to the first between chunks. */
+		int first_dc = pp->stages[0].dc, last_dc = pp->stages[pp->nstages - 1].dc;
+		if (p->schedule == GP_SCHED_INTERLEAVED && p->chunks > 1 &&
+		    first_dc != last_dc && !gp_find_link(s, last_dc, first_dc))
+			return gp_errf(e, "plan.pipelines[%d]: interleaved chunks go from the last stage in \"%s\" back to the first in \"%s\", which have no link",
+				       i + 1, s->dcs[last_dc].name, s->dcs[first_dc].name);
 		if (next != m->layers + 1)
 			return gp_errf(e, "plan.pipelines[%d].stages: cover layers 1..%d, the model has %d",
 				       i + 1, next - 1, m->layers);

@@ -10,6 +10,9 @@ echo
 echo "== simulator speed =="
 "$B/tests/simbench"
 echo
+echo "== cross-DC schedules: the P1 and P2 grids =="
+"$B/tests/schedbench" samples
+echo
 echo "== scenario load and validate (geoplan check, 20 runs) =="
 for f in samples/default.lua samples/p6.lua; do
 	start=$(date +%s%N)
