@@ -77,7 +77,14 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		100 * r->mfu, 100 * r->bubble);
 	fprintf(f, "cost       $%.4g per iteration ($%.4g GPUs, $%.4g egress)\n",
 		r->usd_per_iteration, r->usd_gpu, r->usd_egress);
-	fprintf(f, "WAN        %s per iteration", hbytes(r->wan_bytes, a, sizeof a));
+	fprintf(f, "WAN        %s per step", hbytes(r->wan_bytes, a, sizeof a));
+	if (r->wan_bytes > 0) {
+		fprintf(f, ": %s pipeline, %s gradient sync",
+			hbytes(r->wan_bytes - r->wan_bytes_sync, b, sizeof b),
+			hbytes(r->wan_bytes_sync, c, sizeof c));
+		if (sc->job.sync_every > 1)
+			fprintf(f, " (every %d steps, amortised)", sc->job.sync_every);
+	}
 	fprintf(f, "\n");
 	if (!r->fits)
 		fprintf(f, "memory     DOES NOT FIT: %s\n", r->fit_msg);
@@ -115,7 +122,6 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 			htime(l->busy, b, sizeof b),
 			r->iteration_time > 0 ? 100 * l->busy / r->iteration_time : 0);
 	}
-	(void)c;
 	return ferror(f) ? -1 : 0;
 }
 
@@ -188,7 +194,11 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 	NUM("usd_gpu_per_iteration", r->usd_gpu);
 	NUM("usd_egress_per_iteration", r->usd_egress);
 	NUM("wan_bytes_per_iteration", r->wan_bytes);
+	NUM("wan_sync_bytes_per_iteration", r->wan_bytes_sync);
 #undef NUM
+	fprintf(f, ",\n  \"sync\": {\"mode\": \"%s\", \"every\": %d, \"overlap\": %s}",
+		sc->job.sync_mode == GP_SYNC_HIER ? "hierarchical" : "flat",
+		sc->job.sync_every, sc->job.sync_overlap ? "true" : "false");
 	fprintf(f, ",\n  \"gpus\": %d,\n  \"fits\": %s", r->gpus, r->fits ? "true" : "false");
 	if (!r->fits) {
 		fprintf(f, ",\n  \"fit_error\": ");
@@ -232,6 +242,8 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		json_str(f, sc->dcs[l->to].name);
 		fprintf(f, ", \"bytes\": ");
 		json_num(f, l->bytes);
+		fprintf(f, ", \"sync_bytes\": ");
+		json_num(f, l->sync_bytes);
 		fprintf(f, ", \"busy_s\": ");
 		json_num(f, l->busy);
 		fputc('}', f);

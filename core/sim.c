@@ -144,7 +144,7 @@ struct lnk {
 	uint64_t gen;
 	int32_t *h;          /* heap of transfer ids by vfin */
 	int n, cap;
-	double bytes, busy;
+	double bytes, sync_bytes, busy;
 };
 
 struct sim {
@@ -313,6 +313,8 @@ static void link_send(struct sim *s, int li, double bytes, double w,
 				  .dev = dev, .idx = idx, .link = li };
 	l->W += w;
 	l->bytes += bytes * w;
+	if (kind == GP_SPAN_SYNC)
+		l->sync_bytes += bytes * w;
 	lheap_push(s, l, id);
 	link_reschedule(s, li);
 }
@@ -1004,10 +1006,13 @@ static void metrics(struct sim *s, struct gp_result *r)
 	r->links = gp_xcalloc((size_t)(s->nl ? s->nl : 1), sizeof *r->links);
 	r->usd_egress = 0;
 	r->wan_bytes = 0;
+	r->wan_bytes_sync = 0;
 	for (int i = 0; r->links && i < s->nl; i++) {
 		r->links[i].from = sc->links[i].from;
 		r->links[i].to = sc->links[i].to;
 		r->links[i].bytes = s->l[i].bytes;
+		r->links[i].sync_bytes = s->l[i].sync_bytes;
+		r->wan_bytes_sync += s->l[i].sync_bytes;
 		r->links[i].busy = s->l[i].busy;
 		r->wan_bytes += s->l[i].bytes;
 		r->usd_egress += s->l[i].bytes / 1e9 * sc->links[i].price_per_gb;

@@ -50,6 +50,7 @@ struct gp_dev_result {
 struct gp_link_result {
 	int from, to;
 	double bytes, busy;
+	double sync_bytes;       /* of which gradient sync (amortised) */
 };
 
 struct gp_result {
@@ -59,7 +60,7 @@ struct gp_result {
 	double compute_end;      /* last compute task of the iteration */
 	double tokens_per_s, mfu, bubble;
 	double usd_per_iteration, usd_gpu, usd_egress;
-	double wan_bytes;        /* per iteration (amortised over sync.every) */
+	double wan_bytes;        /* per step (gradient sync amortised over sync.every) */
 	double wan_bytes_sync;   /* of which gradient sync */
 	int gpus;
 	struct gp_dev_result *devs;

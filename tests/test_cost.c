@@ -145,6 +145,14 @@ static void test_hierarchical_allreduce_time(void **state)
 	double wan = 2 * 10e-3 + n / 2e9;
 	assert_close(r.devs[0].sync_exposed, 2 * rs + wan, 1e-6);
 	assert_close(r.wan_bytes, 2 * n, 1e-9);
+	assert_close(r.wan_bytes_sync, 2 * n, 1e-9);
+	gp_result_free(&r);
+	/* Sync every H = 4 steps (local SGD / DiLoCo style): the WAN part,
+	 * bytes and latency, is shared over H steps; the local part is not. */
+	s->job.sync_every = 4;
+	assert_int_equal(gp_simulate(s, &s->plan, NULL, &r, &e), 0);
+	assert_close(r.wan_bytes_sync, 2 * n / 4, 1e-9);
+	assert_close(r.devs[0].sync_exposed, 2 * rs + wan / 4, 1e-6);
 	gp_result_free(&r);
 	gp_scenario_free(s);
 }

@@ -1,0 +1,1037 @@
+/*
+ * sched_milp.c: the schedule MILP (sched_milp.h).
+ *
+ * Formulation: disjunctive scheduling with big-M order variables (Manne,
+ * "On the job-shop scheduling problem", Operations Research 8, 1960), in
+ * the cross-DC pipeline setting of CrossPipe (USENIX ATC '25): tasks are
+ * the F, B (and W) passes of every micro-batch on every virtual stage and
+ * the transfers that occupy a shared WAN link direction; devices and
+ * shared links are unary resources.
+ *
+ *   x_t         start of task t;  C the makespan (the objective)
+ *   x_b >= x_a + p_a + lag       for every precedence a -> b (pipeline
+ *                                order, transfer latency, F -> B -> W)
+ *   y_ab in {0,1}, for every pair on one resource whose order the
+ *   precedences do not already imply:
+ *     x_b >= x_a + p_a - M_ab (1 - y_ab),  x_a >= x_b + p_b - M_ba y_ab
+ *   memory, at every F start t on device d (tasks are sequential, so
+ *   "ended before t starts" is "ordered before t"):
+ *     act_t + sum_a coef_a [a before t] <= mem_free[d],
+ *     coef = +act for F, -(act - wact) for B (-act unsplit), -wact for W
+ *   C >= x_t + p_t for tasks without successors.
+ *
+ * Keeping it small: orders implied by precedence or by micro-batch order
+ * (transitive closure of the precedence graph) get no variable; each
+ * task's start is bounded by its head (longest path from the start) and
+ * tail (longest path to the end), which makes every M_ab as small as the
+ * horizon H allows (H: the warm start's makespan, else the serial
+ * execution of everything); and C starts from the critical path and the
+ * per-resource load bounds (head + work + tail), often already tight.
+ * Times are scaled by the longest task so the solver sees numbers near 1.
+ */
+#include "sched_milp.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_F, K_B, K_W, K_UP, K_DN, K__N };
+
+static const char kind_letter[K__N] = { 'F', 'B', 'W', 'U', 'D' };
+
+struct task {
+	int kind, vs, j;
+	int res;          /* device, or S + link */
+	int lidx;         /* index among its resource's tasks */
+	double p;         /* duration (scaled) */
+	int col;          /* start-time column */
+};
+
+struct edge {
+	int a, b;
+	double lag;       /* x_b >= x_a + p_a + lag */
+	bool phys;        /* a real dependency, not a micro-batch order */
+};
+
+struct graph {
+	const struct gp_sched_input *in;
+	int S, v, m, VS, R, n, ne;
+	double unit;               /* time scale: input time = scaled * unit */
+	struct task *t;
+	struct edge *e;
+	int *id[K__N];             /* [vs * m + j] -> task, or -1 */
+	int *rbeg, *rtask;         /* tasks of each resource (CSR) */
+	int *ibeg, *iedge;         /* incoming edges of each task (CSR) */
+	int *obeg, *oedge;         /* outgoing edges */
+	int *topo;
+	double *head, *tail;
+	uint64_t *reach;           /* reach[a * words ..]: descendants of a */
+	int words;
+};
+
+/* ------------------------------------------------------------------ */
+/* Input                                                               */
+
+static double at(const double *a, int i) { return a ? a[i] : 0; }
+static int link_at(const int *a, int i) { return a ? a[i] : -1; }
+
+static int check_times(const char *what, const double *a, int n, struct gp_err *e)
+{
+	for (int i = 0; a && i < n; i++)
+		if (!isfinite(a[i]) || a[i] < 0)
+			return gp_errf(e, "schedule milp: %s[%d] = %g is not a finite time >= 0",
+				       what, i, a[i]);
+	return 0;
+}
+
+static int check_input(const struct gp_sched_input *in, struct gp_err *e)
+{
+	if (in->S < 1 || in->v < 1 || in->v > 255 || in->m < 1)
+		return gp_errf(e, "schedule milp: need stages >= 1, 1..255 chunks and micro-batches >= 1 (got %d, %d, %d)",
+			       in->S, in->v, in->m);
+	if ((int64_t)in->S * in->v * in->m > 100000)
+		return gp_errf(e, "schedule milp: %d x %d x %d tasks are far too many for an exact model",
+			       in->S, in->v, in->m);
+	if (!in->f || !in->b || (in->split_bw && !in->w))
+		return gp_errf(e, "schedule milp: durations f, b%s are missing",
+			       in->split_bw ? " and w" : "");
+	int VS = in->S * in->v;
+	if (check_times("f", in->f, VS, e) || check_times("b", in->b, VS, e) ||
+	    check_times("w", in->split_bw ? in->w : NULL, VS, e) ||
+	    check_times("up_occ", in->up_occ, VS, e) || check_times("up_lat", in->up_lat, VS, e) ||
+	    check_times("down_occ", in->down_occ, VS, e) || check_times("down_lat", in->down_lat, VS, e))
+		return -1;
+	for (int vs = 0; vs < VS; vs++) {
+		int u = link_at(in->up_link, vs), d = link_at(in->down_link, vs);
+		if (u < -1 || u >= in->nlinks || d < -1 || d >= in->nlinks)
+			return gp_errf(e, "schedule milp: virtual stage %d names link %d of %d",
+				       vs, u < -1 || u >= in->nlinks ? u : d, in->nlinks);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The task graph                                                      */
+
+static void graph_free(struct graph *g)
+{
+	free(g->t);
+	free(g->e);
+	for (int k = 0; k < K__N; k++)
+		free(g->id[k]);
+	free(g->rbeg);
+	free(g->rtask);
+	free(g->ibeg);
+	free(g->iedge);
+	free(g->obeg);
+	free(g->oedge);
+	free(g->topo);
+	free(g->head);
+	free(g->tail);
+	free(g->reach);
+}
+
+static bool has_up(const struct graph *g, int vs)
+{
+	return vs + 1 < g->VS && link_at(g->in->up_link, vs) >= 0;
+}
+
+static bool has_dn(const struct graph *g, int vs)
+{
+	return vs > 0 && link_at(g->in->down_link, vs) >= 0;
+}
+
+static void add_task(struct graph *g, int kind, int vs, int j, int res, double p)
+{
+	g->id[kind][vs * g->m + j] = g->n;
+	g->t[g->n++] = (struct task){ kind, vs, j, res, 0, p, -1 };
+}
+
+static void add_edge(struct graph *g, int a, int b, double lag, bool phys)
+{
+	g->e[g->ne++] = (struct edge){ a, b, lag, phys };
+}
+
+static double largest_time(const struct gp_sched_input *in, int VS)
+{
+	double u = 0;
+	for (int vs = 0; vs < VS; vs++) {
+		double c[] = { in->f[vs], in->b[vs], in->split_bw ? in->w[vs] : 0,
+			       at(in->up_occ, vs), at(in->up_lat, vs),
+			       at(in->down_occ, vs), at(in->down_lat, vs) };
+		for (size_t k = 0; k < sizeof c / sizeof *c; k++)
+			u = c[k] > u ? c[k] : u;
+	}
+	return u > 0 ? u : 1;
+}
+
+static void make_tasks(struct graph *g)
+{
+	const struct gp_sched_input *in = g->in;
+	double u = g->unit;
+	for (int vs = 0; vs < g->VS; vs++) {
+		int d = vs % g->S;
+		for (int j = 0; j < g->m; j++) {
+			add_task(g, K_F, vs, j, d, in->f[vs] / u);
+			add_task(g, K_B, vs, j, d, in->b[vs] / u);
+			if (in->split_bw)
+				add_task(g, K_W, vs, j, d, in->w[vs] / u);
+			if (has_up(g, vs))
+				add_task(g, K_UP, vs, j, g->S + in->up_link[vs], at(in->up_occ, vs) / u);
+			if (has_dn(g, vs))
+				add_task(g, K_DN, vs, j, g->S + in->down_link[vs], at(in->down_occ, vs) / u);
+		}
+	}
+}
+
+/* a -> (transfer on a link, or a dedicated path) -> b */
+static void add_hop(struct graph *g, int a, int xfer, int b, double occ, double lat)
+{
+	if (xfer >= 0) {
+		add_edge(g, a, xfer, 0, true);
+		add_edge(g, xfer, b, lat / g->unit, true);
+	} else {
+		add_edge(g, a, b, (occ + lat) / g->unit, true);
+	}
+}
+
+static void make_edges(struct graph *g)
+{
+	const struct gp_sched_input *in = g->in;
+	int m = g->m;
+	for (int vs = 0; vs < g->VS; vs++) {
+		for (int j = 0; j < m; j++) {
+			int i = vs * m + j;
+			if (vs + 1 < g->VS)
+				add_hop(g, g->id[K_F][i], g->id[K_UP][i], g->id[K_F][i + m],
+					at(in->up_occ, vs), at(in->up_lat, vs));
+			else
+				add_edge(g, g->id[K_F][i], g->id[K_B][i], 0, true);
+			if (vs > 0)
+				add_hop(g, g->id[K_B][i], g->id[K_DN][i], g->id[K_B][i - m],
+					at(in->down_occ, vs), at(in->down_lat, vs));
+			if (in->split_bw)
+				add_edge(g, g->id[K_B][i], g->id[K_W][i], 0, true);
+			/* micro-batch order within a stage and kind */
+			for (int k = 0; k < K__N && j + 1 < m; k++)
+				if (g->id[k][i] >= 0)
+					add_edge(g, g->id[k][i], g->id[k][i + 1], 0, false);
+		}
+	}
+}
+
+static bool mem_limited(const struct gp_sched_input *in);
+
+/* With one chunk per device, memory alone fixes some orders: when F of
+ * micro-batch j starts, j + 1 activations have been allocated, so the
+ * excess must already be freed. r backward passes free at most r act
+ * (with their W passes), so B(r - 1) precedes F(j); when B and W are
+ * split, at most j backward passes can precede F(j), which leaves a
+ * share only W passes can free. Fewer binaries, tighter heads. */
+static void add_memory_edges(struct graph *g)
+{
+	const struct gp_sched_input *in = g->in;
+	if (g->v != 1 || !mem_limited(in))
+		return;
+	for (int d = 0; d < g->S; d++) {
+		double act = in->act[d], cap = in->mem_free[d];
+		double wact = in->wact && in->wact[d] < act ? in->wact[d] : in->wact ? act : 0;
+		if (!(act > 0))
+			continue;
+		for (int j = 0; j < g->m; j++) {
+			double need = (j + 1) * act - cap;
+			if (need <= 1e-9 * act)
+				continue;
+			int r = (int)ceil(need / act - 1e-9);
+			if (r > j)
+				continue;   /* no room at all: the memory rows say so */
+			int f = g->id[K_F][d * g->m + j];
+			add_edge(g, g->id[K_B][d * g->m + r - 1], f, 0, false);
+			if (!in->split_bw || !(wact > 0))
+				continue;
+			int w = (int)ceil((need - j * (act - wact)) / wact - 1e-9);
+			if (w >= 1 && w <= j)
+				add_edge(g, g->id[K_W][d * g->m + w - 1], f, 0, false);
+		}
+	}
+}
+
+/* CSR of items grouped by key. */
+static int *csr(int nkeys, int n, const int *key, int **items)
+{
+	int *beg = calloc((size_t)nkeys + 1, sizeof *beg);
+	*items = malloc(sizeof **items * ((size_t)n + 1));
+	if (!beg || !*items) {
+		free(beg);
+		free(*items);
+		*items = NULL;
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+		beg[key[i] + 1]++;
+	for (int k = 0; k < nkeys; k++)
+		beg[k + 1] += beg[k];
+	int *fill = malloc(sizeof *fill * ((size_t)nkeys + 1));
+	if (!fill) {
+		free(beg);
+		free(*items);
+		*items = NULL;
+		return NULL;
+	}
+	memcpy(fill, beg, sizeof *fill * (size_t)nkeys);
+	for (int i = 0; i < n; i++)
+		(*items)[fill[key[i]]++] = i;
+	free(fill);
+	return beg;
+}
+
+static int make_index(struct graph *g)
+{
+	int n = g->n, ne = g->ne;
+	int *key = calloc((size_t)(n > ne ? n : ne) + 1, sizeof *key);
+	if (!key)
+		return -1;
+	for (int i = 0; i < n; i++)
+		key[i] = g->t[i].res;
+	g->rbeg = csr(g->R, n, key, &g->rtask);
+	for (int i = 0; i < ne; i++)
+		key[i] = g->e[i].b;
+	g->ibeg = csr(n, ne, key, &g->iedge);
+	for (int i = 0; i < ne; i++)
+		key[i] = g->e[i].a;
+	g->obeg = csr(n, ne, key, &g->oedge);
+	free(key);
+	if (!g->rbeg || !g->ibeg || !g->obeg)
+		return -1;
+	for (int r = 0; r < g->R; r++)
+		for (int k = g->rbeg[r]; k < g->rbeg[r + 1]; k++)
+			g->t[g->rtask[k]].lidx = k - g->rbeg[r];
+	return 0;
+}
+
+/* Topological order, heads and tails (longest paths, in scaled time). */
+static int make_times(struct graph *g)
+{
+	int n = g->n, done = 0;
+	int *indeg = calloc((size_t)n + 1, sizeof *indeg);
+	g->topo = malloc(sizeof *g->topo * ((size_t)n + 1));
+	g->head = calloc((size_t)n + 1, sizeof *g->head);
+	g->tail = calloc((size_t)n + 1, sizeof *g->tail);
+	if (!indeg || !g->topo || !g->head || !g->tail) {
+		free(indeg);
+		return -1;
+	}
+	for (int i = 0; i < g->ne; i++)
+		indeg[g->e[i].b]++;
+	for (int i = 0; i < n; i++)
+		if (!indeg[i])
+			g->topo[done++] = i;
+	for (int k = 0; k < done; k++) {
+		int a = g->topo[k];
+		for (int q = g->obeg[a]; q < g->obeg[a + 1]; q++) {
+			const struct edge *ed = &g->e[g->oedge[q]];
+			double h = g->head[a] + g->t[a].p + ed->lag;
+			if (h > g->head[ed->b])
+				g->head[ed->b] = h;
+			if (--indeg[ed->b] == 0)
+				g->topo[done++] = ed->b;
+		}
+	}
+	free(indeg);
+	for (int k = n - 1; k >= 0; k--) {
+		int a = g->topo[k];
+		for (int q = g->obeg[a]; q < g->obeg[a + 1]; q++) {
+			const struct edge *ed = &g->e[g->oedge[q]];
+			double t = ed->lag + g->t[ed->b].p + g->tail[ed->b];
+			if (t > g->tail[a])
+				g->tail[a] = t;
+		}
+	}
+	return done == n ? 0 : -1;
+}
+
+static bool reaches(const struct graph *g, int a, int b)
+{
+	return g->reach[(size_t)a * g->words + b / 64] >> (b % 64) & 1;
+}
+
+/* Transitive closure, walking the topological order backwards. */
+static int make_reach(struct graph *g)
+{
+	g->words = (g->n + 63) / 64;
+	g->reach = calloc((size_t)g->n * g->words + 1, sizeof *g->reach);
+	if (!g->reach)
+		return -1;
+	for (int k = g->n - 1; k >= 0; k--) {
+		int a = g->topo[k];
+		uint64_t *ra = g->reach + (size_t)a * g->words;
+		for (int q = g->obeg[a]; q < g->obeg[a + 1]; q++) {
+			int b = g->e[g->oedge[q]].b;
+			const uint64_t *rb = g->reach + (size_t)b * g->words;
+			for (int w = 0; w < g->words; w++)
+				ra[w] |= rb[w];
+			ra[b / 64] |= (uint64_t)1 << (b % 64);
+		}
+	}
+	return 0;
+}
+
+static int graph_build(const struct gp_sched_input *in, struct graph *g, struct gp_err *e)
+{
+	*g = (struct graph){ .in = in, .S = in->S, .v = in->v, .m = in->m };
+	g->VS = g->S * g->v;
+	g->R = g->S + (in->nlinks > 0 ? in->nlinks : 0);
+	g->unit = largest_time(in, g->VS);
+	size_t cells = (size_t)g->VS * g->m;
+	g->t = malloc(sizeof *g->t * cells * K__N);
+	g->e = malloc(sizeof *g->e * cells * 14);   /* 4 hops, F->B, B->W, 5 orders, 2 memory */
+	bool ok = g->t && g->e;
+	for (int k = 0; k < K__N && ok; k++) {
+		g->id[k] = malloc(sizeof *g->id[k] * cells);
+		ok = g->id[k] != NULL;
+		for (size_t i = 0; ok && i < cells; i++)
+			g->id[k][i] = -1;
+	}
+	if (ok) {
+		make_tasks(g);
+		make_edges(g);
+		add_memory_edges(g);
+		ok = make_index(g) == 0 && make_times(g) == 0 && make_reach(g) == 0;
+	}
+	return ok ? 0 : gp_errf(e, "schedule milp: out of memory");   /* caller frees */
+}
+
+/* ------------------------------------------------------------------ */
+/* List execution of given device orders                               */
+
+struct exec {
+	double *start;   /* [n] scaled */
+	int *seq;        /* [n] commit order: who ran first on a resource */
+	double makespan;
+};
+
+/* Next transfer a link can start: the ready one that became ready first. */
+static int link_pick(const struct graph *g, int r, const int *left,
+		     const double *ready, const bool *done)
+{
+	int best = -1;
+	for (int k = g->rbeg[r]; k < g->rbeg[r + 1]; k++) {
+		int t = g->rtask[k];
+		if (!done[t] && !left[t] && (best < 0 || ready[t] < ready[best]))
+			best = t;
+	}
+	return best;
+}
+
+/* Runs each device's order (dev_order[d] .. of length dev_len[d]) as
+ * soon as dependencies allow; links serve transfers first come, first
+ * served. Commits the earliest startable task each step, so a link never
+ * misses a transfer that will become ready earlier. -1 on deadlock. */
+static int list_exec(const struct graph *g, int *const *dev_order, const int *dev_len,
+		     struct exec *x)
+{
+	int n = g->n, rc = -1;
+	int *left = calloc((size_t)n + 1, sizeof *left);
+	int *pos = calloc((size_t)g->S + 1, sizeof *pos);
+	double *ready = calloc((size_t)n + 1, sizeof *ready);
+	double *free_at = calloc((size_t)g->R + 1, sizeof *free_at);
+	bool *done = calloc((size_t)n + 1, sizeof *done);
+	if (!left || !pos || !ready || !free_at || !done)
+		goto out;
+	for (int i = 0; i < g->ne; i++)
+		left[g->e[i].b] += g->e[i].phys;
+	x->makespan = 0;
+	for (int step = 0; step < n; step++) {
+		int best = -1;
+		double when = HUGE_VAL;
+		for (int r = 0; r < g->R; r++) {
+			int t = r < g->S ? (pos[r] < dev_len[r] ? dev_order[r][pos[r]] : -1)
+					 : link_pick(g, r, left, ready, done);
+			if (t < 0 || left[t])
+				continue;
+			double s = ready[t] > free_at[r] ? ready[t] : free_at[r];
+			if (s < when) {
+				when = s;
+				best = t;
+			}
+		}
+		if (best < 0)
+			goto out;
+		const struct task *tk = &g->t[best];
+		double end = when + tk->p;
+		x->start[best] = when;
+		x->seq[best] = step;
+		done[best] = true;
+		free_at[tk->res] = end;
+		if (tk->res < g->S)
+			pos[tk->res]++;
+		x->makespan = end > x->makespan ? end : x->makespan;
+		for (int q = g->obeg[best]; q < g->obeg[best + 1]; q++) {
+			const struct edge *ed = &g->e[g->oedge[q]];
+			if (!ed->phys)
+				continue;
+			if (end + ed->lag > ready[ed->b])
+				ready[ed->b] = end + ed->lag;
+			left[ed->b]--;
+		}
+	}
+	rc = 0;
+out:
+	free(left);
+	free(pos);
+	free(ready);
+	free(free_at);
+	free(done);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+
+static bool mem_limited(const struct gp_sched_input *in)
+{
+	return in->act && in->mem_free;
+}
+
+/* What task t adds to its device's activation memory when it runs
+ * (F: allocates; B and W free). */
+static double mem_delta(const struct graph *g, const struct task *t)
+{
+	const struct gp_sched_input *in = g->in;
+	double act = in->act[t->vs], wact = in->wact ? in->wact[t->vs] : 0;
+	if (wact > act)
+		wact = act;
+	switch (t->kind) {
+	case K_F: return act;
+	case K_B: return in->split_bw ? -(act - wact) : -act;
+	case K_W: return -wact;
+	default: return 0;
+	}
+}
+
+/* Whether a device's limit can ever bind. */
+static bool mem_binds(const struct graph *g, int d)
+{
+	double all = 0;
+	for (int k = g->rbeg[d]; k < g->rbeg[d + 1]; k++) {
+		const struct task *t = &g->t[g->rtask[k]];
+		if (t->kind == K_F)
+			all += mem_delta(g, t);
+	}
+	return all > g->in->mem_free[d] * (1 + 1e-12);
+}
+
+/* Peak check of one device order, as the simulator walks it. */
+static bool mem_ok(const struct graph *g, int d, const int *order, int len)
+{
+	if (!mem_limited(g->in))
+		return true;
+	double cur = 0, cap = g->in->mem_free[d];
+	for (int k = 0; k < len; k++) {
+		cur += mem_delta(g, &g->t[order[k]]);
+		if (cur > cap + 1e-9 * (cap > 1 ? cap : 1))
+			return false;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The warm start                                                      */
+
+/* Maps a schedule's device orders to task ids; checks its shape. */
+static int warm_orders(const struct graph *g, const struct gp_schedule *w,
+		       int **task_out, char *why, size_t whylen)
+{
+	if (w->stages != g->S || w->chunks != g->v || w->micro_batches != g->m ||
+	    w->split_bw != g->in->split_bw) {
+		snprintf(why, whylen, "its shape (%d stages, %d chunks, %d micro-batches%s) differs",
+			 w->stages, w->chunks, w->micro_batches, w->split_bw ? ", split" : "");
+		return -1;
+	}
+	int ncomp = g->VS * g->m * (g->in->split_bw ? 3 : 2);
+	if (w->off[0] != 0 || w->off[g->S] != ncomp) {
+		snprintf(why, whylen, "it has %lld tasks, not %d", (long long)w->off[g->S], ncomp);
+		return -1;
+	}
+	int *task = malloc(sizeof *task * ((size_t)ncomp + 1));
+	bool *seen = calloc((size_t)g->n + 1, sizeof *seen);
+	if (!task || !seen) {
+		free(task);
+		free(seen);
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (int d = 0; d < g->S; d++) {
+		for (int64_t i = w->off[d]; i < w->off[d + 1]; i++) {
+			const struct gp_task *t = &w->tasks[i];
+			int vs = t->chunk * g->S + d, id = -1;
+			if (t->chunk < g->v && t->mb >= 0 && t->mb < g->m && t->kind <= GP_TASK_W)
+				id = g->id[t->kind == GP_TASK_F ? K_F : t->kind == GP_TASK_B ? K_B : K_W]
+					  [vs * g->m + t->mb];
+			if (id < 0 || seen[id]) {
+				snprintf(why, whylen, "device %d: task %lld is unknown or repeated",
+					 d, (long long)(i - w->off[d]));
+				free(task);
+				free(seen);
+				return -1;
+			}
+			seen[id] = true;
+			task[i] = id;
+		}
+	}
+	free(seen);
+	*task_out = task;
+	return 0;
+}
+
+/* Micro-batch order kept, so the model's symmetry rows hold. */
+static bool in_order(const struct graph *g, const struct exec *x)
+{
+	for (int i = 0; i < g->ne; i++) {
+		const struct edge *ed = &g->e[i];
+		if (!ed->phys && x->start[ed->b] < x->start[ed->a] + g->t[ed->a].p - 1e-9)
+			return false;
+	}
+	return true;
+}
+
+/* Executes the warm schedule; 0 with x filled if the model admits it. */
+static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct exec *x,
+		     char *why, size_t whylen)
+{
+	int *task = NULL;
+	if (warm_orders(g, w, &task, why, whylen))
+		return -1;
+	int **ord = malloc(sizeof *ord * (size_t)g->S);
+	int *len = malloc(sizeof *len * (size_t)g->S);
+	int rc = -1;
+	if (!ord || !len) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	for (int d = 0; d < g->S; d++) {
+		ord[d] = task + w->off[d];
+		len[d] = (int)gp_schedule_len(w, d);
+		if (!mem_ok(g, d, ord[d], len[d])) {
+			snprintf(why, whylen, "device %d runs out of activation memory", d);
+			goto out;
+		}
+	}
+	if (list_exec(g, ord, len, x)) {
+		snprintf(why, whylen, "its orders deadlock");
+		goto out;
+	}
+	if (!in_order(g, x)) {
+		snprintf(why, whylen, "it reorders micro-batches within a stage");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(task);
+	free(ord);
+	free(len);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The model                                                           */
+
+enum { REL_BEFORE = -1, REL_AFTER = -2 };
+
+struct model {
+	struct gp_milp *lp;
+	double H;          /* horizon, scaled */
+	int cmax;          /* makespan column */
+	int **rel;         /* per resource, [i * n_r + k]: REL_* or y column
+			    * (y = 1: the lower local index goes first) */
+	int *icol;         /* scratch row buffers */
+	double *ival;
+	int cap;
+};
+
+static void model_free(struct model *md, int R)
+{
+	gp_milp_free(md->lp);
+	for (int r = 0; md->rel && r < R; r++)
+		free(md->rel[r]);
+	free(md->rel);
+	free(md->icol);
+	free(md->ival);
+}
+
+static void task_name(const struct graph *g, int t, char *buf, size_t n)
+{
+	const struct task *tk = &g->t[t];
+	snprintf(buf, n, "%c%d_%d", kind_letter[tk->kind], tk->vs, tk->j);
+}
+
+/* The smallest valid horizon we know without solving. */
+static double serial_horizon(const struct graph *g)
+{
+	double h = 0;
+	for (int i = 0; i < g->n; i++)
+		h += g->t[i].p;
+	for (int i = 0; i < g->ne; i++)
+		h += g->e[i].phys ? g->e[i].lag : 0;
+	return h;
+}
+
+/* Critical path and per-resource load: head + work + tail. */
+static double lower_bound(const struct graph *g)
+{
+	double lb = 0;
+	for (int i = 0; i < g->n; i++) {
+		double c = g->head[i] + g->t[i].p + g->tail[i];
+		lb = c > lb ? c : lb;
+	}
+	for (int r = 0; r < g->R; r++) {
+		double h = HUGE_VAL, t = HUGE_VAL, w = 0;
+		for (int k = g->rbeg[r]; k < g->rbeg[r + 1]; k++) {
+			int i = g->rtask[k];
+			h = g->head[i] < h ? g->head[i] : h;
+			t = g->tail[i] < t ? g->tail[i] : t;
+			w += g->t[i].p;
+		}
+		if (g->rbeg[r + 1] > g->rbeg[r] && h + w + t > lb)
+			lb = h + w + t;
+	}
+	return lb;
+}
+
+static void add_columns(const struct graph *g, struct model *md)
+{
+	char nm[64];
+	for (int i = 0; i < g->n; i++) {
+		task_name(g, i, nm, sizeof nm);
+		double ub = md->H - g->tail[i] - g->t[i].p;
+		g->t[i].col = gp_milp_col(md->lp, nm, g->head[i],
+					  ub > g->head[i] ? ub : g->head[i], false, 0);
+	}
+	double lb = lower_bound(g);
+	md->cmax = gp_milp_col(md->lp, "Cmax", lb, md->H > lb ? md->H : lb, false, 1);
+}
+
+static void row2(struct model *md, const char *nm, int c1, double v1, int c2, double v2,
+		 double lo)
+{
+	int col[2] = { c1, c2 };
+	double val[2] = { v1, v2 };
+	gp_milp_row(md->lp, nm, 2, col, val, lo, HUGE_VAL);
+}
+
+static void add_precedence(const struct graph *g, struct model *md)
+{
+	char nm[32];
+	for (int i = 0; i < g->ne; i++) {
+		const struct edge *ed = &g->e[i];
+		snprintf(nm, sizeof nm, "e%d", i);
+		row2(md, nm, g->t[ed->b].col, 1, g->t[ed->a].col, -1, g->t[ed->a].p + ed->lag);
+	}
+	for (int i = 0; i < g->n; i++) {
+		if (g->obeg[i + 1] > g->obeg[i])
+			continue;
+		snprintf(nm, sizeof nm, "end%d", i);
+		row2(md, nm, md->cmax, 1, g->t[i].col, -1, g->t[i].p);
+	}
+}
+
+/* One pair on a resource: fixed by precedence or bounds, or a binary
+ * with its two big-M rows. Returns the REL_* or y column for (a, b). */
+static int add_pair(const struct graph *g, struct model *md, int a, int b)
+{
+	if (reaches(g, a, b))
+		return REL_BEFORE;
+	if (reaches(g, b, a))
+		return REL_AFTER;
+	const struct task *ta = &g->t[a], *tb = &g->t[b];
+	double ma = md->H - g->tail[a] - g->head[b];   /* max of x_a + p_a - x_b */
+	double mb = md->H - g->tail[b] - g->head[a];
+	if (ma <= 0)
+		return REL_BEFORE;
+	if (mb <= 0)
+		return REL_AFTER;
+	char na[24], nb[24], nm[64];
+	task_name(g, a, na, sizeof na);
+	task_name(g, b, nb, sizeof nb);
+	snprintf(nm, sizeof nm, "y_%s_%s", na, nb);
+	int y = gp_milp_col(md->lp, nm, 0, 1, true, 0);
+	if (y < 0)
+		return REL_BEFORE;   /* the model's sticky error reports it */
+	/* y = 1: a first; y = 0: b first */
+	snprintf(nm, sizeof nm, "ab_%s_%s", na, nb);
+	int c3[3] = { tb->col, ta->col, y };
+	double v3[3] = { 1, -1, -ma };
+	gp_milp_row(md->lp, nm, 3, c3, v3, ta->p - ma, HUGE_VAL);
+	snprintf(nm, sizeof nm, "ba_%s_%s", na, nb);
+	double w3[3] = { -1, 1, mb };
+	gp_milp_row(md->lp, nm, 3, c3, w3, tb->p, HUGE_VAL);
+	return y;
+}
+
+static int add_disjunctions(const struct graph *g, struct model *md)
+{
+	md->rel = calloc((size_t)g->R, sizeof *md->rel);
+	if (!md->rel)
+		return -1;
+	for (int r = 0; r < g->R; r++) {
+		int beg = g->rbeg[r], nr = g->rbeg[r + 1] - beg;
+		md->rel[r] = malloc(sizeof **md->rel * ((size_t)nr * nr + 1));
+		if (!md->rel[r])
+			return -1;
+		for (int i = 0; i < nr; i++) {
+			md->rel[r][i * nr + i] = REL_BEFORE;
+			for (int k = i + 1; k < nr; k++) {
+				int rel = add_pair(g, md, g->rtask[beg + i], g->rtask[beg + k]);
+				md->rel[r][i * nr + k] = rel;
+				md->rel[r][k * nr + i] = rel == REL_BEFORE ? REL_AFTER
+						       : rel == REL_AFTER ? REL_BEFORE : rel;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Activation memory at every F start on device d (see the top). */
+static void add_memory_rows(const struct graph *g, struct model *md, int d)
+{
+	int beg = g->rbeg[d], nr = g->rbeg[d + 1] - beg;
+	double cap = g->in->mem_free[d], s = cap > 0 ? 1 / cap : 1;
+	char nm[48];
+	for (int k = 0; k < nr; k++) {
+		const struct task *t = &g->t[g->rtask[beg + k]];
+		if (t->kind != K_F)
+			continue;
+		double konst = mem_delta(g, t);
+		int n = 0;
+		for (int i = 0; i < nr; i++) {
+			double c = mem_delta(g, &g->t[g->rtask[beg + i]]);
+			int rel = md->rel[d][i * nr + k];
+			if (i == k || c == 0 || rel == REL_AFTER)
+				continue;
+			if (rel == REL_BEFORE) {
+				konst += c;
+			} else if (i < k) {   /* y = 1: i first */
+				md->icol[n] = rel;
+				md->ival[n++] = c * s;
+			} else {              /* y = 1: k first, so i first is 1 - y */
+				konst += c;
+				md->icol[n] = rel;
+				md->ival[n++] = -c * s;
+			}
+		}
+		task_name(g, g->rtask[beg + k], nm + 4, sizeof nm - 4);
+		memcpy(nm, "mem_", 4);
+		gp_milp_row(md->lp, nm, n, md->icol, md->ival, -HUGE_VAL, (cap - konst) * s);
+	}
+}
+
+static int model_build(const struct graph *g, double horizon, struct model *md,
+		       struct gp_err *e)
+{
+	*md = (struct model){ .H = horizon };
+	md->lp = gp_milp_new();
+	md->cap = g->n + 1;
+	md->icol = malloc(sizeof *md->icol * (size_t)md->cap);
+	md->ival = malloc(sizeof *md->ival * (size_t)md->cap);
+	if (!md->lp || !md->icol || !md->ival)
+		return gp_errf(e, "schedule milp: out of memory");
+	add_columns(g, md);
+	add_precedence(g, md);
+	if (add_disjunctions(g, md))
+		return gp_errf(e, "schedule milp: out of memory");
+	for (int d = 0; mem_limited(g->in) && d < g->S; d++)
+		if (mem_binds(g, d))
+			add_memory_rows(g, md, d);
+	return 0;
+}
+
+/* The warm start as a point of the model: starts, makespan, and each
+ * binary from who ran first on its resource. */
+static double *warm_point(const struct graph *g, const struct model *md, const struct exec *x)
+{
+	double *w = calloc((size_t)gp_milp_ncols(md->lp) + 1, sizeof *w);
+	if (!w)
+		return NULL;
+	for (int i = 0; i < g->n; i++)
+		w[g->t[i].col] = x->start[i];
+	w[md->cmax] = x->makespan;
+	for (int r = 0; r < g->R; r++) {
+		int beg = g->rbeg[r], nr = g->rbeg[r + 1] - beg;
+		for (int i = 0; i < nr; i++)
+			for (int k = i + 1; k < nr; k++) {
+				int y = md->rel[r][i * nr + k];
+				if (y >= 0)
+					w[y] = x->seq[g->rtask[beg + i]] < x->seq[g->rtask[beg + k]];
+			}
+	}
+	return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* The answer                                                          */
+
+struct ranked {
+	int task, rank;
+	double x;
+};
+
+static int by_rank(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return a->x < b->x ? -1 : a->x > b->x;
+}
+
+static bool first(const struct model *md, const double *x, int r, int nr, int i, int k)
+{
+	int rel = md->rel[r][i * nr + k];
+	if (rel == REL_BEFORE || rel == REL_AFTER)
+		return rel == REL_BEFORE;
+	bool lower_first = x[rel] > 0.5;
+	return i < k ? lower_first : !lower_first;
+}
+
+/* Device orders from the solution: a task's place is how many tasks of
+ * its device the binaries put before it (exactly what the memory rows
+ * counted); start times only break ties. */
+static int extract(const struct graph *g, const struct model *md, const double *x,
+		   struct gp_schedule *out, struct gp_err *e)
+{
+	int per = g->VS * g->m * (g->in->split_bw ? 3 : 2) / g->S;
+	*out = (struct gp_schedule){ .stages = g->S, .chunks = g->v,
+				     .micro_batches = g->m, .split_bw = g->in->split_bw };
+	out->tasks = malloc(sizeof *out->tasks * (size_t)per * g->S);
+	out->off = malloc(sizeof *out->off * ((size_t)g->S + 1));
+	struct ranked *rk = malloc(sizeof *rk * (size_t)per);
+	if (!out->tasks || !out->off || !rk) {
+		free(rk);
+		gp_schedule_free(out);
+		return gp_errf(e, "schedule milp: out of memory");
+	}
+	for (int d = 0; d < g->S; d++) {
+		int beg = g->rbeg[d], nr = g->rbeg[d + 1] - beg;
+		for (int k = 0; k < nr; k++) {
+			int t = g->rtask[beg + k];
+			rk[k] = (struct ranked){ t, 0, x[g->t[t].col] };
+			for (int i = 0; i < nr; i++)
+				rk[k].rank += i != k && first(md, x, d, nr, i, k);
+		}
+		qsort(rk, (size_t)nr, sizeof *rk, by_rank);
+		out->off[d] = (int64_t)d * per;
+		for (int k = 0; k < nr; k++) {
+			const struct task *t = &g->t[rk[k].task];
+			out->tasks[d * per + k] = (struct gp_task){
+				.mb = t->j, .chunk = (uint8_t)(t->vs / g->S),
+				.kind = t->kind == K_F ? GP_TASK_F : t->kind == K_B ? GP_TASK_B : GP_TASK_W,
+			};
+		}
+	}
+	out->off[g->S] = (int64_t)g->S * per;
+	free(rk);
+	return 0;
+}
+
+/* Back to the input's time unit: objective, bound and start columns. */
+static void unscale(const struct graph *g, const struct model *md, struct gp_milp_report *rep)
+{
+	double u = g->unit;
+	if (isfinite(rep->objective))
+		rep->objective *= u;
+	if (isfinite(rep->bound))
+		rep->bound *= u;
+	for (int i = 0; rep->x && i < g->n; i++)
+		rep->x[g->t[i].col] *= u;
+	if (rep->x)
+		rep->x[md->cmax] *= u;
+}
+
+static void note(struct gp_milp_report *rep, const char *why)
+{
+	size_t n = strlen(rep->msg);
+	snprintf(rep->msg + n, sizeof rep->msg - n, "%swarm start not used: %s",
+		 n ? "; " : "", why);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int prepare(const struct gp_sched_input *in, const struct gp_schedule *warm,
+		   struct graph *g, struct model *md, double **wpoint, char *why,
+		   size_t whylen, struct gp_err *e)
+{
+	if (check_input(in, e) || graph_build(in, g, e))
+		return -1;
+	double H = serial_horizon(g);
+	struct exec x = { 0 };
+	bool have_warm = false;
+	*wpoint = NULL;
+	if (warm) {
+		x.start = malloc(sizeof *x.start * ((size_t)g->n + 1));
+		x.seq = malloc(sizeof *x.seq * ((size_t)g->n + 1));
+		if (x.start && x.seq && warm_exec(g, warm, &x, why, whylen) == 0) {
+			have_warm = true;
+			/* Its makespan bounds the optimum: a smaller big-M. */
+			H = x.makespan * (1 + 1e-9) + 1e-12;
+		}
+	}
+	int rc = model_build(g, H, md, e);
+	if (rc == 0 && have_warm) {
+		*wpoint = warm_point(g, md, &x);
+		if (*wpoint)
+			(*wpoint)[md->cmax] = x.makespan;
+	}
+	free(x.start);
+	free(x.seq);
+	return rc;
+}
+
+int gp_sched_milp(const struct gp_sched_input *in, const struct gp_schedule *warm,
+		  double time_limit, double gap, struct gp_schedule *out,
+		  struct gp_milp_report *rep, struct gp_err *e)
+{
+	struct graph g = { 0 };
+	struct model md = { 0 };
+	double *wpoint = NULL;
+	char why[160] = "";
+	*out = (struct gp_schedule){ 0 };
+	*rep = (struct gp_milp_report){ .status = GP_MILP_ERROR, .objective = HUGE_VAL,
+					.bound = -HUGE_VAL, .gap = HUGE_VAL };
+	int rc = prepare(in, warm, &g, &md, &wpoint, why, sizeof why, e);
+	if (rc == 0) {
+		struct gp_milp_params p = { .time_limit = time_limit, .gap = gap, .warm = wpoint };
+		rc = gp_milp_solve(md.lp, &p, rep, e);
+		if (why[0])
+			note(rep, why);
+		unscale(&g, &md, rep);
+	}
+	if (rc == 0 && (rep->status == GP_MILP_OPTIMAL || rep->status == GP_MILP_FEASIBLE))
+		rc = extract(&g, &md, rep->x, out, e);
+	else if (rc == 0)
+		rc = gp_errf(e, "schedule milp: %s%s%s", rep->status == GP_MILP_INFEASIBLE
+			     ? "no schedule fits the activation memory"
+			     : "no schedule found within the time limit",
+			     rep->msg[0] ? ": " : "", rep->msg);
+	free(wpoint);
+	model_free(&md, g.R);
+	graph_free(&g);
+	return rc;
+}
+
+int gp_sched_milp_write_lp(const struct gp_sched_input *in, const char *path,
+			   double *time_unit, struct gp_err *e)
+{
+	struct graph g = { 0 };
+	struct model md = { 0 };
+	double *wpoint = NULL;
+	char why[160];
+	int rc = prepare(in, NULL, &g, &md, &wpoint, why, sizeof why, e);
+	if (rc == 0)
+		rc = gp_milp_write_lp(md.lp, path, e);
+	if (time_unit)
+		*time_unit = g.unit;
+	model_free(&md, g.R);
+	graph_free(&g);
+	return rc;
+}
