@@ -40,4 +40,14 @@ struct gp_scenario *gp_lua_scenario(struct gp_lua *h, const char *name,
 				    const char *text, size_t len,
 				    struct gp_err *e);
 
+/* The same, with overrides "PATH=VALUE" applied to the returned table
+ * before conversion (geoplan --set): PATH walks fields and indices
+ * (job.seq, dcs[2].pools[1].count, dcs[ams], links[ams-fra].bandwidth,
+ * gpus[H100].efficiency); VALUE is a Lua expression in the sandbox, or a
+ * plain string if it is not one. */
+struct gp_scenario *gp_lua_scenario_set(struct gp_lua *h, const char *name,
+					const char *text, size_t len,
+					const char *const *sets, int nsets,
+					struct gp_err *e);
+
 #endif

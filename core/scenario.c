@@ -134,12 +134,19 @@ static char *slurp(const char *path, size_t *len, struct gp_err *e)
 
 struct gp_scenario *gp_scenario_load(const char *path, struct gp_err *e)
 {
+	return gp_scenario_load_set(path, NULL, 0, e);
+}
+
+struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *sets,
+					 int nsets, struct gp_err *e)
+{
 	size_t len;
 	char *text = slurp(path, &len, e);
 	if (!text)
 		return NULL;
 	struct gp_lua *h = gp_lua_new(NULL, e);
-	struct gp_scenario *s = h ? gp_lua_scenario(h, path, text, len, e) : NULL;
+	struct gp_scenario *s = h ? gp_lua_scenario_set(h, path, text, len, sets, nsets, e)
+				  : NULL;
 	gp_lua_free(h);
 	free(text);
 	if (s && gp_scenario_validate(s, e)) {

@@ -121,6 +121,9 @@ struct gp_scenario {
 
 /* Loads and validates a scenario file (Lua, sandboxed). NULL on error. */
 struct gp_scenario *gp_scenario_load(const char *path, struct gp_err *e);
+/* The same with overrides "PATH=VALUE" (see gp_lua_scenario_set). */
+struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *sets,
+					 int nsets, struct gp_err *e);
 void gp_scenario_free(struct gp_scenario *s);
 void gp_plan_free(struct gp_plan *p);
 

@@ -60,3 +60,15 @@ t "gantt unwritable" 1 "/nonexistent/g.svg" "$G" gantt samples/default.lua -o /n
 # A plan that does not fit: exit 4, naming the stage and the bytes.
 sed 's/tp = 4, layers = { 1, 13 }/tp = 1, layers = { 1, 13 }/' samples/default.lua >"$tmp/big.lua"
 t "does not fit" 4 "does not fit: pipeline 1 stage 1 .* needs [0-9.]+ GiB" "$G" sim "$tmp/big.lua"
+# --set overrides a field before validation; bad paths are named.
+t "set link bandwidth" 0 "ams -> fra" "$G" sim samples/default.lua --set 'links[ams-fra].bandwidth=Gbps(10)'
+a=$("$G" sim samples/default.lua --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')
+b=$("$G" sim samples/default.lua --json --set 'links[ams-fra].bandwidth=Gbps(10)' | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')
+n=$((n + 1))
+if python3 -c "import sys; sys.exit(0 if $b > $a * 1.2 else 1)"; then echo "ok $n - a tenth of the bandwidth is slower ($a -> $b)"; else echo "not ok $n - bandwidth override had no effect ($a -> $b)"; fi
+t "set by dc name" 1 "dcs\[1\].pools\[1\].count: expected a positive integer, got -4" "$G" check samples/default.lua --set 'dcs[ams].pools[1].count=-4'
+t "set unknown link" 1 "nothing called \[ams-par\]" "$G" check samples/default.lua --set 'links[ams-par].bandwidth=1'
+t "set without =" 1 "expected PATH=VALUE" "$G" check samples/default.lua --set nonsense
+t "set through a number" 1 "seq is not a table" "$G" check samples/default.lua --set job.seq.x=1
+t "set a string" 0 "plan +zb-h1" "$G" sim samples/default.lua --set plan.schedule=zb-h1
+t "set needs a value" 2 "--set needs PATH=VALUE" "$G" check samples/default.lua --set

@@ -15,8 +15,12 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GAP = 3, EXIT_INFEASIBLE = 4 };
 
+#define MAX_SETS 64
+
 struct args {
 	const char *file;
+	const char *sets[MAX_SETS];
+	int nsets;
 	const char *out;
 	const char *schedule;
 	int chunks;
@@ -38,10 +42,10 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-static struct gp_scenario *load(const char *file)
+static struct gp_scenario *load(const struct args *a)
 {
 	struct gp_err e;
-	struct gp_scenario *s = gp_scenario_load(file, &e);
+	struct gp_scenario *s = gp_scenario_load_set(a->file, a->sets, a->nsets, &e);
 	if (!s)
 		fprintf(stderr, "geoplan: %s\n", e.msg);
 	return s;
@@ -88,7 +92,7 @@ static int simulate(struct gp_scenario *s, const struct args *a, int record,
 
 static int cmd_check(const struct args *a)
 {
-	struct gp_scenario *s = load(a->file);
+	struct gp_scenario *s = load(a);
 	if (!s)
 		return EXIT_INPUT;
 	int gpus = 0;
@@ -106,7 +110,7 @@ static int cmd_sim(const struct args *a)
 {
 	if (a->json && a->csv)
 		return usage_error("%s", "--json and --csv exclude each other");
-	struct gp_scenario *s = load(a->file);
+	struct gp_scenario *s = load(a);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_result r;
@@ -132,7 +136,7 @@ static int cmd_gantt(const struct args *a)
 {
 	if (!a->out)
 		return usage_error("%s", "gantt needs -o FILE.svg");
-	struct gp_scenario *s = load(a->file);
+	struct gp_scenario *s = load(a);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_result r;
@@ -167,8 +171,8 @@ static int cmd_run(const struct args *a)
 }
 
 static const struct cmd cmds[] = {
-	{ "check", "check FILE", "load and validate a scenario", cmd_check },
-	{ "sim", "sim FILE [--schedule K] [--chunks N] [--json | --csv]",
+	{ "check", "check FILE [--set PATH=V]...", "load and validate a scenario", cmd_check },
+	{ "sim", "sim FILE [--set PATH=V]... [--schedule K] [--chunks N] [--json | --csv]",
 	  "simulate the scenario's plan for one iteration", cmd_sim },
 	{ "gantt", "gantt FILE -o OUT.svg [--schedule K] [--chunks N]",
 	  "write the simulated iteration as an SVG Gantt chart", cmd_gantt },
@@ -184,6 +188,7 @@ static void help(FILE *f)
 	fprintf(f, "\noptions:\n"
 		   "  --schedule K   gpipe, 1f1b, interleaved, zb-h1 or xdc-greedy (overrides the plan's)\n"
 		   "  --chunks N     virtual stages per device (interleaved; 2: V-shaped xdc-greedy)\n"
+		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
 		   "  --json, --csv  machine-readable output (sim)\n"
 		   "  -o FILE        output file (gantt; - for standard output)\n"
 		   "  -h, --help     this help\n"
@@ -242,6 +247,17 @@ int main(int argc, char **argv)
 				return usage_error("%s needs a value", o);
 			*(o[1] == 'o' ? &a.out : &a.schedule) = next;
 			i++;
+		} else if (!strcmp(o, "--set")) {
+			if (!next)
+				return usage_error("%s needs PATH=VALUE", o);
+			if (a.nsets == MAX_SETS)
+				return usage_error("at most 64 --set options%s", "");
+			a.sets[a.nsets++] = next;
+			i++;
+		} else if (!strncmp(o, "--set=", 6)) {
+			if (a.nsets == MAX_SETS)
+				return usage_error("at most 64 --set options%s", "");
+			a.sets[a.nsets++] = o + 6;
 		} else if (!strcmp(o, "--chunks")) {
 			if (parse_int(o, next, 1, 64, &a.chunks))
 				return EXIT_USAGE;
