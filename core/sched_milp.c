@@ -597,13 +597,11 @@ static bool in_order(const struct graph *g, const struct exec *x)
 	return true;
 }
 
-/* Executes the warm schedule; 0 with x filled if the model admits it. */
-static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct exec *x,
-		     char *why, size_t whylen)
+/* Runs device orders (device d: task[off[d] .. off[d + 1])); 0 with x
+ * filled if the model admits them. */
+static int run_orders(const struct graph *g, int *task, const int64_t *off, struct exec *x,
+		      char *why, size_t whylen)
 {
-	int *task = NULL;
-	if (warm_orders(g, w, &task, why, whylen))
-		return -1;
 	int **ord = malloc(sizeof *ord * (size_t)g->S);
 	int *len = malloc(sizeof *len * (size_t)g->S);
 	int rc = -1;
@@ -612,8 +610,8 @@ static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct 
 		goto out;
 	}
 	for (int d = 0; d < g->S; d++) {
-		ord[d] = task + w->off[d];
-		len[d] = (int)gp_schedule_len(w, d);
+		ord[d] = task + off[d];
+		len[d] = (int)(off[d + 1] - off[d]);
 		if (!mem_ok(g, d, ord[d], len[d])) {
 			snprintf(why, whylen, "device %d runs out of activation memory", d);
 			goto out;
@@ -629,9 +627,74 @@ static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct 
 	}
 	rc = 0;
 out:
-	free(task);
 	free(ord);
 	free(len);
+	return rc;
+}
+
+/* Executes the caller's warm schedule. */
+static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct exec *x,
+		     char *why, size_t whylen)
+{
+	int *task = NULL;
+	if (warm_orders(g, w, &task, why, whylen))
+		return -1;
+	int rc = run_orders(g, task, w->off, x, why, whylen);
+	free(task);
+	return rc;
+}
+
+static void put_bw(const struct graph *g, int **o, int vs, int j)
+{
+	*(*o)++ = g->id[K_B][vs * g->m + j];
+	if (g->in->split_bw)
+		*(*o)++ = g->id[K_W][vs * g->m + j];
+}
+
+/* 1F1B (one chunk) with each W right after its B: 1F1B's memory. */
+static void order_1f1b(const struct graph *g, int d, int **o)
+{
+	int m = g->m, w = g->S - 1 - d < m ? g->S - 1 - d : m;
+	for (int j = 0; j < w; j++)
+		*(*o)++ = g->id[K_F][d * m + j];
+	for (int j = 0; j < m - w; j++) {
+		*(*o)++ = g->id[K_F][d * m + w + j];
+		put_bw(g, o, d, j);
+	}
+	for (int j = m - w; j < m; j++)
+		put_bw(g, o, d, j);
+}
+
+/* One micro-batch at a time: the least memory any schedule can use. */
+static void order_serial(const struct graph *g, int d, int **o)
+{
+	for (int j = 0; j < g->m; j++) {
+		for (int c = 0; c < g->v; c++)
+			*(*o)++ = g->id[K_F][(c * g->S + d) * g->m + j];
+		for (int c = g->v - 1; c >= 0; c--)
+			put_bw(g, o, c * g->S + d, j);
+	}
+}
+
+/* Without a usable warm start, GLPK may not find any schedule of a large
+ * model in time; start it from 1F1B, or failing that serial order. */
+static int builtin_warm(const struct graph *g, struct exec *x)
+{
+	int per = g->v * g->m * (g->in->split_bw ? 3 : 2), rc = -1;
+	int *task = malloc(sizeof *task * (size_t)per * g->S);
+	int64_t *off = malloc(sizeof *off * ((size_t)g->S + 1));
+	char why[8];
+	for (int kind = g->v == 1 ? 0 : 1; task && off && kind < 2 && rc; kind++) {
+		for (int d = 0; d <= g->S; d++)
+			off[d] = (int64_t)d * per;
+		for (int d = 0; d < g->S; d++) {
+			int *o = task + off[d];
+			(kind == 0 ? order_1f1b : order_serial)(g, d, &o);
+		}
+		rc = run_orders(g, task, off, x, why, sizeof why);
+	}
+	free(task);
+	free(off);
 	return rc;
 }
 
@@ -967,15 +1030,14 @@ static int prepare(const struct gp_sched_input *in, const struct gp_schedule *wa
 	struct exec x = { 0 };
 	bool have_warm = false;
 	*wpoint = NULL;
-	if (warm) {
-		x.start = malloc(sizeof *x.start * ((size_t)g->n + 1));
-		x.seq = malloc(sizeof *x.seq * ((size_t)g->n + 1));
-		if (x.start && x.seq && warm_exec(g, warm, &x, why, whylen) == 0) {
-			have_warm = true;
-			/* Its makespan bounds the optimum: a smaller big-M. */
-			H = x.makespan * (1 + 1e-9) + 1e-12;
-		}
-	}
+	x.start = malloc(sizeof *x.start * ((size_t)g->n + 1));
+	x.seq = malloc(sizeof *x.seq * ((size_t)g->n + 1));
+	if (x.start && x.seq && warm)
+		have_warm = warm_exec(g, warm, &x, why, whylen) == 0;
+	if (x.start && x.seq && !have_warm)
+		have_warm = builtin_warm(g, &x) == 0;
+	if (have_warm)   /* its makespan bounds the optimum: smaller big-Ms */
+		H = x.makespan * (1 + 1e-9) + 1e-12;
 	int rc = model_build(g, H, md, e);
 	if (rc == 0 && have_warm) {
 		*wpoint = warm_point(g, md, &x);
@@ -1029,6 +1091,7 @@ int gp_sched_milp_write_lp(const struct gp_sched_input *in, const char *path,
 	int rc = prepare(in, NULL, &g, &md, &wpoint, why, sizeof why, e);
 	if (rc == 0)
 		rc = gp_milp_write_lp(md.lp, path, e);
+	free(wpoint);
 	if (time_unit)
 		*time_unit = g.unit;
 	model_free(&md, g.R);
