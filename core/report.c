@@ -88,6 +88,12 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 	fprintf(f, "\n");
 	if (!r->fits)
 		fprintf(f, "memory     DOES NOT FIT: %s\n", r->fit_msg);
+	if (r->solver.present)
+		fprintf(f, "solver     %s %s: makespan %s, bound %s, gap %.2f %%, %.3g s (%d rows, %d binaries); simulated pipeline %s\n",
+			r->solver.engine, r->solver.status,
+			htime(r->solver.objective, a, sizeof a), htime(r->solver.bound, b, sizeof b),
+			100 * r->solver.gap, r->solver.seconds, r->solver.rows,
+			r->solver.binaries, htime(r->compute_end, c, sizeof c));
 	fprintf(f, "\n%-4s %-5s %-8s %-9s %3s %-9s %-9s %9s %9s %9s %8s %13s\n", "pipe",
 		"stage", "dc", "gpu", "tp", "layers", "recompute", "F", "B", "W",
 		"busy", "memory GiB");
@@ -203,6 +209,23 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 	if (!r->fits) {
 		fprintf(f, ",\n  \"fit_error\": ");
 		json_str(f, r->fit_msg);
+	}
+	if (r->solver.present) {
+		fprintf(f, ",\n  \"solver\": {\"engine\": ");
+		json_str(f, r->solver.engine);
+		fprintf(f, ", \"status\": ");
+		json_str(f, r->solver.status);
+		fprintf(f, ", \"objective_s\": ");
+		json_num(f, r->solver.objective);
+		fprintf(f, ", \"bound_s\": ");
+		json_num(f, r->solver.bound);
+		fprintf(f, ", \"gap\": ");
+		json_num(f, r->solver.gap);
+		fprintf(f, ", \"time_s\": ");
+		json_num(f, r->solver.seconds);
+		fprintf(f, ", \"simulated_pipeline_s\": ");
+		json_num(f, r->compute_end);
+		fprintf(f, "}");
 	}
 	fprintf(f, ",\n  \"stages\": [");
 	for (int i = 0; i < r->ndevs; i++) {

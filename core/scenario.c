@@ -16,6 +16,7 @@ static const char *const sched_names[GP_SCHED__N] = {
 	[GP_SCHED_INTERLEAVED] = "interleaved",
 	[GP_SCHED_ZBH1] = "zb-h1",
 	[GP_SCHED_XDC_GREEDY] = "xdc-greedy",
+	[GP_SCHED_XDC_MILP] = "xdc-milp",
 };
 
 const char *gp_sched_name(enum gp_sched k)
@@ -173,13 +174,13 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 {
 	const struct gp_model *m = &s->model;
 	double mbs = 0;
-	if (p->chunks > 1 && p->schedule != GP_SCHED_INTERLEAVED &&
-	    p->schedule != GP_SCHED_XDC_GREEDY)
-		return gp_errf(e, "plan.chunks: %d chunks need schedule \"interleaved\" or \"xdc-greedy\", not \"%s\"",
+	bool xdc = p->schedule == GP_SCHED_XDC_GREEDY || p->schedule == GP_SCHED_XDC_MILP;
+	if (p->chunks > 1 && p->schedule != GP_SCHED_INTERLEAVED && !xdc)
+		return gp_errf(e, "plan.chunks: %d chunks need schedule \"interleaved\", \"xdc-greedy\" or \"xdc-milp\", not \"%s\"",
 			       p->chunks, gp_sched_name(p->schedule));
-	if (p->chunks > 2 && p->schedule == GP_SCHED_XDC_GREEDY)
-		return gp_errf(e, "plan.chunks: xdc-greedy takes 1 chunk, or 2 for its V-shaped variant, not %d",
-			       p->chunks);
+	if (p->chunks > 2 && xdc)
+		return gp_errf(e, "plan.chunks: %s takes 1 chunk, or 2 for its V-shaped variant, not %d",
+			       gp_sched_name(p->schedule), p->chunks);
 	if (p->npipes < 1)
 		return gp_errf(e, "plan.pipelines: expected at least one pipeline");
 	for (int i = 0; i < p->npipes; i++) {

@@ -172,7 +172,7 @@ static void make_tasks(struct graph *g)
 	const struct gp_sched_input *in = g->in;
 	double u = g->unit;
 	for (int vs = 0; vs < g->VS; vs++) {
-		int d = vs % g->S;
+		int d = gp_vs_device(g->S, in->vshape, vs);
 		for (int j = 0; j < g->m; j++) {
 			add_task(g, K_F, vs, j, d, in->f[vs] / u);
 			add_task(g, K_B, vs, j, d, in->b[vs] / u);
@@ -566,7 +566,7 @@ static int warm_orders(const struct graph *g, const struct gp_schedule *w,
 	for (int d = 0; d < g->S; d++) {
 		for (int64_t i = w->off[d]; i < w->off[d + 1]; i++) {
 			const struct gp_task *t = &w->tasks[i];
-			int vs = t->chunk * g->S + d, id = -1;
+			int vs = gp_vs_of(g->S, g->in->vshape, d, t->chunk), id = -1;
 			if (t->chunk < g->v && t->mb >= 0 && t->mb < g->m && t->kind <= GP_TASK_W)
 				id = g->id[t->kind == GP_TASK_F ? K_F : t->kind == GP_TASK_B ? K_B : K_W]
 					  [vs * g->m + t->mb];
@@ -965,7 +965,8 @@ static int extract(const struct graph *g, const struct model *md, const double *
 {
 	int per = g->VS * g->m * (g->in->split_bw ? 3 : 2) / g->S;
 	*out = (struct gp_schedule){ .stages = g->S, .chunks = g->v,
-				     .micro_batches = g->m, .split_bw = g->in->split_bw };
+				     .micro_batches = g->m, .split_bw = g->in->split_bw,
+				     .vshape = g->in->vshape };
 	out->tasks = malloc(sizeof *out->tasks * (size_t)per * g->S);
 	out->off = malloc(sizeof *out->off * ((size_t)g->S + 1));
 	struct ranked *rk = malloc(sizeof *rk * (size_t)per);

@@ -12,6 +12,7 @@
  * departure costs O(log n). Latency is added after the bandwidth phase.
  */
 #include "sim.h"
+#include "sched_milp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +152,7 @@ struct sim {
 	const struct gp_scenario *sc;
 	const struct gp_plan *plan;
 	const struct gp_cost_model *cm;
+	const struct gp_sim_opts *opt;
 	bool record;
 	struct group *g;
 	int ng;
@@ -793,6 +795,45 @@ static void path_cost(struct sim *s, int g, int from, int to, double *occ,
 	*lat = s->l[*link].lat;
 }
 
+/* xdc-milp: the schedule MILP, warm-started from xdc-greedy's orders
+ * (already in gr->sc). Without a solution in time, xdc-greedy stays. */
+static int solve_milp(struct sim *s, const struct gp_sched_input *in,
+		      struct group *gr, struct gp_result *r)
+{
+	struct gp_solver_info *si = &r->solver;
+	double tl = s->opt && s->opt->time_limit > 0 ? s->opt->time_limit : 10;
+	double gap = s->opt ? s->opt->gap : 0;
+	struct gp_schedule best;
+	struct gp_milp_report rep = { 0 };
+	int rc = gp_sched_milp(in, &gr->sc, tl, gap, &best, &rep, s->e);
+	if (!si->present) {
+		*si = (struct gp_solver_info){ .present = true, .engine = "xdc-milp",
+					       .status = "optimal", .proven = true };
+	}
+	si->seconds += rep.seconds;
+	si->rows += rep.nrows;
+	si->cols += rep.ncols;
+	si->binaries += rep.nints;
+	if (rc == 0) {
+		gp_schedule_free(&gr->sc);
+		gr->sc = best;
+		si->objective = fmax(si->objective, rep.objective);
+		si->bound = fmax(si->bound, rep.bound);
+		if (rep.status != GP_MILP_OPTIMAL) {
+			si->proven = false;
+			si->status = "feasible";
+		}
+	} else if (rep.status == GP_MILP_NOSOL) {
+		/* Keep the greedy orders; say so. */
+		si->proven = false;
+		si->status = "nosol";
+		rc = 0;
+	}
+	si->gap = si->objective > 0 ? (si->objective - si->bound) / si->objective : 0;
+	gp_milp_report_free(&rep);
+	return rc;
+}
+
 /* Generates a time-aware schedule for pipeline g from its cost tables,
  * then measures its memory like any other. */
 static int gen_timed(struct sim *s, int g, struct gp_result *r)
@@ -835,6 +876,8 @@ static int gen_timed(struct sim *s, int g, struct gp_result *r)
 		.nlinks = s->nl, .act = act, .wact = wact, .mem_free = mem,
 	};
 	int rc = gp_schedule_greedy(&in, &gr->sc, s->e);
+	if (rc == 0 && s->plan->schedule == GP_SCHED_XDC_MILP)
+		rc = solve_milp(s, &in, gr, r);
 	free(a);
 	free(links);
 	if (rc) {
@@ -884,7 +927,8 @@ static int setup(struct sim *s, struct gp_result *r)
 		struct group *gr = &s->g[g];
 		const struct gp_pipeline *pp = &p->pipes[g];
 		gr->S = pp->nstages;
-		bool xdc = p->schedule == GP_SCHED_XDC_GREEDY;
+		bool xdc = p->schedule == GP_SCHED_XDC_GREEDY ||
+			   p->schedule == GP_SCHED_XDC_MILP;
 		gr->v = p->schedule == GP_SCHED_INTERLEAVED || xdc ? p->chunks : 1;
 		gr->vshape = xdc && gr->v == 2;
 		gr->split = p->schedule == GP_SCHED_ZBH1 || xdc;
@@ -1054,6 +1098,7 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 		return -1;
 	struct sim s = { .sc = sc, .plan = plan, .e = e };
 	s.cm = opt && opt->cost ? opt->cost : &gp_default_cost;
+	s.opt = opt;
 	s.record = opt && opt->record;
 	r->schedule = plan->schedule;
 	r->chunks = plan->schedule == GP_SCHED_INTERLEAVED ? plan->chunks : 1;

@@ -53,8 +53,23 @@ struct gp_link_result {
 	double sync_bytes;       /* of which gradient sync (amortised) */
 };
 
+/* How an optimising schedule generator did (xdc-milp), over all
+ * pipelines: the worst status, the longest makespan and its bound. */
+struct gp_solver_info {
+	bool present;
+	const char *engine;      /* "xdc-milp" */
+	const char *status;      /* optimal, feasible, nosol (fell back to xdc-greedy) */
+	bool proven;             /* every pipeline optimal */
+	double objective;        /* the solver's makespan estimate, s */
+	double bound;            /* proven lower bound, s */
+	double gap;
+	double seconds;          /* solve time */
+	int rows, cols, binaries;
+};
+
 struct gp_result {
 	enum gp_sched schedule;
+	struct gp_solver_info solver;
 	int chunks;
 	double iteration_time;
 	double compute_end;      /* last compute task of the iteration */
@@ -76,6 +91,8 @@ struct gp_result {
 struct gp_sim_opts {
 	const struct gp_cost_model *cost;  /* NULL: the default model */
 	bool record;                       /* keep the timeline */
+	double time_limit;                 /* xdc-milp, seconds per pipeline; 0: 10 */
+	double gap;                        /* xdc-milp relative gap; 0: prove */
 };
 
 int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,

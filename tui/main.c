@@ -25,6 +25,7 @@ struct args {
 	const char *schedule;
 	int chunks;
 	int json, csv;
+	double time_limit, gap;
 };
 
 struct cmd {
@@ -62,12 +63,13 @@ static int override_plan(struct gp_scenario *s, const struct args *a)
 	if (a->schedule) {
 		enum gp_sched k;
 		if (gp_sched_parse(a->schedule, &k))
-			return usage_error("--schedule: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1, xdc-greedy)",
+			return usage_error("--schedule: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1, xdc-greedy, xdc-milp)",
 					   a->schedule);
 		s->plan.schedule = k;
 		if (k == GP_SCHED_INTERLEAVED && s->plan.chunks < 2 && !a->chunks)
 			s->plan.chunks = 2;
-		if (k != GP_SCHED_INTERLEAVED && k != GP_SCHED_XDC_GREEDY)
+		if (k != GP_SCHED_INTERLEAVED && k != GP_SCHED_XDC_GREEDY &&
+		    k != GP_SCHED_XDC_MILP)
 			s->plan.chunks = 1;
 	}
 	if (a->chunks)
@@ -82,7 +84,8 @@ static int simulate(struct gp_scenario *s, const struct args *a, int record,
 	if (rc)
 		return rc;
 	struct gp_err e;
-	struct gp_sim_opts o = { .record = record };
+	struct gp_sim_opts o = { .record = record, .time_limit = a->time_limit,
+				 .gap = a->gap };
 	if (gp_simulate(s, &s->plan, &o, r, &e)) {
 		fprintf(stderr, "geoplan: %s: %s\n", s->path, e.msg);
 		return EXIT_INPUT;
@@ -125,6 +128,8 @@ static int cmd_sim(const struct args *a)
 		if (!r.fits) {
 			fprintf(stderr, "geoplan: %s: does not fit: %s\n", a->file, r.fit_msg);
 			rc = EXIT_INFEASIBLE;
+		} else if (r.solver.present && !r.solver.proven) {
+			rc = EXIT_GAP;
 		}
 		gp_result_free(&r);
 	}
@@ -172,7 +177,8 @@ static int cmd_run(const struct args *a)
 
 static const struct cmd cmds[] = {
 	{ "check", "check FILE [--set PATH=V]...", "load and validate a scenario", cmd_check },
-	{ "sim", "sim FILE [--set PATH=V]... [--schedule K] [--chunks N] [--json | --csv]",
+	{ "sim", "sim FILE [--set PATH=V]... [--schedule K] [--chunks N] [--json | --csv]\n"
+	  "      [--time-limit S] [--gap G]",
 	  "simulate the scenario's plan for one iteration", cmd_sim },
 	{ "gantt", "gantt FILE -o OUT.svg [--schedule K] [--chunks N]",
 	  "write the simulated iteration as an SVG Gantt chart", cmd_gantt },
@@ -186,8 +192,11 @@ static void help(FILE *f)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		fprintf(f, "  %-58s %s\n", cmds[i].usage, cmds[i].help);
 	fprintf(f, "\noptions:\n"
-		   "  --schedule K   gpipe, 1f1b, interleaved, zb-h1 or xdc-greedy (overrides the plan's)\n"
-		   "  --chunks N     virtual stages per device (interleaved; 2: V-shaped xdc-greedy)\n"
+		   "  --schedule K   gpipe, 1f1b, interleaved, zb-h1, xdc-greedy or xdc-milp\n"
+		   "                 (overrides the plan's)\n"
+		   "  --chunks N     virtual stages per device (interleaved; 2: V-shaped xdc-*)\n"
+		   "  --time-limit S seconds per pipeline for xdc-milp (default 10)\n"
+		   "  --gap G        relative gap at which xdc-milp stops (default 0: prove)\n"
 		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
 		   "  --json, --csv  machine-readable output (sim)\n"
 		   "  -o FILE        output file (gantt; - for standard output)\n"
@@ -195,6 +204,20 @@ static void help(FILE *f)
 		   "  --version      the version\n\n"
 		   "exit status: 0 ok, 1 bad input, 2 usage, 3 not proven optimal, 4 infeasible\n"
 		   "See geoplan(1) and geoplan-scenario(5).\n");
+}
+
+static int parse_num(const char *flag, const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double x = v ? strtod(v, &end) : 0;
+	if (!v || errno || *end || end == v || !(x >= lo && x <= hi)) {
+		fprintf(stderr, "geoplan: %s: expected a number in [%g, %g], got '%s'\n"
+			"Try 'geoplan --help'.\n", flag, lo, hi, v ? v : "");
+		return -1;
+	}
+	*out = x;
+	return 0;
 }
 
 static int parse_int(const char *flag, const char *v, int lo, int hi, int *out)
@@ -258,6 +281,14 @@ int main(int argc, char **argv)
 			if (a.nsets == MAX_SETS)
 				return usage_error("at most 64 --set options%s", "");
 			a.sets[a.nsets++] = o + 6;
+		} else if (!strcmp(o, "--time-limit")) {
+			if (parse_num(o, next, 0.001, 86400, &a.time_limit))
+				return EXIT_USAGE;
+			i++;
+		} else if (!strcmp(o, "--gap")) {
+			if (parse_num(o, next, 0, 1, &a.gap))
+				return EXIT_USAGE;
+			i++;
 		} else if (!strcmp(o, "--chunks")) {
 			if (parse_int(o, next, 1, 64, &a.chunks))
 				return EXIT_USAGE;

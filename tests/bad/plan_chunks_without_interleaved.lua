@@ -1,4 +1,4 @@
--- expect: plan.chunks: 2 chunks need schedule "interleaved" or "xdc-greedy", not "1f1b"
+-- expect: plan.chunks: 2 chunks need schedule "interleaved", "xdc-greedy" or "xdc-milp", not "1f1b"
 return {
   name = "bad",
   dcs = {
