@@ -1101,7 +1101,8 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 	s.opt = opt;
 	s.record = opt && opt->record;
 	r->schedule = plan->schedule;
-	r->chunks = plan->schedule == GP_SCHED_INTERLEAVED ? plan->chunks : 1;
+	r->chunks = plan->schedule == GP_SCHED_INTERLEAVED || plan->schedule == GP_SCHED_XDC_GREEDY ||
+		    plan->schedule == GP_SCHED_XDC_MILP ? plan->chunks : 1;
 	int rc = setup(&s, r);
 	if (rc == 0) {
 		for (int i = 0; i < s.nd; i++)

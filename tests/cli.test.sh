@@ -79,3 +79,11 @@ t "xdc-milp json" 0 '"solver": \{"engine": "xdc-milp", "status": "optimal"' "$G"
 t "xdc-milp gap exit 3" 3 "xdc-milp (feasible|nosol)" "$G" sim samples/p1.lua --schedule xdc-milp --time-limit 0.05 --set 'links[dc-a-dc-b].latency=0.5'
 t "bad time limit" 2 "--time-limit: expected a number" "$G" sim samples/p1.lua --time-limit -1
 t "bad gap" 2 "--gap: expected a number in \[0, 1\]" "$G" sim samples/p1.lua --gap 7
+# The Gantt chart shows the new schedules: W passes appear with xdc-greedy.
+"$G" gantt samples/p1.lua --schedule xdc-greedy -o "$tmp/x.svg" >/dev/null 2>&1
+n=$((n + 1))
+w=$(grep -c 'fill="#edc948"' "$tmp/x.svg")
+if [ "$w" -ge 33 ]; then echo "ok $n - xdc-greedy gantt has W passes ($w)"; else echo "not ok $n - xdc-greedy gantt has $w W rects"; fi
+"$G" gantt samples/p1.lua --schedule xdc-greedy --chunks 2 -o "$tmp/v.svg" >/dev/null 2>&1
+n=$((n + 1))
+if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gantt"; else echo "not ok $n - V-shaped gantt title"; fi
