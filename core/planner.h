@@ -1,0 +1,54 @@
+/*
+ * planner.h: from a scenario without a plan to a plan.
+ *
+ * Every engine fills a struct gp_plan (scenario.h) that gp_plan_validate()
+ * accepts; the caller then judges it with gp_simulate(), so plans from the
+ * MILP, the baselines and the search compare fairly. Engines never print;
+ * they return values and errors.
+ */
+#ifndef GP_PLANNER_H
+#define GP_PLANNER_H
+
+#include <stdbool.h>
+#include "gp.h"
+#include "scenario.h"
+#include "solver.h"
+
+struct gp_plan_opts {
+	double time_limit;        /* seconds; <= 0: the engine's default */
+	double gap;               /* relative gap for exact engines; 0: prove */
+	unsigned seed;            /* randomised engines */
+	enum gp_objective objective;
+	double budget_usd_per_hour;   /* 0: none */
+	enum gp_sched schedule;   /* schedule the plan will run (1f1b default) */
+};
+
+struct gp_plan_report {
+	const char *engine;
+	enum gp_milp_status status;   /* OPTIMAL for exact engines that proved it,
+				       * FEASIBLE for heuristics and unclosed gaps */
+	double objective;         /* the engine's own estimate, in the objective's unit */
+	double bound;             /* proven lower bound; -HUGE_VAL if none */
+	double gap;
+	double seconds;
+	double estimate_s;        /* the engine's own iteration-time estimate */
+	char note[256];           /* what the engine assumed or why it failed */
+};
+
+/* Baselines (baseline.c). */
+int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  struct gp_plan *out, struct gp_plan_report *rep,
+			  struct gp_err *e);
+int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+
+/* The placement MILP (place_milp.c). */
+int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		 const struct gp_plan *warm, struct gp_plan *out,
+		 struct gp_plan_report *rep, struct gp_err *e);
+
+#endif
