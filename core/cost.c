@@ -130,6 +130,31 @@ static double default_p2p(void *ud, double bytes, double bw, double lat)
 	return lat + bytes / bw;
 }
 
+double gp_dp_sync_wan_bytes(const struct gp_sync_q *q)
+{
+	if (q->dcs <= 1 || q->replicas <= 1)
+		return 0;
+	int ranks = q->mode == GP_SYNC_HIER ? q->dcs : q->replicas;
+	return 2.0 * (ranks - 1) / ranks * q->bytes / q->every;
+}
+
+double gp_dp_sync_time(const struct gp_cost_model *cm, const struct gp_sync_q *q)
+{
+	double shard = q->bytes / q->tp;
+	if (q->replicas <= 1)
+		return 0;
+	if (q->dcs <= 1)
+		return cm->ops->allreduce_time(cm->ud, shard, q->replicas, q->local_bw,
+					       q->local_lat);
+	int ranks = q->mode == GP_SYNC_HIER ? q->dcs : q->replicas;
+	double wan = 2.0 * (ranks - 1) * q->wan_lat / q->every +
+		     gp_dp_sync_wan_bytes(q) / q->wan_bw;
+	if (q->mode != GP_SYNC_HIER)
+		return wan;
+	return cm->ops->allreduce_time(cm->ud, shard, q->local, q->local_bw, q->local_lat) +
+	       wan;
+}
+
 static double default_allreduce(void *ud, double bytes, int p, double bw,
 				double lat)
 {

@@ -71,4 +71,21 @@ double gp_boundary_bytes(const struct gp_scenario *sc);
 
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
 
+/* One stage's DP gradient sync, unoverlapped, as the placement costs it
+ * (the simulator runs the same phases bucket by bucket and shares links):
+ * a ring over the D replicas, or hierarchical over k DCs (reduce-scatter
+ * among the `local` replicas in the DC, the k-way exchange of all shards
+ * across the WAN, all-gather); the WAN part is paid once every `every`
+ * steps (local SGD / DiLoCo), so its bytes and latency are divided by it. */
+struct gp_sync_q {
+	double bytes;            /* the stage's gradients, all TP ranks */
+	int tp, replicas, dcs, local;
+	double local_bw, local_lat, wan_bw, wan_lat;
+	enum gp_sync_mode mode;
+	int every;
+};
+double gp_dp_sync_time(const struct gp_cost_model *cm, const struct gp_sync_q *q);
+/* Bytes on each WAN ring edge per step, amortised. */
+double gp_dp_sync_wan_bytes(const struct gp_sync_q *q);
+
 #endif
