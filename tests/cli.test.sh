@@ -87,3 +87,27 @@ if [ "$w" -ge 33 ]; then echo "ok $n - xdc-greedy gantt has W passes ($w)"; else
 "$G" gantt samples/p1.lua --schedule xdc-greedy --chunks 2 -o "$tmp/v.svg" >/dev/null 2>&1
 n=$((n + 1))
 if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gantt"; else echo "not ok $n - V-shaped gantt title"; fi
+# plan and compare: every engine gives a plan that simulates; the search
+# is never worse than the other engines; bad engines are named.
+t "plan search" 0 "engine +search \(feasible\)" "$G" plan samples/default.lua
+t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
+t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
+t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x
+"$G" compare samples/p3.lua --json >"$tmp/cmp.json" 2>&1
+n=$((n + 1))
+if python3 -c "
+import json
+d = {e['engine']: e for e in json.load(open('$tmp/cmp.json'))}
+assert set(d) == {'megatron', 'dp-across-dcs', 'atlas', 'search'}, d.keys()
+best = min(e['iteration_time_s'] for k, e in d.items() if k != 'search')
+assert d['search']['iteration_time_s'] <= best * (1 + 1e-9), (d['search']['iteration_time_s'], best)
+" 2>"$tmp/err"; then echo "ok $n - compare --json: search no worse than the baselines"; else echo "not ok $n - compare: $(tail -1 "$tmp/err")"; fi
+# A plan pasted back simulates to the same time.
+"$G" plan samples/p4.lua --engine atlas | sed -n '/^plan = {/,$p' >"$tmp/plan.lua"
+sed '/^  plan = {/,$d' samples/p4.lua >"$tmp/p4b.lua"
+{ sed 's/^/  /' "$tmp/plan.lua" | sed '1s/}$/},/'; echo "}"; } >>"$tmp/p4b.lua"
+sed -i '$!{/^  }$/s/$/,/}' "$tmp/p4b.lua"
+a=$("$G" plan samples/p4.lua --engine atlas --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')
+b=$("$G" sim "$tmp/p4b.lua" --json 2>&1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])' 2>/dev/null)
+n=$((n + 1))
+if [ -n "$b" ] && python3 -c "import sys; sys.exit(0 if abs($a - $b) <= 1e-9 * $a else 1)"; then echo "ok $n - a pasted-back plan simulates the same ($a)"; else echo "not ok $n - pasted plan: $a vs '$b'"; tail -5 "$tmp/p4b.lua" | sed 's/^/#   /'; fi

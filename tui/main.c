@@ -4,11 +4,13 @@
  * the same core calls.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gp.h"
+#include "planner.h"
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
@@ -26,6 +28,8 @@ struct args {
 	int chunks;
 	int json, csv;
 	double time_limit, gap;
+	const char *engine;
+	unsigned seed;
 };
 
 struct cmd {
@@ -168,6 +172,173 @@ static int cmd_gantt(const struct args *a)
 	return rc;
 }
 
+typedef int (*engine_fn)(const struct gp_scenario *, const struct gp_plan_opts *,
+			 struct gp_plan *, struct gp_plan_report *, struct gp_err *);
+
+static const struct {
+	const char *name;
+	engine_fn fn;
+} engines[] = {
+	{ "megatron", gp_plan_megatron },
+	{ "dp-across-dcs", gp_plan_dp_across_dcs },
+	{ "atlas", gp_plan_atlas },
+	{ "search", gp_plan_search },
+};
+#define NENGINES (int)(sizeof engines / sizeof engines[0])
+
+static int find_engine(const char *name)
+{
+	for (int i = 0; i < NENGINES; i++)
+		if (!strcmp(engines[i].name, name))
+			return i;
+	return -1;
+}
+
+static struct gp_plan_opts plan_opts(const struct gp_scenario *s, const struct args *a)
+{
+	struct gp_plan_opts o = { .time_limit = a->time_limit, .gap = a->gap,
+				  .seed = a->seed ? a->seed : 1, .objective = s->objective,
+				  .budget_usd_per_hour = s->budget_usd_per_hour,
+				  .schedule = GP_SCHED_1F1B };
+	if (a->schedule)
+		gp_sched_parse(a->schedule, &o.schedule);
+	return o;
+}
+
+static void report_solver_json(FILE *f, const struct gp_plan_report *rep)
+{
+	fprintf(f, "{\"engine\": \"%s\", \"status\": \"%s\", \"objective_s\": ", rep->engine,
+		gp_milp_status_name(rep->status));
+	fprintf(f, isfinite(rep->estimate_s) ? "%.9g" : "null", rep->estimate_s);
+	fprintf(f, ", \"bound_s\": ");
+	fprintf(f, isfinite(rep->bound) ? "%.9g" : "null", rep->bound);
+	fprintf(f, ", \"gap\": ");
+	fprintf(f, isfinite(rep->gap) ? "%.9g" : "null", rep->gap);
+	fprintf(f, ", \"time_s\": %.9g}", rep->seconds);
+}
+
+/* Runs engine k on s; on success *plan and *r hold the plan and its
+ * simulation. */
+static int plan_with(struct gp_scenario *s, const struct args *a, int k,
+		     struct gp_plan *plan, struct gp_plan_report *rep,
+		     struct gp_result *r, int record)
+{
+	struct gp_err e;
+	struct gp_plan_opts o = plan_opts(s, a);
+	*rep = (struct gp_plan_report){ .engine = engines[k].name };
+	if (engines[k].fn(s, &o, plan, rep, &e)) {
+		fprintf(stderr, "geoplan: %s: %s\n", a->file, e.msg);
+		return rep->status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
+	}
+	struct gp_sim_opts so = { .record = record, .time_limit = a->time_limit, .gap = a->gap };
+	if (gp_simulate(s, plan, &so, r, &e)) {
+		fprintf(stderr, "geoplan: %s: the %s plan does not simulate: %s\n", a->file,
+			engines[k].name, e.msg);
+		gp_plan_free(plan);
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+static int cmd_plan(const struct args *a)
+{
+	const char *name = a->engine ? a->engine : "search";
+	int k = find_engine(name);
+	if (k < 0)
+		return usage_error("--engine: unknown engine '%s' (megatron, dp-across-dcs, atlas, search)",
+				   name);
+	struct gp_scenario *s = load(a);
+	if (!s)
+		return EXIT_INPUT;
+	struct gp_plan plan;
+	struct gp_plan_report rep;
+	struct gp_result r;
+	int rc = plan_with(s, a, k, &plan, &rep, &r, 0);
+	if (rc == EXIT_OK) {
+		if (a->json) {
+			/* The sim object, with the solver's report spliced in. */
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&buf, &len);
+			if (m) {
+				gp_report_json(m, s, &plan, &r);
+				fclose(m);
+				char *brace = strrchr(buf, '}');
+				if (brace) {
+					fwrite(buf, 1, (size_t)(brace - buf), stdout);
+					printf(",  \"solver\": ");
+					report_solver_json(stdout, &rep);
+					printf("\n}\n");
+				}
+				free(buf);
+			}
+		} else {
+			gp_report_text(stdout, s, &plan, &r);
+			printf("\nengine     %s (%s): estimate %.4g s, simulated %.4g s, %.3g s to plan\n",
+			       rep.engine, gp_milp_status_name(rep.status), rep.estimate_s,
+			       r.iteration_time, rep.seconds);
+			if (rep.note[0])
+				printf("           %s\n", rep.note);
+			printf("\n-- the plan, to paste into the scenario:\n");
+			gp_plan_write_lua(stdout, s, &plan, "");
+		}
+		if (!r.fits)
+			rc = EXIT_INFEASIBLE;
+		else if (rep.status != GP_MILP_OPTIMAL && strcmp(rep.engine, "search") &&
+			 isfinite(rep.bound))
+			rc = EXIT_GAP;
+		gp_result_free(&r);
+		gp_plan_free(&plan);
+	}
+	gp_scenario_free(s);
+	return rc;
+}
+
+static int cmd_compare(const struct args *a)
+{
+	struct gp_scenario *s = load(a);
+	if (!s)
+		return EXIT_INPUT;
+	if (a->json)
+		printf("[");
+	else
+		printf("%-14s %12s %12s %12s %12s %10s %8s\n", "engine", "iteration", "tokens/s",
+		       "$/iteration", "WAN bytes", "plan time", "gap");
+	int n = 0;
+	for (int k = 0; k < NENGINES; k++) {
+		struct gp_plan plan;
+		struct gp_plan_report rep;
+		struct gp_result r;
+		if (plan_with(s, a, k, &plan, &rep, &r, 0) != EXIT_OK) {
+			if (!a->json)
+				printf("%-14s %12s\n", engines[k].name, "no plan");
+			continue;
+		}
+		if (a->json) {
+			printf("%s\n  {\"engine\": \"%s\", \"iteration_time_s\": %.9g, \"tokens_per_s\": %.9g, "
+			       "\"usd_per_iteration\": %.9g, \"wan_bytes_per_iteration\": %.9g, \"fits\": %s, "
+			       "\"solver\": ",
+			       n++ ? "," : "", engines[k].name, r.iteration_time, r.tokens_per_s,
+			       r.usd_per_iteration, r.wan_bytes, r.fits ? "true" : "false");
+			report_solver_json(stdout, &rep);
+			printf("}");
+		} else {
+			char gap[16] = "-";
+			if (isfinite(rep.gap))
+				snprintf(gap, sizeof gap, "%.2f%%", 100 * rep.gap);
+			printf("%-14s %11.4gs %12.4g %12.4g %12.4g %9.3gs %8s%s\n", engines[k].name,
+			       r.iteration_time, r.tokens_per_s, r.usd_per_iteration, r.wan_bytes,
+			       rep.seconds, gap, r.fits ? "" : "  (does not fit)");
+		}
+		gp_result_free(&r);
+		gp_plan_free(&plan);
+	}
+	if (a->json)
+		printf("\n]\n");
+	gp_scenario_free(s);
+	return EXIT_OK;
+}
+
 /* The main job until the interactive planner lands: simulate the plan and
  * print the summary. */
 static int cmd_run(const struct args *a)
@@ -182,6 +353,10 @@ static const struct cmd cmds[] = {
 	  "simulate the scenario's plan for one iteration", cmd_sim },
 	{ "gantt", "gantt FILE -o OUT.svg [--schedule K] [--chunks N]",
 	  "write the simulated iteration as an SVG Gantt chart", cmd_gantt },
+	{ "plan", "plan FILE [--engine E] [--set PATH=V]... [--json] [--time-limit S]",
+	  "find a plan (ignoring the file's) and simulate it", cmd_plan },
+	{ "compare", "compare FILE [--set PATH=V]... [--json]",
+	  "every engine side by side", cmd_compare },
 	{ "run", "run FILE", "the main job (for now: sim with the text summary)", cmd_run },
 };
 
@@ -198,7 +373,9 @@ static void help(FILE *f)
 		   "  --time-limit S seconds per pipeline for xdc-milp (default 10)\n"
 		   "  --gap G        relative gap at which xdc-milp stops (default 0: prove)\n"
 		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
-		   "  --json, --csv  machine-readable output (sim)\n"
+		   "  --engine E     plan: megatron, dp-across-dcs, atlas or search (default)\n"
+		   "  --seed N       seed of the search engine (default 1)\n"
+		   "  --json, --csv  machine-readable output (sim; --json also plan, compare)\n"
 		   "  -o FILE        output file (gantt; - for standard output)\n"
 		   "  -h, --help     this help\n"
 		   "  --version      the version\n\n"
@@ -281,6 +458,17 @@ int main(int argc, char **argv)
 			if (a.nsets == MAX_SETS)
 				return usage_error("at most 64 --set options%s", "");
 			a.sets[a.nsets++] = o + 6;
+		} else if (!strcmp(o, "--engine")) {
+			if (!next)
+				return usage_error("%s needs a value", o);
+			a.engine = next;
+			i++;
+		} else if (!strcmp(o, "--seed")) {
+			int seed;
+			if (parse_int(o, next, 0, 2147483647, &seed))
+				return EXIT_USAGE;
+			a.seed = (unsigned)seed;
+			i++;
 		} else if (!strcmp(o, "--time-limit")) {
 			if (parse_num(o, next, 0.001, 86400, &a.time_limit))
 				return EXIT_USAGE;
