@@ -554,7 +554,7 @@ static void on_sync(struct sim *s, int di)
 	if (d->k > 1 && d->phase == 0) {
 		/* Across DCs: the k-way ring between DCs, every edge at once. */
 		d->phase = 1;
-		d->pending = d->k == 2 ? 2 : d->k;
+		d->pending = d->k;
 		int steps = s->sc->job.sync_mode == GP_SYNC_HIER ? d->k : d->D;
 		for (int i = 0; i < d->k; i++) {
 			int a = d->ring[i], c = d->ring[(i + 1) % d->k];
@@ -562,11 +562,6 @@ static void on_sync(struct sim *s, int di)
 			double lat = 2.0 * (steps - 1) * s->l[li].lat /
 				     s->sc->job.sync_every;
 			link_send(s, li, b->wan, 1, lat, GP_SPAN_SYNC, d->g, -1, di, -1);
-			if (d->k == 2) {
-				link_send(s, link_index(s->sc, c, a), b->wan, 1, lat,
-					  GP_SPAN_SYNC, d->g, -1, di, -1);
-				break;
-			}
 		}
 		return;
 	}

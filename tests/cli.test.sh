@@ -111,3 +111,32 @@ a=$("$G" plan samples/p4.lua --engine atlas --json | python3 -c 'import json,sys
 b=$("$G" sim "$tmp/p4b.lua" --json 2>&1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])' 2>/dev/null)
 n=$((n + 1))
 if [ -n "$b" ] && python3 -c "import sys; sys.exit(0 if abs($a - $b) <= 1e-9 * $a else 1)"; then echo "ok $n - a pasted-back plan simulates the same ($a)"; else echo "not ok $n - pasted plan: $a vs '$b'"; tail -5 "$tmp/p4b.lua" | sed 's/^/#   /'; fi
+# sweep: a row per value, the same with -j 2 as with -j 1, JSON lines that
+# read back as points give the same figures; sensitivity ranks things.
+"$G" sweep samples/default.lua --set 'links[ams-fra].bandwidth=Gbps(10),Gbps(50),Gbps(100)' \
+	--set 'plan.schedule=1f1b,xdc-greedy' --jsonl >"$tmp/s1.jsonl" 2>&1
+"$G" sweep samples/default.lua --set 'links[ams-fra].bandwidth=Gbps(10),Gbps(50),Gbps(100)' \
+	--set 'plan.schedule=1f1b,xdc-greedy' --jsonl -j 2 >"$tmp/s2.jsonl" 2>&1
+n=$((n + 1))
+if [ "$(wc -l <"$tmp/s1.jsonl")" -eq 6 ] && cmp -s "$tmp/s1.jsonl" "$tmp/s2.jsonl"; then
+	echo "ok $n - sweep: 6 points, -j 2 equals -j 1"
+else
+	echo "not ok $n - sweep -j: $(head -2 "$tmp/s1.jsonl")"
+fi
+"$G" sweep samples/default.lua --points "$tmp/s1.jsonl" --jsonl >"$tmp/s3.jsonl" 2>&1
+n=$((n + 1))
+if cmp -s "$tmp/s1.jsonl" "$tmp/s3.jsonl"; then echo "ok $n - sweep reads its own JSON lines back"; else echo "not ok $n - sweep --points: $(head -1 "$tmp/s3.jsonl")"; fi
+n=$((n + 1))
+if python3 -c "
+import json
+rows = [json.loads(l) for l in open('$tmp/s1.jsonl')]
+t = {(r['set'][0], r['set'][1]): r['iteration_time_s'] for r in rows}
+for s in ['plan.schedule=1f1b', 'plan.schedule=xdc-greedy']:
+    a, b, c = (t[('links[ams-fra].bandwidth=Gbps(%d)' % g, s)] for g in (10, 50, 100))
+    assert a > b >= c, (s, a, b, c)
+"; then echo "ok $n - more bandwidth, shorter iterations"; else echo "not ok $n - sweep values not monotone"; fi
+t "sweep needs an axis" 1 "give at least one --set PATH=v1,v2" "$G" sweep samples/default.lua
+t "sweep bad point" 1 "expected \{\"set\"" "$G" sweep samples/default.lua --points tests/run.sh
+t "sweep bad value is a row" 0 "expected a positive integer" "$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4'
+t "sweep bad jobs" 2 "-j: expected an integer in 1..256" "$G" sweep samples/default.lua --set 'job.seq=1,2' -j 0
+t "sensitivity ranks" 0 "pool ams/H100 \(16 GPUs\)" "$G" sensitivity samples/default.lua

@@ -5,32 +5,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "gp.h"
-#include "planner.h"
 #include "report.h"
-#include "scenario.h"
-#include "sim.h"
-
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GAP = 3, EXIT_INFEASIBLE = 4 };
-
-#define MAX_SETS 64
-
-struct args {
-	const char *file;
-	const char *sets[MAX_SETS];
-	int nsets;
-	const char *out;
-	const char *schedule;
-	int chunks;
-	int json, csv;
-	double time_limit, gap;
-	const char *engine;
-	unsigned seed;
-};
 
 struct cmd {
 	const char *name;
@@ -39,7 +21,22 @@ struct cmd {
 	int (*run)(const struct args *a);
 };
 
-static int usage_error(const char *fmt, const char *arg)
+int cli_quiet;
+char cli_last_error[1200];
+
+/* Reports an error of a command step: to standard error, or only into
+ * cli_last_error when a sweep collects errors per point. */
+void cli_fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cli_last_error, sizeof cli_last_error, fmt, ap);
+	va_end(ap);
+	if (!cli_quiet)
+		fprintf(stderr, "geoplan: %s\n", cli_last_error);
+}
+
+int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "geoplan: ");
 	fprintf(stderr, fmt, arg);
@@ -47,21 +44,32 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-static struct gp_scenario *load(const struct args *a)
+struct gp_scenario *load_with(const struct args *a, const char *const *extra, int nextra)
 {
 	struct gp_err e;
-	struct gp_scenario *s = gp_scenario_load_set(a->file, a->sets, a->nsets, &e);
+	const char *sets[2 * MAX_SETS];
+	int n = 0;
+	for (int i = 0; i < a->nsets; i++)
+		sets[n++] = a->sets[i];
+	for (int i = 0; i < nextra && n < 2 * MAX_SETS; i++)
+		sets[n++] = extra[i];
+	struct gp_scenario *s = gp_scenario_load_set(a->file, sets, n, &e);
 	if (!s)
-		fprintf(stderr, "geoplan: %s\n", e.msg);
+		cli_fail("%s", e.msg);
 	return s;
+}
+
+struct gp_scenario *load(const struct args *a)
+{
+	return load_with(a, NULL, 0);
 }
 
 /* Applies --schedule / --chunks to the scenario's plan. */
 static int override_plan(struct gp_scenario *s, const struct args *a)
 {
 	if (!s->has_plan) {
-		fprintf(stderr, "geoplan: %s: the scenario has no plan = { ... } to simulate\n",
-			s->path);
+		cli_fail("%s: the scenario has no plan = { ... } to simulate (try geoplan plan)",
+			 s->path);
 		return EXIT_INPUT;
 	}
 	if (a->schedule) {
@@ -81,7 +89,7 @@ static int override_plan(struct gp_scenario *s, const struct args *a)
 	return EXIT_OK;
 }
 
-static int simulate(struct gp_scenario *s, const struct args *a, int record,
+int simulate(struct gp_scenario *s, const struct args *a, int record,
 		    struct gp_result *r)
 {
 	int rc = override_plan(s, a);
@@ -91,7 +99,7 @@ static int simulate(struct gp_scenario *s, const struct args *a, int record,
 	struct gp_sim_opts o = { .record = record, .time_limit = a->time_limit,
 				 .gap = a->gap };
 	if (gp_simulate(s, &s->plan, &o, r, &e)) {
-		fprintf(stderr, "geoplan: %s: %s\n", s->path, e.msg);
+		cli_fail("%s: %s", s->path, e.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_OK;
@@ -186,7 +194,7 @@ static const struct {
 };
 #define NENGINES (int)(sizeof engines / sizeof engines[0])
 
-static int find_engine(const char *name)
+int find_engine(const char *name)
 {
 	for (int i = 0; i < NENGINES; i++)
 		if (!strcmp(engines[i].name, name))
@@ -219,21 +227,21 @@ static void report_solver_json(FILE *f, const struct gp_plan_report *rep)
 
 /* Runs engine k on s; on success *plan and *r hold the plan and its
  * simulation. */
-static int plan_with(struct gp_scenario *s, const struct args *a, int k,
-		     struct gp_plan *plan, struct gp_plan_report *rep,
-		     struct gp_result *r, int record)
+int plan_with(struct gp_scenario *s, const struct args *a, int k,
+	      struct gp_plan *plan, struct gp_plan_report *rep,
+	      struct gp_result *r, int record)
 {
 	struct gp_err e;
 	struct gp_plan_opts o = plan_opts(s, a);
 	*rep = (struct gp_plan_report){ .engine = engines[k].name };
 	if (engines[k].fn(s, &o, plan, rep, &e)) {
-		fprintf(stderr, "geoplan: %s: %s\n", a->file, e.msg);
+		cli_fail("%s: %s", a->file, e.msg);
 		return rep->status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
 	}
 	struct gp_sim_opts so = { .record = record, .time_limit = a->time_limit, .gap = a->gap };
 	if (gp_simulate(s, plan, &so, r, &e)) {
-		fprintf(stderr, "geoplan: %s: the %s plan does not simulate: %s\n", a->file,
-			engines[k].name, e.msg);
+		cli_fail("%s: the %s plan does not simulate: %s", a->file, engines[k].name,
+			 e.msg);
 		gp_plan_free(plan);
 		return EXIT_INPUT;
 	}
@@ -357,6 +365,10 @@ static const struct cmd cmds[] = {
 	  "find a plan (ignoring the file's) and simulate it", cmd_plan },
 	{ "compare", "compare FILE [--set PATH=V]... [--json]",
 	  "every engine side by side", cmd_compare },
+	{ "sweep", "sweep FILE --set PATH=v1,v2,... [-j N] [--jsonl] [--points F|-] [--engine E]",
+	  "a row per value (or per combination); JSON lines in and out", cmd_sweep },
+	{ "sensitivity", "sensitivity FILE [--engine E]",
+	  "which link or pool, 10 % better, shortens the iteration most", cmd_sensitivity },
 	{ "run", "run FILE", "the main job (for now: sim with the text summary)", cmd_run },
 };
 
@@ -376,6 +388,9 @@ static void help(FILE *f)
 		   "  --engine E     plan: megatron, dp-across-dcs, atlas or search (default)\n"
 		   "  --seed N       seed of the search engine (default 1)\n"
 		   "  --json, --csv  machine-readable output (sim; --json also plan, compare)\n"
+		   "  -j N           sweep: points in N parallel processes\n"
+		   "  --jsonl        sweep: one JSON object per line\n"
+		   "  --points F     sweep: read points as JSON lines {\"set\": [\"PATH=V\", ...]}\n"
 		   "  -o FILE        output file (gantt; - for standard output)\n"
 		   "  -h, --help     this help\n"
 		   "  --version      the version\n\n"
@@ -431,7 +446,7 @@ int main(int argc, char **argv)
 			c = &cmds[i];
 	if (!c)
 		return usage_error("unknown command '%s'", argv[1]);
-	struct args a = { 0 };
+	struct args a = { .jobs = 1 };
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -458,6 +473,17 @@ int main(int argc, char **argv)
 			if (a.nsets == MAX_SETS)
 				return usage_error("at most 64 --set options%s", "");
 			a.sets[a.nsets++] = o + 6;
+		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			if (parse_int(o, next, 1, 256, &a.jobs))
+				return EXIT_USAGE;
+			i++;
+		} else if (!strcmp(o, "--jsonl")) {
+			a.jsonl = 1;
+		} else if (!strcmp(o, "--points")) {
+			if (!next)
+				return usage_error("%s needs a file (or - for standard input)", o);
+			a.points = next;
+			i++;
 		} else if (!strcmp(o, "--engine")) {
 			if (!next)
 				return usage_error("%s needs a value", o);
