@@ -84,6 +84,47 @@ double gp_ring_allreduce(double bytes, int p, double bw, double lat)
 	return 2 * (p - 1) * lat + 2.0 * (p - 1) / p * bytes / bw;
 }
 
+/*
+ * Calibration. The constants below are fitted once, for all rows at
+ * the same time, to the 109 measured Megatron-LM iterations on A100 nodes
+ * in tests/data (vTrain, MIT licence); make bench prints the fit
+ * (tests/vtrain.c). Each stands for something physical:
+ *
+ *  GEMM_X0, GEMM_Y0  a GEMM runs below the GPU's ceiling (efficiency)
+ *                    when its split dimension h/t or its row count b*s
+ *                    is small: eff = ceiling / (1 + X0/(h/t) + Y0/(b s)).
+ *  K_REP, K_ATT      bytes of memory-bound work per layer and micro-batch
+ *                    at HBM speed: layer norms and bias-dropout-adds
+ *                    (K_REP b s h, repeated on every TP rank) and mask,
+ *                    softmax and dropout over the attention scores
+ *                    (K_ATT b a s^2 / t), plus bias and GeLU over the MLP
+ *                    activations (4 b s f / t: read and write, 2 bytes).
+ *  ETA_NVLINK        NCCL's all-reduce bus bandwidth over NVSwitch
+ *                    against the nominal per-direction NVLink figure
+ *                    (about 230 of 300 GB/s on A100 in NCCL's tests).
+ *  ETA_NET           the same for the NICs between nodes.
+ *  RING_STEP         latency per ring step on NVLink.
+ *  OPT_BYTES         bytes a fused Adam step touches per parameter.
+ */
+#define GEMM_X0 74.95
+#define GEMM_Y0 672.7
+#define K_REP 8.80
+#define K_ATT 23.62
+#define ETA_NVLINK 0.75
+#define ETA_NET 0.942
+#define RING_STEP 8.2e-6
+#define OPT_BYTES 25.6
+
+double gp_eta_nvlink(void)
+{
+	return ETA_NVLINK;
+}
+
+double gp_eta_net(void)
+{
+	return ETA_NET;
+}
+
 /* TP all-reduces: 2 in the forward of a block (after attention and after
  * the MLP), 2 in the backward (Megatron-LM, Shoeybi et al. 2019). Inside
  * a node they ride NVLink; a TP group wider than a node crosses the
@@ -94,9 +135,29 @@ static double tp_allreduce(const struct gp_layer_q *q, double bytes)
 		return 0;
 	const struct gp_pool *p = q->pool;
 	if (q->tp <= p->per_node)
-		return gp_ring_allreduce(bytes, q->tp, p->nvlink, 5e-6);
-	double bw = fmin(p->nvlink, p->network * p->per_node);
+		return gp_ring_allreduce(bytes, q->tp, p->nvlink * ETA_NVLINK, RING_STEP);
+	double bw = fmin(p->nvlink * ETA_NVLINK, p->network * ETA_NET * p->per_node);
 	return gp_ring_allreduce(bytes, q->tp, bw, p->latency);
+}
+
+/* Compute time of one layer's forward on one TP rank: GEMMs at the
+ * size-dependent efficiency plus the memory-bound elementwise work. The
+ * attention-core share (scores and context, 4bs^2h FLOPs and the score
+ * elementwise work) is returned in *core: what selective recomputation
+ * redoes. */
+static double layer_compute(const struct gp_layer_q *q, double *core)
+{
+	const struct gp_model *m = &q->sc->model;
+	double b = q->sc->job.micro_batch, s = q->sc->job.seq, t = q->tp;
+	double h = m->hidden;
+	double eff = q->gpu->efficiency / (1 + GEMM_X0 / (h / t) + GEMM_Y0 / (b * s));
+	double rate = q->gpu->flops * eff * t;
+	double attn_fl = 4 * b * s * s * h;
+	double gemm = (gp_layer_flops_fwd(m, b, s) - attn_fl) / rate;
+	double att_mem = K_ATT * b * m->heads * s * s / t / q->gpu->hbm_bw;
+	double mem = (K_REP * b * s * h + 4 * b * s * m->ffn / t) / q->gpu->hbm_bw;
+	*core = attn_fl / rate + att_mem;
+	return gemm + mem + *core;
 }
 
 static void default_layer_time(void *ud, const struct gp_layer_q *q,
@@ -105,23 +166,23 @@ static void default_layer_time(void *ud, const struct gp_layer_q *q,
 	(void)ud;
 	const struct gp_model *m = &q->sc->model;
 	double b = q->sc->job.micro_batch, s = q->sc->job.seq;
-	double rate = q->gpu->flops * q->gpu->efficiency * q->tp;
 	if (q->logits) {
-		double f = gp_logits_flops_fwd(m, b, s) / rate;
+		/* One large GEMM at the ceiling: no recomputation. */
+		double f = gp_logits_flops_fwd(m, b, s) /
+			   (q->gpu->flops * q->gpu->efficiency * q->tp);
 		*out = (struct gp_layer_time){ f, f, f };
 		return;
 	}
-	double fl = gp_layer_flops_fwd(m, b, s);
+	double core, c = layer_compute(q, &core);
 	double ar = tp_allreduce(q, 2 * b * s * m->hidden);
-	double f = fl / rate + 2 * ar;
-	double re = 0;
-	if (q->recompute == GP_RC_FULL)
-		re = f;
-	else if (q->recompute == GP_RC_SELECTIVE)
-		re = 4 * b * s * s * m->hidden / rate; /* the attention core */
+	double f = c + 2 * ar;
+	double re = q->recompute == GP_RC_FULL ? f :
+		    q->recompute == GP_RC_SELECTIVE ? core : 0;
+	/* Backward = 2 x forward: B (input gradient, with the TP
+	 * all-reduces and the recomputation) and W (weight gradient). */
 	out->f = f;
-	out->b = fl / rate + 2 * ar + re;
-	out->w = fl / rate;
+	out->b = c + 2 * ar + re;
+	out->w = c;
 }
 
 static double default_p2p(void *ud, double bytes, double bw, double lat)
@@ -163,12 +224,12 @@ static double default_allreduce(void *ud, double bytes, int p, double bw,
 }
 
 /* Adam is memory bound: per parameter it reads and writes fp32 master,
- * momentum and variance (24 bytes), reads the gradient and writes the
- * bf16 weight (4 bytes). */
+ * momentum and variance, reads the gradient and writes the 16-bit weight
+ * (28 bytes by count; OPT_BYTES fitted). */
 static double default_optimizer(void *ud, const struct gp_gpu *g, double params)
 {
 	(void)ud;
-	return params * 28 / g->hbm_bw;
+	return params * OPT_BYTES / g->hbm_bw;
 }
 
 static const struct gp_cost_ops default_ops = {

@@ -70,6 +70,9 @@ double gp_state_bytes_per_param(int zero, int d);
 double gp_boundary_bytes(const struct gp_scenario *sc);
 
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
+/* Achieved fractions of nominal bandwidth for collectives (cost.c). */
+double gp_eta_nvlink(void);
+double gp_eta_net(void);
 
 /* One stage's DP gradient sync, unoverlapped, as the placement costs it
  * (the simulator runs the same phases bucket by bucket and shares links):

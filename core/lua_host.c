@@ -593,7 +593,7 @@ static int conv_gpu(struct cv *c, int t, const char *path, struct gp_gpu *g,
 	    get_num(c, t, path, "memory", req | F_POS, g->memory, &g->memory) ||
 	    get_num(c, t, path, "hbm_bandwidth", req | F_POS, g->hbm_bw, &g->hbm_bw) ||
 	    get_num(c, t, path, "nvlink", F_POS, known ? g->nvlink : 32e9, &g->nvlink) ||
-	    get_num(c, t, path, "efficiency", F_UNIT, known ? g->efficiency : 0.5,
+	    get_num(c, t, path, "efficiency", F_UNIT, known ? g->efficiency : GP_DEFAULT_EFFICIENCY,
 		    &g->efficiency) ||
 	    get_num(c, t, path, "price_per_hour", F_NONNEG, g->price_per_hour,
 		    &g->price_per_hour))
@@ -751,7 +751,7 @@ static int conv_pool(struct cv *c, int t, const char *path, struct gp_pool *p)
 	    get_int(c, t, path, "per_node", F_POS, 8, &p->per_node) ||
 	    get_num(c, t, path, "nvlink", F_POS, g->nvlink, &p->nvlink) ||
 	    get_num(c, t, path, "network", F_POS, 100e9 / 8, &p->network) ||
-	    get_num(c, t, path, "latency", F_NONNEG, 10e-6, &p->latency))
+	    get_num(c, t, path, "latency", F_NONNEG, 8.2e-6, &p->latency))
 		return -1;
 	if (p->count % p->per_node != 0 && p->count > p->per_node) {
 		join(pp, sizeof pp, path, "count");
@@ -1331,7 +1331,9 @@ static int apply_set(lua_State *L)
 		else
 			rawfield(L, t, key);
 		if (lua_isnil(L, -1)) {
-			if (numeric || is_index)
+			/* A list (dcs, links) must name an existing element; a
+			 * map (gpus) gets a new entry. */
+			if (numeric || (is_index && lua_rawlen(L, t) > 0))
 				return luaL_error(L, "'%s': nothing called [%s] here", path, key);
 			lua_pop(L, 1);
 			lua_newtable(L);

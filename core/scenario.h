@@ -15,6 +15,10 @@
 
 #define GP_NAME_MAX 48
 
+/* The fraction of peak large GEMMs reach when a GPU type does not say:
+ * fitted on A100 measurements with the default cost model (cost.c). */
+#define GP_DEFAULT_EFFICIENCY 0.88
+
 enum gp_recompute { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL, GP_RC_AUTO };
 
 enum gp_sched {

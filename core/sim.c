@@ -362,6 +362,22 @@ static void deliver(struct sim *s, int g, int64_t idx)
 	try_start(s, gr->dev0 + gp_vs_device(gr->S, gr->vshape, vs));
 }
 
+/* A stage boundary inside a DC: Megatron's scatter-gather sends 1/t of
+ * the activation from each TP rank over its own NIC (up to a node's
+ * worth), at the NICs' achieved bandwidth. */
+static double intra_p2p(struct sim *s, int g, int a, int b, double bytes)
+{
+	const struct gp_stage *x = &s->plan->pipes[g].stages[a];
+	const struct gp_stage *y = &s->plan->pipes[g].stages[b];
+	const struct gp_pool *pa = stage_pool(s, g, a), *pb = stage_pool(s, g, b);
+	int nics = x->tp < y->tp ? x->tp : y->tp;
+	int pn = pa->per_node < pb->per_node ? pa->per_node : pb->per_node;
+	if (nics > pn)
+		nics = pn;
+	double bw = fmin(pa->network, pb->network) * gp_eta_net() * nics;
+	return s->cm->ops->p2p_time(s->cm->ud, bytes, bw, fmax(pa->latency, pb->latency));
+}
+
 /* Sends the output of (vs, mb) to virtual stage `to`. */
 static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd)
 {
@@ -376,11 +392,7 @@ static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd)
 	double bytes = gp_boundary_bytes(s->sc);
 	int da = stage_dc(s, g, a), db = stage_dc(s, g, b);
 	if (da == db) {
-		const struct gp_pool *pa = stage_pool(s, g, a), *pb = stage_pool(s, g, b);
-		double t = s->cm->ops->p2p_time(s->cm->ud, bytes,
-						fmin(pa->network, pb->network),
-						fmax(pa->latency, pb->latency));
-		push(s, s->now + t, EV_ARRIVE, g, idx);
+		push(s, s->now + intra_p2p(s, g, a, b, bytes), EV_ARRIVE, g, idx);
 		return;
 	}
 	int li = link_index(s->sc, da, db);
@@ -724,15 +736,15 @@ static int dp_group(struct sim *s, struct dev *d)
 	const struct gp_pool *pool = &s->sc->dcs[me->dc].pools[me->pool];
 	int ranks = d->k > 1 && s->sc->job.sync_mode == GP_SYNC_HIER ? d->local : d->D;
 	if ((long)ranks * me->tp <= pool->per_node) {
-		d->local_bw = pool->nvlink;
-		d->local_lat = 5e-6;
+		d->local_bw = pool->nvlink * gp_eta_nvlink();
+		d->local_lat = 8.2e-6;
 	} else {
 		int r = pool->per_node / me->tp;
 		if (r < 1)
 			r = 1;
 		if (r > ranks)
 			r = ranks;
-		d->local_bw = pool->network * r;
+		d->local_bw = pool->network * gp_eta_net() * r;
 		d->local_lat = pool->latency;
 	}
 	return 0;
@@ -780,9 +792,7 @@ static void path_cost(struct sim *s, int g, int from, int to, double *occ,
 	double bytes = gp_boundary_bytes(s->sc);
 	int da = stage_dc(s, g, a), db = stage_dc(s, g, b);
 	if (da == db) {
-		const struct gp_pool *pa = stage_pool(s, g, a), *pb = stage_pool(s, g, b);
-		*occ = s->cm->ops->p2p_time(s->cm->ud, bytes, fmin(pa->network, pb->network),
-					    fmax(pa->latency, pb->latency));
+		*occ = intra_p2p(s, g, a, b, bytes);
 		return;
 	}
 	*link = link_index(s->sc, da, db);

@@ -24,12 +24,12 @@
 --    egress cap (GCP's figure for this VM shape as we know it) shared by
 --    its 4 GPUs.
 --  * Efficiency calibrated to Sailor's profiled OPT-350M layer times on
---    A100-40 (b 1, TP 1: forward 2.79 ms + backward 5.91 ms = 8.70 ms).
---    geoplan's model puts one layer's forward at
---    24bsh^2 + 4bs^2h = 24*2048*1024^2 + 4*2048^2*1024 = 68.7 GFLOP, and
---    forward + backward at 3 x that = 206 GFLOP, so
---    efficiency = 206e9 / 8.70e-3 / 312e12 = 0.076. Small layers (h 1024)
---    run far below peak; delete the override to use the default 0.5.
+--    A100-40 (b 1, TP 1: forward 2.79 ms, backward 5.91 ms): with
+--    efficiency 0.18 geoplan's cost model gives 2.77 ms and 5.54 ms (check
+--    with a one-layer-per-stage plan and geoplan sim --json). The model at
+--    its A100 default, 0.88, fitted on larger Megatron runs, gives half
+--    that: Sailor's small layers (h 1024, b 1) pay overheads the model
+--    does not know. Delete the override to use the default.
 --  * GPU price: $3.00 per GPU hour, an assumption for illustration only.
 --
 -- Plan: pure data parallelism (PP1, TP1) in the four same-region zones,
@@ -49,7 +49,7 @@
 return {
   name = "p3-sailor-geo",
   gpus = {
-    ["A100-40"] = { efficiency = 0.076, price_per_hour = 3.00 },
+    ["A100-40"] = { efficiency = 0.18, price_per_hour = 3.00 },
   },
   dcs = {
     { name = "us-central1-a", pools = {

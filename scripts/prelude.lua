@@ -29,10 +29,12 @@ function TFLOPS(x) return num(x, "TFLOPS") * 1e12 end     -- 10^12 FLOP/s
 -- vendor datasheets (NVIDIA V100, A100, H100, H200, GH200, L40S, B200;
 -- AMD MI300X). nvlink: per GPU, per direction, inside a node (half the
 -- datasheet's bidirectional NVLink / Infinity Fabric figure; L40S has no
--- NVLink and uses PCIe 4.0 x16). efficiency: the achievable fraction of
--- peak on large GEMMs; 0.5 is a middle value of the 0.35-0.55 range that
--- large dense training reaches. Prices are user data: 0 until a scenario
--- says otherwise.
+-- NVLink and uses PCIe 4.0 x16). efficiency: the fraction of peak that
+-- large GEMMs reach; smaller GEMMs, memory-bound work and communication
+-- come on top in the cost model, so whole layers land at the 0.35-0.55 of
+-- peak that large dense training reports. 0.88 is fitted on A100
+-- measurements (tests/data, vTrain); other types assume the same until
+-- measured. Prices are user data: 0 until a scenario says otherwise.
 catalog = { gpus = {
   ["V100-16"] = { tflops = TFLOPS(125), memory = GB(16),  hbm_bandwidth = GBps(900),  nvlink = GBps(150) },
   ["V100-32"] = { tflops = TFLOPS(125), memory = GB(32),  hbm_bandwidth = GBps(900),  nvlink = GBps(150) },

@@ -109,11 +109,11 @@ static void test_flat_allreduce_time(void **state)
 	double params = 24 * gp_layer_params(m) + 2 * gp_embedding_params(m);
 	double shard = params * 2 / 8;  /* bf16 gradients, one TP rank's share */
 	/* 4 replicas of TP 8 fill 4 nodes: one rank per node per ring, one NIC. */
-	double ar = 2 * 3 * 20e-6 + 2.0 * 3 / 4 * shard / 10e9;
+	double ar = 2 * 3 * 20e-6 + 2.0 * 3 / 4 * shard / (10e9 * gp_eta_net());
 	double opt = r.iteration_time - r.compute_end - ar;
 	assert_close(r.devs[0].sync_exposed, ar, 1e-9);
 	struct gp_sync_q q = { .bytes = params * 2, .tp = 8, .replicas = 4, .dcs = 1,
-			       .local = 4, .local_bw = 10e9, .local_lat = 20e-6,
+			       .local = 4, .local_bw = 10e9 * gp_eta_net(), .local_lat = 20e-6,
 			       .mode = GP_SYNC_HIER, .every = 1 };
 	assert_close(gp_dp_sync_time(&gp_default_cost, &q), ar, 1e-12);
 	assert_true(opt > 0);
@@ -143,7 +143,8 @@ static void test_hierarchical_allreduce_time(void **state)
 	assert_int_equal(gp_simulate(s, &s->plan, NULL, &r, &e), 0);
 	struct gp_model *m = &s->model;
 	double n = (24 * gp_layer_params(m) + 2 * gp_embedding_params(m)) * 2;
-	double rs = (1 * 20e-6 + 0.5 * (n / 8) / 10e9);  /* 2 ranks, 1 NIC each */
+	/* 2 ranks, 1 NIC each, at the NICs' achieved bandwidth */
+	double rs = (1 * 20e-6 + 0.5 * (n / 8) / (10e9 * gp_eta_net()));
 	/* Both pipelines' devices send their half of the WAN traffic at once:
 	 * per direction n bytes in all, at 2 GB/s. */
 	double wan = 2 * 10e-3 + n / 2e9;
@@ -159,7 +160,7 @@ static void test_hierarchical_allreduce_time(void **state)
 	assert_close(r.devs[0].sync_exposed, 2 * rs + wan / 4, 1e-6);
 	/* The placement's closed form agrees with the simulated phases. */
 	struct gp_sync_q q = { .bytes = n, .tp = 8, .replicas = 4, .dcs = 2, .local = 2,
-			       .local_bw = 10e9, .local_lat = 20e-6, .wan_bw = 2e9,
+			       .local_bw = 10e9 * gp_eta_net(), .local_lat = 20e-6, .wan_bw = 2e9,
 			       .wan_lat = 10e-3, .mode = GP_SYNC_HIER, .every = 4 };
 	assert_close(gp_dp_sync_time(&gp_default_cost, &q), r.devs[0].sync_exposed, 1e-6);
 	assert_close(2 * gp_dp_sync_wan_bytes(&q), r.wan_bytes_sync, 1e-9);
