@@ -88,12 +88,21 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 	fprintf(f, "\n");
 	if (!r->fits)
 		fprintf(f, "memory     DOES NOT FIT: %s\n", r->fit_msg);
-	if (r->solver.present)
-		fprintf(f, "solver     %s %s: makespan %s, bound %s, gap %.2f %%, %.3g s (%d rows, %d binaries); simulated pipeline %s\n",
-			r->solver.engine, r->solver.status,
-			htime(r->solver.objective, a, sizeof a), htime(r->solver.bound, b, sizeof b),
-			100 * r->solver.gap, r->solver.seconds, r->solver.rows,
-			r->solver.binaries, htime(r->compute_end, c, sizeof c));
+	if (r->solver.present) {
+		const struct gp_solver_info *si = &r->solver;
+		fprintf(f, "solver     %s %s: estimate %s", si->engine, si->status,
+			htime(si->objective, a, sizeof a));
+		if (isfinite(si->bound))
+			fprintf(f, ", bound %s, gap %.2f %%", htime(si->bound, b, sizeof b),
+				100 * si->gap);
+		else
+			fprintf(f, ", no bound");
+		fprintf(f, ", %.3g s", si->seconds);
+		if (si->rows)
+			fprintf(f, " (%d rows, %d binaries)", si->rows, si->binaries);
+		fprintf(f, "; simulated %s\n", htime(si->rows ? r->compute_end : r->iteration_time,
+						     c, sizeof c));
+	}
 	fprintf(f, "\n%-4s %-5s %-8s %-9s %3s %-9s %-9s %9s %9s %9s %8s %13s\n", "pipe",
 		"stage", "dc", "gpu", "tp", "layers", "recompute", "F", "B", "W",
 		"busy", "memory GiB");
@@ -183,6 +192,25 @@ static void json_plan(FILE *f, const struct gp_scenario *sc, const struct gp_pla
 	fprintf(f, "]}");
 }
 
+static void kv_num(FILE *f, const char *key, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	json_num(f, v);
+}
+
+void gp_report_json_solver(FILE *f, const struct gp_solver_info *si)
+{
+	fprintf(f, "{\"engine\": ");
+	json_str(f, si->engine);
+	fprintf(f, ", \"status\": ");
+	json_str(f, si->status);
+	kv_num(f, "objective_s", si->objective);
+	kv_num(f, "bound_s", si->bound);
+	kv_num(f, "gap", si->gap);
+	kv_num(f, "time_s", si->seconds);
+	fputc('}', f);
+}
+
 int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r)
 {
@@ -211,21 +239,8 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		json_str(f, r->fit_msg);
 	}
 	if (r->solver.present) {
-		fprintf(f, ",\n  \"solver\": {\"engine\": ");
-		json_str(f, r->solver.engine);
-		fprintf(f, ", \"status\": ");
-		json_str(f, r->solver.status);
-		fprintf(f, ", \"objective_s\": ");
-		json_num(f, r->solver.objective);
-		fprintf(f, ", \"bound_s\": ");
-		json_num(f, r->solver.bound);
-		fprintf(f, ", \"gap\": ");
-		json_num(f, r->solver.gap);
-		fprintf(f, ", \"time_s\": ");
-		json_num(f, r->solver.seconds);
-		fprintf(f, ", \"simulated_pipeline_s\": ");
-		json_num(f, r->compute_end);
-		fprintf(f, "}");
+		fprintf(f, ",\n  \"solver\": ");
+		gp_report_json_solver(f, &r->solver);
 	}
 	fprintf(f, ",\n  \"stages\": [");
 	for (int i = 0; i < r->ndevs; i++) {
@@ -239,20 +254,13 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		json_str(f, sc->gpus[pool->gpu].name);
 		fprintf(f, ", \"tp\": %d, \"layers\": [%d, %d], \"recompute\": \"%s\"",
 			d->tp, st->first, st->last, gp_recompute_name(d->recompute));
-		fprintf(f, ", \"mem_peak_bytes\": ");
-		json_num(f, d->mem_peak);
-		fprintf(f, ", \"mem_capacity_bytes\": ");
-		json_num(f, d->mem_capacity);
-		fprintf(f, ", \"busy_s\": ");
-		json_num(f, d->busy);
-		fprintf(f, ", \"forward_s\": ");
-		json_num(f, d->t_f);
-		fprintf(f, ", \"backward_s\": ");
-		json_num(f, d->t_b);
-		fprintf(f, ", \"weight_grad_s\": ");
-		json_num(f, d->t_w);
-		fprintf(f, ", \"sync_exposed_s\": ");
-		json_num(f, d->sync_exposed);
+		kv_num(f, "mem_peak_bytes", d->mem_peak);
+		kv_num(f, "mem_capacity_bytes", d->mem_capacity);
+		kv_num(f, "busy_s", d->busy);
+		kv_num(f, "forward_s", d->t_f);
+		kv_num(f, "backward_s", d->t_b);
+		kv_num(f, "weight_grad_s", d->t_w);
+		kv_num(f, "sync_exposed_s", d->sync_exposed);
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ],\n  \"links\": [");
@@ -263,12 +271,9 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		json_str(f, sc->dcs[l->from].name);
 		fprintf(f, ", \"to\": ");
 		json_str(f, sc->dcs[l->to].name);
-		fprintf(f, ", \"bytes\": ");
-		json_num(f, l->bytes);
-		fprintf(f, ", \"sync_bytes\": ");
-		json_num(f, l->sync_bytes);
-		fprintf(f, ", \"busy_s\": ");
-		json_num(f, l->busy);
+		kv_num(f, "bytes", l->bytes);
+		kv_num(f, "sync_bytes", l->sync_bytes);
+		kv_num(f, "busy_s", l->busy);
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ],\n  \"plan\": ");

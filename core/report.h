@@ -15,6 +15,9 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);
 int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);
+/* The solver object of the JSON: engine, status, objective_s, bound_s,
+ * gap, time_s (null where not finite). */
+void gp_report_json_solver(FILE *f, const struct gp_solver_info *si);
 /* One row per task and transfer: row,kind,micro_batch,chunk,start_s,end_s */
 int gp_report_csv(FILE *f, const struct gp_scenario *sc,
 		  const struct gp_plan *p, const struct gp_result *r);

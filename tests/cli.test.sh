@@ -89,7 +89,7 @@ n=$((n + 1))
 if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gantt"; else echo "not ok $n - V-shaped gantt title"; fi
 # plan and compare: every engine gives a plan that simulates; the search
 # is never worse than the other engines; bad engines are named.
-t "plan search" 0 "engine +search \(feasible\)" "$G" plan samples/default.lua
+t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
 t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x

@@ -213,16 +213,14 @@ static struct gp_plan_opts plan_opts(const struct gp_scenario *s, const struct a
 	return o;
 }
 
-static void report_solver_json(FILE *f, const struct gp_plan_report *rep)
+/* The planner's report as the solver object of the JSON and the text. */
+static struct gp_solver_info solver_info(const struct gp_plan_report *rep)
 {
-	fprintf(f, "{\"engine\": \"%s\", \"status\": \"%s\", \"objective_s\": ", rep->engine,
-		gp_milp_status_name(rep->status));
-	fprintf(f, isfinite(rep->estimate_s) ? "%.9g" : "null", rep->estimate_s);
-	fprintf(f, ", \"bound_s\": ");
-	fprintf(f, isfinite(rep->bound) ? "%.9g" : "null", rep->bound);
-	fprintf(f, ", \"gap\": ");
-	fprintf(f, isfinite(rep->gap) ? "%.9g" : "null", rep->gap);
-	fprintf(f, ", \"time_s\": %.9g}", rep->seconds);
+	return (struct gp_solver_info){ .present = true, .engine = rep->engine,
+					.status = gp_milp_status_name(rep->status),
+					.proven = rep->status == GP_MILP_OPTIMAL,
+					.objective = rep->estimate_s, .bound = rep->bound,
+					.gap = rep->gap, .seconds = rep->seconds };
 }
 
 /* Runs engine k on s; on success *plan and *r hold the plan and its
@@ -263,30 +261,13 @@ static int cmd_plan(const struct args *a)
 	struct gp_result r;
 	int rc = plan_with(s, a, k, &plan, &rep, &r, 0);
 	if (rc == EXIT_OK) {
+		r.solver = solver_info(&rep);
 		if (a->json) {
-			/* The sim object, with the solver's report spliced in. */
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&buf, &len);
-			if (m) {
-				gp_report_json(m, s, &plan, &r);
-				fclose(m);
-				char *brace = strrchr(buf, '}');
-				if (brace) {
-					fwrite(buf, 1, (size_t)(brace - buf), stdout);
-					printf(",  \"solver\": ");
-					report_solver_json(stdout, &rep);
-					printf("\n}\n");
-				}
-				free(buf);
-			}
+			gp_report_json(stdout, s, &plan, &r);
 		} else {
 			gp_report_text(stdout, s, &plan, &r);
-			printf("\nengine     %s (%s): estimate %.4g s, simulated %.4g s, %.3g s to plan\n",
-			       rep.engine, gp_milp_status_name(rep.status), rep.estimate_s,
-			       r.iteration_time, rep.seconds);
 			if (rep.note[0])
-				printf("           %s\n", rep.note);
+				printf("\nnote       %s\n", rep.note);
 			printf("\n-- the plan, to paste into the scenario:\n");
 			gp_plan_write_lua(stdout, s, &plan, "");
 		}
@@ -328,7 +309,8 @@ static int cmd_compare(const struct args *a)
 			       "\"solver\": ",
 			       n++ ? "," : "", engines[k].name, r.iteration_time, r.tokens_per_s,
 			       r.usd_per_iteration, r.wan_bytes, r.fits ? "true" : "false");
-			report_solver_json(stdout, &rep);
+			struct gp_solver_info si = solver_info(&rep);
+			gp_report_json_solver(stdout, &si);
 			printf("}");
 		} else {
 			char gap[16] = "-";
