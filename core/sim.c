@@ -126,7 +126,6 @@ struct dev {
 	int D, k, local;     /* replicas in all, DCs, replicas in this DC */
 	int *ring;           /* the k DCs, in ring order */
 	double local_bw, local_lat;
-	double wan_weight;
 	double grad_bytes;   /* whole stage, all TP ranks */
 	double t_opt, t_end;   /* optimizer time, and when it ends */
 	double stat;           /* bytes of weights, gradients, optimizer state */
@@ -474,16 +473,11 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes)
 		d->capbk = nc;
 	}
 	const struct gp_stage *st = &s->plan->pipes[d->g].stages[d->s];
-	double every = s->sc->job.sync_every;
-	double wan = 0;
-	if (d->k > 1) {
-		double share = (double)s->g[d->g].R / d->D;
-		if (s->sc->job.sync_mode == GP_SYNC_HIER)
-			wan = 2.0 * (d->k - 1) / d->k * bytes * share / every;
-		else
-			wan = 2.0 * (d->D - 1) / d->D * bytes * share / every;
-	}
-	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, wan };
+	/* This pipeline's replicas' share of the ring's WAN traffic. */
+	struct gp_sync_q q = { .bytes = bytes * s->g[d->g].R / d->D, .replicas = d->D,
+			       .dcs = d->k, .mode = s->sc->job.sync_mode,
+			       .every = s->sc->job.sync_every };
+	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q) };
 	return 0;
 }
 
