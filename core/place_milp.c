@@ -1,86 +1,89 @@
 /*
- * place_milp.c: the network-aware heterogeneous placement MILP
- * (gp_plan_milp, planner.h), in the GeoOrchestra / Metis / Sailor line of
- * DOMAIN.md, "Heterogeneous, network-aware placement".
- *
- * The MILP is exact for the plan space and the analytical model below;
- * the model is what the simulator does for 1F1B, simplified where the
- * simulator's behaviour is not linear (marked "approx." and checked in
- * tests/test_place_milp.c against gp_simulate).
+ * place_milp.c: the network-aware heterogeneous placement engine
+ * (gp_plan_milp, planner.h), DOMAIN.md "Heterogeneous, network-aware
+ * placement", decomposed by the iteration time T.
  *
  * Plan space
- *  * Pools are (DC, GPU type) aggregates; the model size grows with the
- *    number of pools, never with GPU counts.
- *  * A pipeline class c is an ordered list of S <= S_max stages made of one
- *    or two segments; a segment is n consecutive stages on one pool, all
- *    with one TP degree t (t in {1,2,4,8}, t <= per_node, t | heads,
- *    t <= count) and one recomputation policy (the job's; "auto" tries
- *    none, selective and full per segment). The two segments of a class sit
- *    on different pools, in the same DC or in DCs joined by a link.
- *    S_max = clamp(S_need + 1, 2, min(L, 16)), S_need the fewest stages of
- *    any pool that hold the model's weights and optimizer state.
- *  * Replicas y[c,m] >= 0 of class c run m micro-batches each, m in 1..N
- *    (N = global_batch / micro_batch) when N <= 64, else in {1..8}, the
- *    divisors of N and floor/ceil(N / j), j <= 16. All replicas of a class
- *    share one layer split l[c,i] >= 1, sum_i l[c,i] = L.
+ *  * A kind is (pool, TP degree t, recomputation): t in {1, 2, 4, 8},
+ *    t <= per_node, t <= count, t | heads; recomputation the job's, or
+ *    none / selective / full when the job says auto.
+ *  * A pipeline class is one segment (n stages of one kind) or two
+ *    segments of kinds on different pools, in one DC or in two DCs joined
+ *    by links both ways; S = stages <= S_max = min(L, max(8, S_need + 8)),
+ *    S_need the fewest stages any kind needs to hold the model. When the
+ *    two-segment classes would exceed PM_MAXCLASS they are limited to
+ *    pools of one DC (and dropped if still too many); the note says so.
+ *  * Layer split of a class (outside the solver): the smallest U0 = max_i
+ *    t_i (t_i = F + B of stage i per micro-batch) under each stage's
+ *    memory, found per stage type by bisection on the layer count; then
+ *    the fewest compute seconds (layers to the faster segment); then the
+ *    lexicographically largest layer vector. Memory of stage i of S:
+ *    weights, gradients and Adam state of its layers (+ embedding on the
+ *    first, + output layer on the last) at 16 B/param, or 4 + 12/d with
+ *    ZeRO-1 (d a lower bound on the replicas, see options), plus S - i
+ *    micro-batches in flight (1F1B) of activations (+ the fp32 logits on
+ *    the last); as sim.c, with min(m, S - i) <= S - i.
  *
- * Model (per micro-batch costs from the cost model's ops, evaluated once)
- *  * Stage i: t_i = f_i + b_i, f_i = l_i F + [last] F_logits,
- *    b_i = l_i (B + W) + [last] (B + W)_logits.
- *  * delta_i, boundary i -> i+1: in one DC p2p_time(2bsh, min NIC, max
- *    latency); across a link 2bsh / bandwidth + latency (one replica's
- *    share: R lockstep replicas load the link R times, which the link rows
- *    below bound, but not the first micro-batch's path: approx.).
- *  * 1F1B with limited in-flight micro-batches: the steady-state cycle
- *    U_c >= t_i and U_c >= (sum_{j>=i} t_j + 2 sum_{j>=i} delta_j) / (S - i)
- *    (stage i keeps S - i micro-batches in flight around its round trip);
- *    compute ends at Tc = (m - 1) U_c + sum_i t_i + 2 sum_i delta_i.
- *    For 1 < m < S this is conservative.
- *  * DP sync (simulator: per-layer buckets of the last backward, one after
- *    another per device; embedding gradients spread over the layers):
- *    stage i's last backward ends tail_i = sum_{j<i} (b_j + delta_j) before
- *    Tc; its sync ends at Tc - tail_i - b_i + (B + W) + l_i a_i + G_i w_i,
- *    and not before Tc - tail_i + a_i + (2 P prec) w_i (the last bucket),
- *    where G_i = prec (l_i P + [first] E + [last] E) are its gradient bytes,
- *    a_i the per-bucket fixed time (local ring latency, WAN latency
- *    2 (K - 1) alpha / every) and w_i the per-byte time (local ring
- *    2 (n - 1) / n / (t bw), WAN 2 (K - 1) / K / (every beta)).
- *    K: DCs the plan uses (brackets 1, 2, 3, 4, 5-8, 9-16, ... at their
- *    upper end); (beta, alpha): the worst link class among the ring's
- *    edges (links grouped by (bandwidth, latency), ordered by the cost of a
- *    layer's bucket; class q stands for min bandwidth, max latency of
- *    classes 1..q). n: the local ring, estimated as the most replicas of
- *    the class the pool holds (approx.: the simulator uses the replicas
- *    actually in the DC). flat sync: no local phase across DCs and WAN
- *    latency counted with K steps (approx.: the simulator uses D steps).
- *    Without DP (one replica) no sync.
- *  * Optimizer step after the sync: optimizer_time(params_i / t) of the
- *    stage, without the ZeRO-1 division by D (conservative, small).
- *  * T >= Tc + E_c for every used (c, m), E_c >= the sync and optimizer
- *    tails of each stage. The objective "time" minimises T.
- *  * Links, per direction: sum of 2bsh y m over the pipeline boundaries
- *    that cross it, plus the DP ring's 2 (K-1)/K G / every if the ring uses
- *    it, <= bandwidth * T. The ring visits the used DCs in index order (as
- *    the simulator's); two ring neighbours without a link are infeasible.
- *  * Memory per stage: l_i (P/t st(d) + (S - i) act) + [first] E/t st(d)
- *    + [last] (E/t st(d) + 4 b s V / t) <= GPU memory, st(d) = 4 + 12/d
- *    with ZeRO-1 (else 16), d the largest of 1, 2, 3, 4, 6, 8, 12, ... not
- *    above the plan's replica count D (the simulator uses D itself and
- *    min(m, S - i) in flight: plans that fit here fit there).
- *  * Pools: sum of y t over a class's stages on the pool <= count.
- *    Budget: sum of y t price over stages <= budget_usd_per_hour.
+ * Model of one replica of class c running m micro-batches (1F1B; Sailor /
+ * Metis form, DOMAIN.md "Iteration time"):
+ *    t_c(m) = (m - 1) U_c + Sigma_c + E_c
+ *  * Sigma_c = sum_i t_i + 2 sum_i delta_i, delta_i the boundary delay:
+ *    the cost model's p2p time on the NICs inside a DC (as sim.c's
+ *    intra_p2p), latency + 2bsh / bandwidth on a WAN link (one replica's
+ *    share: approx., lockstep replicas share the link, which only the link
+ *    rows below bound).
+ *  * U_c = max(U0, max_i (sum_{j>=i} t_j + 2 sum_{j>=i} delta_j) / (S - i)):
+ *    stage i keeps S - i micro-batches in flight around its round trip.
+ *  * E_c, the tail after the first stage's last backward: max over stages
+ *    of exposed DP sync + optimizer step - tail_i (tail_i = sum_{j<i}
+ *    b_j + delta_j, how much earlier stage i's last backward ends). Sync as
+ *    sim.c runs it: one bucket per layer (embedding gradients spread over
+ *    the layers), ready evenly over the last backward, served one after
+ *    another, each taking tau = gp_dp_sync_time of one bucket; exposed =
+ *    max(tau, n tau - (n - 1) beta), beta = last backward / n. Ranks and
+ *    local ring bandwidth are not known before the plan: tau is the worst
+ *    over ring sizes 2..p_max (p_max = replicas the DC, or for flat sync
+ *    all DCs, could hold, capped at N), so it is an upper bound. WAN part:
+ *    K DCs at the option's (bandwidth, latency) (see options), as if this
+ *    stage alone used the ring (approx. when several stages sync at once).
+ *    Optimizer: optimizer_time(params / t / d) with ZeRO-1, d the option's
+ *    lower bound on replicas (an upper bound on the time).
  *
- * Linearisation: z[c,m] = [y >= 1], used_c >= z, v_d >= used_c (DC used),
- * kappa one-hot over K brackets, act_e >= v_a + v_b - 1 - sum of used DCs
- * between them (ring edges), R_q cumulative "a ring edge of class >= q",
- * X_k cumulative "D >= d_k" (memory caps l <= cap_1 + sum dcap_k X_k),
- * one = [D = 1]. Every big-M is the upper bound of its row's expression
- * from the column bounds. Rows in seconds or layers; link rows are
- * divided by the bandwidth.
+ * Options: plan-wide facts the tail depends on are enumerated outside the
+ * solver, each a set of constraints on the plan: D = 1 (one replica, no
+ * sync); or D >= d (d in {2} or, with ZeRO-1, {2, 4, 8, ...}) with K DCs
+ * used at most (1, 2, 3, 4, then 6, 8, 12, ... at the upper end) and, for
+ * K >= 2, a link class q: any two DCs used must be joined both ways by
+ * links of bandwidth >= beta_q (so the ring, in any order, runs at least
+ * at beta_q; latency the largest among those links). A plan's estimate is
+ * its tightest valid option's.
  *
- * Objectives: time (min T); wan_bytes (min WAN bytes per iteration with
- * T <= 1.05 T*, a second solve); cost is not modelled (bilinear T x GPUs):
- * it falls back to time and says so in the note. Budget is a constraint.
+ * For a fixed option and T, class c fits m_c(T) = max m <= N with
+ * t_c(m) <= T micro-batches per replica, and feasibility is a covering MILP
+ * (variables = classes): integer replicas y_c and micro-batches x_c,
+ *    sum x_c = N, y_c <= x_c <= m_c(T) y_c,
+ *    per pool: sum y_c GPUs_c(pool) <= count,
+ *    per DC used: y_c <= ymax_c v_dc (binary), sum v <= K, conflicts
+ *      v_a + v_b <= 1 for pairs not joined at class q,
+ *    per link direction: 2bsh x_c per boundary crossing it (activations one
+ *      way, gradients the other) + the DP ring's 2 (K - 1)/K G / every
+ *      (G: all gradients; 2 G / every for flat sync) times e_ab >=
+ *      v_a + v_b - 1 (every used pair charged: conservative)
+ *      <= bandwidth T,
+ *    budget: sum y_c $/h_c <= budget, and D = 1 or sum y_c >= d.
+ * Feasibility is monotone in T, and the optimum T* is a breakpoint
+ * (m - 1) U_c + Sigma_c + E_c: per option a binary search over the
+ * breakpoints below the best T so far (by rank, counted in closed form),
+ * one MILP per probe. T* is then optimal for this model: OPTIMAL,
+ * objective = bound = T*.
+ *
+ * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
+ * plans with T <= 1.05 T* (each option at its largest breakpoint below);
+ * cost: min $ per iteration = sum y $/h T / 3600 + egress, scanning each
+ * option's breakpoints upward from T* while T times the cheapest $/h any
+ * plan of the option needs can still beat the best (at most PM_COST_SCAN
+ * breakpoints an option; FEASIBLE when that cap stops a scan). The budget
+ * is a constraint throughout.
  */
 #include "planner.h"
 #include "cost.h"
@@ -89,1180 +92,1424 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define PM_SMAX 16
-#define PM_NMAX_ALL 64       /* N up to this: every m in 1..N */
-#define PM_MAXCLASS 600
-#define PM_NKB 8             /* K brackets */
-#define PM_NDB 40            /* D brackets */
+#define INF HUGE_VAL
+#define PM_MAXCLASS 50000
+#define PM_MAXOPT 512
+#define PM_COST_SCAN 64
+#define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
 
-/* A stage kind: (pool, tp, recomputation) and its per-layer costs. */
 struct pm_kind {
-	int pool, tp;
-	enum gp_recompute rc;
-	double F, BW;          /* per layer forward, backward (B + W) */
-	double LF, LBW;        /* the logits layer */
-	double act, lact;      /* activation bytes per layer; logits (fp32) */
-	double pst, est;       /* params per GPU of a layer, of an embedding */
-	double opt_l, opt_e;   /* optimizer time of a layer's, an embedding's params */
-	double a_loc, w_loc;   /* local ring: per bucket, per byte (full ranks) */
-};
-
-struct pm_pool {
-	int dc, pool;
+	int dc, pool, fp;              /* fp: flat pool index */
 	const struct gp_pool *p;
 	const struct gp_gpu *g;
+	int tp;
+	enum gp_recompute rc;
+	double x, bl;                  /* per layer: F + B + W, and B + W */
+	double lx, lb;                 /* the logits layer: the same */
+	double act, lact;              /* bytes in flight per micro-batch */
+	double delta;                  /* boundary delay to the next stage of this kind */
 };
 
 struct pm_class {
-	int S, nseg, kind[2], n[2];
-	int k[PM_SMAX];        /* kind of each stage */
-	double delta[PM_SMAX]; /* boundary i -> i+1 */
-	int xdc;               /* 1 if the boundary between segments crosses DCs */
-	int la, lb;            /* link indices a->b, b->a (when xdc) */
+	int nseg, kind[2], n[2], S;
+	int off;                       /* layer counts in pm.lay[off .. off + S) */
+	int la, lb;                    /* links crossed a->b, b->a (or -1) */
+	double dcross;                 /* delay of the boundary between segments */
+	double U, sig, E, price;
 	int ymax;
-	double cap[PM_SMAX][PM_NDB];   /* layer caps per D bracket */
-	/* columns */
-	int cl, cU, cE, cused, cy, cz;  /* cl: first of S; cy/cz: first of nm */
+	bool on;                       /* in the current option */
+};
+
+struct pm_opt {
+	bool one;                      /* D = 1 */
+	int d, K, q;                   /* D >= d; at most K DCs; link class q */
+	double wbw, wlat;              /* ring bandwidth and latency at q */
 };
 
 struct pm {
 	const struct gp_scenario *sc;
+	const struct gp_plan_opts *o;
 	const struct gp_cost_model *cm;
-	struct gp_err *e;
-	int L, N, Smax;
-	double b, s, prec, P, E, bb;
-	struct pm_pool *pools;
-	int npools;
-	struct pm_kind *kinds;
-	int nkinds;
-	struct pm_class *cls;
-	int ncls;
-	bool truncated;
-	int *ms;
-	int nm;
-	double db[PM_NDB];
-	int ndb;
-	int kb_lo[PM_NKB], kb_hi[PM_NKB], nkb;
-	/* link classes */
-	int *lcls;             /* class of each directed link */
-	double qbw[64], qal[64];   /* effective (cumulative) per class */
+	int L, N, Smax, npools, gpus;
+	double bb, prec, Lp, Ep, budget, t0, deadline;
+	const struct gp_pool **pl;
+	int *pl_dc, *dc_gpus;
+	struct pm_kind *k;
+	int nk;
+	struct pm_class *c;
+	int nc, capc;
+	int *lay;
+	int nlay, caplay;
+	int cur_d;                     /* d the classes were split for */
+	bool trunc_two, no_two;
+	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
-	/* the model */
-	struct gp_milp *lp;
-	double *lo, *hi;       /* mirror of column bounds */
-	int ncol, capcol;
-	int cT, cv, ck, cR, cact, csync, cX, cone;
-	int fix_c, fix_j, fix_y; /* fix_c >= 0: only y[fix_c, fix_j] = fix_y */
-	bool dry;              /* row_ind only measures */
-	double dry_ub;
+	struct pm_opt opt[PM_MAXOPT];
+	int nopt;
+	int probes, undecided;
+	double bound_undecided;        /* lower bound left by undecided probes */
+	double miss;                   /* smallest memory overshoot (need / have) */
+	char why[256];
 };
 
-/* ------------------------------------------------------------------ */
-/* Columns and rows with their bounds mirrored for big-M computation.   */
-
-static int col(struct pm *m, const char *nm, double lo, double hi, bool in, double obj)
+static double now_s(void)
 {
-	int c = gp_milp_col(m->lp, nm, lo, hi, in, obj);
-	if (c < 0)
-		return -1;
-	if (c >= m->capcol) {
-		int nc = m->capcol ? 2 * m->capcol : 1024;
-		double *a = realloc(m->lo, (size_t)nc * sizeof *a);
-		if (!a)
-			return -1;
-		m->lo = a;
-		double *b = realloc(m->hi, (size_t)nc * sizeof *b);
-		if (!b)
-			return -1;
-		m->hi = b;
-		m->capcol = nc;
-	}
-	m->lo[c] = lo;
-	m->hi[c] = hi;
-	m->ncol = c + 1;
-	return c;
-}
-
-#define EXP_MAX 4096
-struct lexp {
-	int n;
-	int c[EXP_MAX];
-	double v[EXP_MAX];
-	double k;      /* constant */
-};
-
-static void ex_add(struct lexp *x, int c, double v)
-{
-	if (c < 0 || v == 0)
-		return;
-	for (int i = 0; i < x->n; i++)
-		if (x->c[i] == c) {
-			x->v[i] += v;
-			return;
-		}
-	if (x->n < EXP_MAX) {
-		x->c[x->n] = c;
-		x->v[x->n++] = v;
-	}
-}
-
-static double ex_ub(const struct pm *m, const struct lexp *x)
-{
-	double u = x->k;
-	for (int i = 0; i < x->n; i++)
-		u += x->v[i] > 0 ? x->v[i] * m->hi[x->c[i]] : x->v[i] * m->lo[x->c[i]];
-	return u;
-}
-
-/* lhs >= expr, relaxed unless every column in on[] is 1 and every one
- * in off[] is 0; M is the expression's upper bound from column bounds.
- * In a dry run, only the largest such bound is recorded. */
-static void row_ind(struct pm *m, const char *nm, int lhs, const struct lexp *x,
-		    const int *on, int non, const int *off, int noff)
-{
-	static struct lexp r;
-	double M = ex_ub(m, x) - (lhs >= 0 && !m->dry ? m->lo[lhs] : 0);
-	if (m->dry) {
-		if (M > m->dry_ub)
-			m->dry_ub = M;
-		return;
-	}
-	r.n = 0;
-	r.k = 0;
-	ex_add(&r, lhs, 1);
-	for (int i = 0; i < x->n; i++)
-		ex_add(&r, x->c[i], -x->v[i]);
-	double rhs = x->k;
-	if (non + noff > 0) {
-		if (M <= 0)
-			return;   /* never binding */
-		for (int i = 0; i < non; i++)
-			ex_add(&r, on[i], -M);
-		for (int i = 0; i < noff; i++)
-			ex_add(&r, off[i], M);
-		rhs -= M * non;
-	}
-	gp_milp_row(m->lp, nm, r.n, r.c, r.v, rhs, HUGE_VAL);
-}
-
-static void row_ge(struct pm *m, const char *nm, int lhs, const struct lexp *x,
-		   const int *ind, int nind)
-{
-	row_ind(m, nm, lhs, x, ind, nind, NULL, 0);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* ------------------------------------------------------------------ */
-/* Cost tables                                                         */
+/* Kinds and their costs                                               */
 
-static void kind_costs(struct pm *m, struct pm_kind *k)
+static double state_bytes(const struct pm *m, int d)
 {
-	const struct gp_scenario *sc = m->sc;
-	const struct pm_pool *pp = &m->pools[k->pool];
-	struct gp_layer_q q = { sc, pp->g, pp->p, k->tp, k->rc, 0 };
+	return gp_state_bytes_per_param(m->sc->job.zero, d);
+}
+
+static void kind_costs(const struct pm *m, struct pm_kind *k)
+{
+	const struct gp_scenario *s = m->sc;
+	struct gp_layer_q q = { s, k->g, k->p, k->tp, k->rc, 0 };
 	struct gp_layer_time lt, lg;
 	m->cm->ops->layer_time(m->cm->ud, &q, &lt);
 	q.logits = 1;
 	m->cm->ops->layer_time(m->cm->ud, &q, &lg);
-	k->F = lt.f;
-	k->BW = lt.b + lt.w;
-	k->LF = lg.f;
-	k->LBW = lg.b + lg.w;
-	k->act = gp_layer_act_bytes(&sc->model, m->b, m->s, k->tp, k->rc);
-	k->lact = 4 * m->b * m->s * sc->model.vocab / k->tp;
-	k->pst = m->P / k->tp;
-	k->est = m->E / k->tp;
-	k->opt_l = m->cm->ops->optimizer_time(m->cm->ud, pp->g, k->pst);
-	k->opt_e = m->cm->ops->optimizer_time(m->cm->ud, pp->g, k->est);
+	k->x = lt.f + lt.b + lt.w;
+	k->bl = lt.b + lt.w;
+	k->lx = lg.f + lg.b + lg.w;
+	k->lb = lg.b + lg.w;
+	double b = s->job.micro_batch, sq = s->job.seq;
+	k->act = gp_layer_act_bytes(&s->model, b, sq, k->tp, k->rc);
+	k->lact = 4 * b * sq * s->model.vocab / k->tp;
+	/* sim.c's intra_p2p between two stages of this kind. */
+	int nics = k->tp < k->p->per_node ? k->tp : k->p->per_node;
+	k->delta = m->cm->ops->p2p_time(m->cm->ud, m->bb, k->p->network * gp_eta_net() * nics,
+					k->p->latency);
 }
 
-/* The local ring of a stage kind over n ranks (simulator, dp_group). */
-static void local_ring(struct pm *m, struct pm_kind *k, int n)
+/* Peak bytes per GPU of stage i of S with n layers (memory model above). */
+static double stage_mem(const struct pm *m, const struct pm_kind *k, int n, int i, int S,
+			int d)
 {
-	const struct gp_pool *p = m->pools[k->pool].p;
-	double bw, lat;
-	if ((long)n * k->tp <= p->per_node) {
-		bw = p->nvlink;
-		lat = 5e-6;
-	} else {
-		int r = p->per_node / k->tp;
-		if (r < 1)
-			r = 1;
-		if (r > n)
-			r = n;
-		bw = p->network * r;
-		lat = p->latency;
-	}
-	double X = 1e9;
-	double a0 = m->cm->ops->allreduce_time(m->cm->ud, 0, n, bw, lat);
-	double a1 = m->cm->ops->allreduce_time(m->cm->ud, X, n, bw, lat);
-	k->a_loc = a0;
-	k->w_loc = (a1 - a0) / X / k->tp;   /* per byte of the whole bucket */
+	double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (i == S - 1 ? m->Ep : 0);
+	double act = n * k->act + (i == S - 1 ? k->lact : 0);
+	return params / k->tp * state_bytes(m, d) + (S - i) * act;
 }
 
-static double state_bytes(const struct pm *m, double d)
+static int stage_cap(struct pm *m, const struct pm_kind *k, int i, int S, int d)
 {
-	return gp_state_bytes_per_param(m->sc->job.zero, (int)d);
-}
-
-/* Layers stage i of class c holds at most with D >= d (may be < 1). */
-static double stage_cap(const struct pm *m, const struct pm_class *c, int i, double d)
-{
-	const struct pm_kind *k = &m->kinds[c->k[i]];
-	double st = state_bytes(m, d);
-	double fixed = 0;
-	if (i == 0)
-		fixed += k->est * st;
-	if (i == c->S - 1)
-		fixed += k->est * st + k->lact;
-	double per = k->pst * st + (c->S - i) * k->act;
-	double mem = m->pools[k->pool].g->memory;
-	double cap = floor((mem - fixed) / per + 1e-9);
-	return cap > m->L ? m->L : cap;
-}
-
-/* ------------------------------------------------------------------ */
-/* The plan space                                                      */
-
-static int dc_linked(const struct gp_scenario *sc, int a, int b)
-{
-	return a == b || gp_find_link(sc, a, b) != NULL;
-}
-
-static int link_idx(const struct gp_scenario *sc, int a, int b)
-{
-	const struct gp_link *l = gp_find_link(sc, a, b);
-	return l ? (int)(l - sc->links) : -1;
-}
-
-static void class_fill(struct pm *m, struct pm_class *c)
-{
-	const struct gp_scenario *sc = m->sc;
-	int i = 0;
-	for (int g = 0; g < c->nseg; g++)
-		for (int j = 0; j < c->n[g]; j++)
-			c->k[i++] = c->kind[g];
-	c->S = i;
-	c->xdc = 0;
-	c->la = c->lb = -1;
-	for (i = 0; i + 1 < c->S; i++) {
-		const struct pm_pool *a = &m->pools[m->kinds[c->k[i]].pool];
-		const struct pm_pool *b = &m->pools[m->kinds[c->k[i + 1]].pool];
-		if (a->dc == b->dc) {
-			c->delta[i] = m->cm->ops->p2p_time(m->cm->ud, m->bb,
-				fmin(a->p->network, b->p->network),
-				fmax(a->p->latency, b->p->latency));
-		} else {
-			const struct gp_link *l = gp_find_link(sc, a->dc, b->dc);
-			c->delta[i] = m->bb / l->bandwidth + l->latency;
-			c->xdc = 1;
-			c->la = link_idx(sc, a->dc, b->dc);
-			c->lb = link_idx(sc, b->dc, a->dc);
+	int n = 0;
+	while (n < m->L && stage_mem(m, k, n + 1, i, S, d) <= k->g->memory)
+		n++;
+	if (n == 0) {
+		double over = stage_mem(m, k, 1, i, S, d) / k->g->memory;
+		if (over < m->miss) {
+			m->miss = over;
 		}
 	}
-	c->delta[c->S - 1] = 0;
-	c->ymax = 1 << 30;
-	for (int g = 0; g < c->nseg; g++) {
-		const struct pm_kind *k = &m->kinds[c->kind[g]];
-		int y = m->pools[k->pool].p->count / (k->tp * c->n[g]);
-		if (y < c->ymax)
-			c->ymax = y;
-	}
-	if (c->ymax > m->N)
-		c->ymax = m->N;
-	for (i = 0; i < c->S; i++)
-		for (int d = 0; d < m->ndb; d++)
-			c->cap[i][d] = stage_cap(m, c, i, m->db[d]);
-}
-
-/* A class is kept if it has a replica's GPUs and fits with the most
- * replicas it could have. */
-static bool class_ok(const struct pm *m, const struct pm_class *c)
-{
-	if (c->ymax < 1 || c->S > m->L)
-		return false;
-	int sum = 0;
-	for (int i = 0; i < c->S; i++) {
-		int cap = (int)c->cap[i][m->ndb - 1];
-		if (cap < 1)
-			return false;
-		sum += cap;
-	}
-	return sum >= m->L;
-}
-
-static int add_class(struct pm *m, int ka, int na, int kb, int nb)
-{
-	if (m->ncls >= PM_MAXCLASS) {
-		m->truncated = true;
-		return 0;
-	}
-	struct pm_class *c = &m->cls[m->ncls];
-	memset(c, 0, sizeof *c);
-	c->kind[0] = ka;
-	c->n[0] = na;
-	c->nseg = 1;
-	if (kb >= 0) {
-		c->kind[1] = kb;
-		c->n[1] = nb;
-		c->nseg = 2;
-	}
-	class_fill(m, c);
-	if (class_ok(m, c))
-		m->ncls++;
-	return 0;
+	return n;
 }
 
 static int enum_kinds(struct pm *m)
 {
-	const struct gp_scenario *sc = m->sc;
-	m->npools = 0;
-	for (int d = 0; d < sc->ndcs; d++)
-		m->npools += sc->dcs[d].npools;
-	m->pools = gp_xcalloc((size_t)m->npools + 1, sizeof *m->pools);
-	m->kinds = gp_xcalloc((size_t)m->npools * 12 + 1, sizeof *m->kinds);
-	if (!m->pools || !m->kinds)
-		return gp_errf(m->e, "out of memory");
-	int n = 0;
-	for (int d = 0; d < sc->ndcs; d++)
-		for (int q = 0; q < sc->dcs[d].npools; q++) {
-			const struct gp_pool *p = &sc->dcs[d].pools[q];
-			m->pools[n++] = (struct pm_pool){ d, q, p, &sc->gpus[p->gpu] };
-		}
-	enum gp_recompute rcs[3] = { sc->job.recompute, 0, 0 };
+	const struct gp_scenario *s = m->sc;
+	enum gp_recompute rcs[3] = { s->job.recompute, GP_RC_NONE, GP_RC_NONE };
 	int nrc = 1;
-	if (sc->job.recompute == GP_RC_AUTO) {
+	if (s->job.recompute == GP_RC_AUTO) {
 		rcs[0] = GP_RC_NONE;
 		rcs[1] = GP_RC_SELECTIVE;
 		rcs[2] = GP_RC_FULL;
 		nrc = 3;
 	}
-	m->nkinds = 0;
-	for (int p = 0; p < m->npools; p++)
+	m->k = gp_xcalloc((size_t)m->npools * 4 * 3, sizeof *m->k);
+	if (!m->k)
+		return -1;
+	for (int f = 0; f < m->npools; f++) {
+		const struct gp_pool *p = m->pl[f];
 		for (int t = 1; t <= 8; t *= 2) {
-			const struct gp_pool *pl = m->pools[p].p;
-			if (t > pl->per_node || t > pl->count || (long)sc->model.heads % t)
+			if (t > p->per_node || t > p->count || (long)s->model.heads % t)
 				continue;
 			for (int r = 0; r < nrc; r++) {
-				struct pm_kind *k = &m->kinds[m->nkinds++];
-				k->pool = p;
+				struct pm_kind *k = &m->k[m->nk++];
+				k->fp = f;
+				k->dc = m->pl_dc[f];
+				k->pool = (int)(p - s->dcs[k->dc].pools);
+				k->p = p;
+				k->g = &s->gpus[p->gpu];
 				k->tp = t;
 				k->rc = rcs[r];
 				kind_costs(m, k);
 			}
 		}
-	return 0;
-}
-
-/* Fewest stages of one kind that hold the weights and optimizer state
- * with the most replicas possible (activations aside). */
-static int stages_needed(const struct pm *m)
-{
-	int best = 1 << 30;
-	double st = state_bytes(m, m->db[m->ndb - 1]);
-	for (int i = 0; i < m->nkinds; i++) {
-		const struct pm_kind *k = &m->kinds[i];
-		double mem = m->pools[k->pool].g->memory;
-		double per = k->pst * st;
-		double tot = m->L * per + 2 * k->est * st;
-		int s = (int)ceil(tot / mem);
-		if (s < 1)
-			s = 1;
-		if (s < best)
-			best = s;
 	}
-	return best;
-}
-
-static int enum_classes(struct pm *m)
-{
-	m->cls = gp_xcalloc(PM_MAXCLASS, sizeof *m->cls);
-	if (!m->cls)
-		return gp_errf(m->e, "out of memory");
-	int need = stages_needed(m);
-	int top = m->L < PM_SMAX ? m->L : PM_SMAX;
-	m->Smax = need + 1;
-	if (m->Smax < 2)
-		m->Smax = 2;
-	if (m->Smax > top)
-		m->Smax = top;
-	/* One segment first, then two in one DC, then across links. */
-	for (int a = 0; a < m->nkinds; a++)
-		for (int n = 1; n <= m->Smax; n++)
-			add_class(m, a, n, -1, 0);
-	for (int pass = 0; pass < 2; pass++)
-		for (int a = 0; a < m->nkinds; a++)
-			for (int b = 0; b < m->nkinds; b++) {
-				const struct pm_kind *ka = &m->kinds[a], *kb = &m->kinds[b];
-				if (ka->pool == kb->pool)
-					continue;
-				int da = m->pools[ka->pool].dc, dbb = m->pools[kb->pool].dc;
-				if ((pass == 0) != (da == dbb) || !dc_linked(m->sc, da, dbb))
-					continue;
-				for (int na = 1; na < m->Smax; na++)
-					for (int nb = 1; na + nb <= m->Smax; nb++)
-						add_class(m, a, na, b, nb);
-			}
-	return 0;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-static int enum_ms(struct pm *m)
-{
-	int N = m->N;
-	m->ms = gp_xcalloc((size_t)(N <= PM_NMAX_ALL ? N : 200), sizeof *m->ms);
-	if (!m->ms)
-		return gp_errf(m->e, "out of memory");
-	m->nm = 0;
-	if (N <= PM_NMAX_ALL) {
-		for (int i = 1; i <= N; i++)
-			m->ms[m->nm++] = i;
-		return 0;
-	}
-	int tmp[400], n = 0;
-	for (int i = 1; i <= 8; i++)
-		tmp[n++] = i;
-	for (int i = 1; (long)i * i <= N && n < 360; i++)
-		if (N % i == 0) {
-			tmp[n++] = i;
-			tmp[n++] = N / i;
-		}
-	for (int j = 1; j <= 16; j++) {
-		tmp[n++] = N / j;
-		tmp[n++] = (N + j - 1) / j;
-	}
-	qsort(tmp, (size_t)n, sizeof *tmp, cmp_int);
-	for (int i = 0; i < n && m->nm < 200; i++)
-		if (tmp[i] >= 1 && tmp[i] <= N && (m->nm == 0 || m->ms[m->nm - 1] != tmp[i]))
-			m->ms[m->nm++] = tmp[i];
-	return 0;
-}
-
-/* D brackets 1, 2, 3, 4, 6, 8, 12, ... (ZeRO-1 state only). */
-static void enum_dbrackets(struct pm *m, int Dmax)
-{
-	m->ndb = 1;
-	m->db[0] = 1;
-	if (!m->sc->job.zero)
-		return;
-	double seq[PM_NDB];
-	int n = 0;
-	seq[n++] = 1;
-	seq[n++] = 2;
-	seq[n++] = 3;
-	seq[n++] = 4;
-	while (n < PM_NDB && seq[n - 1] < Dmax)
-		seq[n] = seq[n - 2] * 2, n++;
-	m->ndb = 0;
-	for (int i = 0; i < n && seq[i] <= Dmax; i++)
-		m->db[m->ndb++] = seq[i];
-}
-
-/* K brackets: 1, 2, 3, 4, 5-8, 9-16, ... */
-static void enum_kbrackets(struct pm *m)
-{
-	int ndc = m->sc->ndcs;
-	m->nkb = 0;
-	for (int k = 1; k <= ndc && k <= 4; k++) {
-		m->kb_lo[m->nkb] = m->kb_hi[m->nkb] = k;
-		m->nkb++;
-	}
-	for (int lo = 5; lo <= ndc && m->nkb < PM_NKB; lo = 2 * lo - 1) {
-		m->kb_lo[m->nkb] = lo;
-		m->kb_hi[m->nkb] = 2 * lo - 2 < ndc ? 2 * lo - 2 : ndc;
-		m->nkb++;   /* 5-8, 9-16, 17-32 ... */
-	}
-}
-
-/* Link classes by (bandwidth, latency), ordered by the time of one
- * layer's gradient bucket over them; each class stands for the worst
- * bandwidth and latency of the classes up to it. */
-static int enum_lclasses(struct pm *m)
-{
-	const struct gp_scenario *sc = m->sc;
-	m->lcls = gp_xcalloc((size_t)sc->nlinks + 1, sizeof *m->lcls);
-	if (!m->lcls)
-		return gp_errf(m->e, "out of memory");
-	double bw[64], al[64], key[64];
-	int n = 0;
-	double ref = m->P * m->prec;
-	for (int i = 0; i < sc->nlinks; i++) {
-		const struct gp_link *l = &sc->links[i];
-		int j;
-		for (j = 0; j < n; j++)
-			if (bw[j] == l->bandwidth && al[j] == l->latency)
-				break;
-		if (j == n && n < 64) {
-			bw[n] = l->bandwidth;
-			al[n] = l->latency;
-			key[n] = ref / l->bandwidth + 2 * l->latency;
-			n++;
-		}
-	}
-	/* insertion sort by key, then bandwidth descending, latency ascending */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0; j--) {
-			bool sw = key[j] < key[j - 1] ||
-				  (key[j] == key[j - 1] && (bw[j] > bw[j - 1] ||
-				   (bw[j] == bw[j - 1] && al[j] < al[j - 1])));
-			if (!sw)
-				break;
-			double t;
-			t = bw[j]; bw[j] = bw[j - 1]; bw[j - 1] = t;
-			t = al[j]; al[j] = al[j - 1]; al[j - 1] = t;
-			t = key[j]; key[j] = key[j - 1]; key[j - 1] = t;
-		}
-	m->nq = n;
-	for (int q = 0; q < n; q++) {
-		m->qbw[q] = q ? fmin(m->qbw[q - 1], bw[q]) : bw[q];
-		m->qal[q] = q ? fmax(m->qal[q - 1], al[q]) : al[q];
-	}
-	for (int i = 0; i < sc->nlinks; i++)
-		for (int q = 0; q < n; q++)
-			if (bw[q] == sc->links[i].bandwidth && al[q] == sc->links[i].latency)
-				m->lcls[i] = q;
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
-/* Building                                                            */
+/* Classes and their layer splits                                      */
 
-static int class_dcs(const struct pm *m, const struct pm_class *c, int *d)
+static int link_idx(const struct gp_scenario *s, int a, int b)
 {
-	int n = 0;
-	for (int g = 0; g < c->nseg; g++) {
-		int x = m->pools[m->kinds[c->kind[g]].pool].dc;
-		if (n == 0 || d[n - 1] != x)
-			d[n++] = x;
-	}
+	const struct gp_link *l = gp_find_link(s, a, b);
+	return l ? (int)(l - s->links) : -1;
+}
+
+struct split {
+	int S, kd[64], cap[64];
+	double x[64], e[64];           /* per layer time, extra (logits) */
+};
+
+static int max_layers(const struct split *p, int i, double U)
+{
+	int n = p->cap[i];
+	while (n > 0 && n * p->x[i] + p->e[i] > U)
+		n--;
 	return n;
 }
 
-static double class_gpus_price(const struct pm *m, const struct pm_class *c, double *gpus)
+static bool split_ok(const struct split *p, int L, double U)
 {
-	double usd = 0, n = 0;
-	for (int i = 0; i < c->S; i++) {
-		const struct pm_kind *k = &m->kinds[c->k[i]];
-		usd += k->tp * m->pools[k->pool].g->price_per_hour;
-		n += k->tp;
+	long tot = 0;
+	for (int i = 0; i < p->S; i++) {
+		int n = max_layers(p, i, U);
+		if (n < 1)
+			return false;
+		tot += n;
 	}
-	if (gpus)
-		*gpus = n;
-	return usd;
+	return tot >= L;
 }
 
-/* Per-bucket fixed and per-byte sync time of stage i, K bracket j, link
- * class q (q < 0: no WAN). */
-static void sync_coefs(const struct pm *m, const struct pm_kind *k, int K, int q,
-		       double *a, double *w)
+/* Fills lay[0..S) for the class; returns -1 when no split fits. */
+static int class_split(struct pm *m, struct pm_class *c, int d, int *lay)
 {
-	const struct gp_job *job = &m->sc->job;
-	bool loc = K == 1 || job->sync_mode == GP_SYNC_HIER;
-	*a = loc ? k->a_loc : 0;
-	*w = loc ? k->w_loc : 0;
-	if (K > 1 && q >= 0) {
-		double coef = 2.0 * (K - 1) / K;
-		*a += 2.0 * (K - 1) * m->qal[q] / job->sync_every;
-		*w += coef / (job->sync_every * m->qbw[q]);
-	}
-}
-
-/* E_c >= the optimizer and DP-sync tail of each stage past Tc. */
-static void e_rows(struct pm *m, const struct pm_class *c)
-{
-	static struct lexp x, base;
-	int S = c->S, ind[2], off[1] = { m->cone };
-	double tail_k = 0;
+	struct split p;
+	int L = m->L, S = c->S;
+	p.S = S;
 	for (int i = 0; i < S; i++) {
-		const struct pm_kind *k = &m->kinds[c->k[i]];
-		int first = i == 0, last = i == S - 1;
-		/* -tail_i + opt_i */
-		base.n = 0;
-		base.k = -tail_k + (first + last) * k->opt_e;
-		for (int j = 0; j < i; j++)
-			ex_add(&base, c->cl + j, -m->kinds[c->k[j]].BW);
-		ex_add(&base, c->cl + i, k->opt_l);
-		row_ge(m, "Eopt", c->cE, &base, NULL, 0);
-		double Gk = m->prec * m->E * (first + last);
-		for (int j = 0; j < m->nkb; j++) {
-			int K = m->kb_hi[j];
-			for (int q = K > 1 ? 0 : -1; q < (K > 1 ? m->nq : 0); q++) {
-				double a, w;
-				sync_coefs(m, k, K, q, &a, &w);
-				int ni = 0;
-				ind[ni++] = m->ck + j;
-				if (q > 0)
-					ind[ni++] = m->cR + q;
-				/* buckets back to back from the first one:
-				 * -b_i + (B + W) + l a + G w */
-				x = base;
-				ex_add(&x, c->cl + i, -k->BW + a + m->prec * m->P * w);
-				x.k += (last ? -k->LBW : 0) + k->BW + Gk * w;
-				row_ind(m, "Esync", c->cE, &x, ind, ni, off, 1);
-				/* the last bucket after the last backward */
-				x = base;
-				x.k += a + m->prec * m->P * w;
-				row_ind(m, "Elast", c->cE, &x, ind, ni, off, 1);
-			}
-		}
-		tail_k += c->delta[i];
+		int seg = i < c->n[0] ? 0 : 1;
+		const struct pm_kind *k = &m->k[c->kind[seg]];
+		p.kd[i] = seg;
+		p.x[i] = k->x;
+		p.e[i] = i == S - 1 ? k->lx : 0;
+		p.cap[i] = stage_cap(m, k, i, S, d);
+		if (p.cap[i] < 1)
+			return -1;
 	}
+	/* U0 is n x_i + e_i for some stage i: per stage, the fewest layers
+	 * whose time is a feasible cycle (bisection: feasibility is monotone). */
+	double U0 = INF;
+	for (int i = 0; i < S; i++) {
+		if (i > 0 && i < S - 1 && p.kd[i] == p.kd[i - 1])
+			continue;   /* same values as the previous stage */
+		int lo = 1, hi = p.cap[i];
+		if (!split_ok(&p, L, hi * p.x[i] + p.e[i]))
+			continue;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (split_ok(&p, L, mid * p.x[i] + p.e[i]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		double u = lo * p.x[i] + p.e[i];
+		if (u < U0)
+			U0 = u;
+	}
+	if (U0 == INF)
+		return -1;
+	int mx[64], na = c->n[0];
+	long sa = 0, sb = 0;
+	for (int i = 0; i < S; i++) {
+		mx[i] = max_layers(&p, i, U0);
+		if (i < na)
+			sa += mx[i];
+		else
+			sb += mx[i];
+	}
+	/* Layers of the first segment: the fewest compute seconds, ties to
+	 * more layers first (the lexicographically largest split). */
+	int La = L;
+	if (c->nseg == 2) {
+		long lo = na > L - sb ? na : L - sb, hi = sa < L - c->n[1] ? sa : L - c->n[1];
+		double xa = m->k[c->kind[0]].x, xb = m->k[c->kind[1]].x;
+		La = (int)(xa <= xb ? hi : lo);
+	}
+	for (int seg = 0, i = 0; seg < c->nseg; seg++) {
+		int rem = seg == 0 ? La : L - La, ns = c->n[seg];
+		for (int j = 0; j < ns; j++, i++) {
+			int v = rem - (ns - 1 - j);
+			lay[i] = mx[i] < v ? mx[i] : v;
+			rem -= lay[i];
+		}
+	}
+	return 0;
 }
 
-static void build(struct pm *m, const struct gp_plan_opts *o, enum gp_objective obj,
-		  double Tcap)
+/* U_c and Sigma_c of a class from its split. */
+static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
 {
-	const struct gp_scenario *sc = m->sc;
-	char nm[64];
-	int ndc = sc->ndcs;
-	/* Upper bound of T: one class serial, big enough for every row. */
-	double Tub = 0;
-	for (int ci = 0; ci < m->ncls; ci++) {
-		const struct pm_class *c = &m->cls[ci];
-		double t = 0, d = 0;
-		for (int i = 0; i < c->S; i++) {
-			const struct pm_kind *k = &m->kinds[c->k[i]];
-			t += m->L * (k->F + k->BW) + k->LF + k->LBW;
-			d += 2 * c->delta[i];
+	int S = c->S;
+	double t[64], dl[64], U = 0, sig = 0;
+	for (int i = 0; i < S; i++) {
+		const struct pm_kind *k = &m->k[c->kind[i < c->n[0] ? 0 : 1]];
+		t[i] = lay[i] * k->x + (i == S - 1 ? k->lx : 0);
+		dl[i] = i == S - 1 ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta;
+		if (t[i] > U)
+			U = t[i];
+		sig += t[i] + 2 * dl[i];
+	}
+	double acc = 0;
+	for (int i = S - 1; i >= 0; i--) {
+		acc += t[i] + 2 * dl[i];
+		if (acc / (S - i) > U)
+			U = acc / (S - i);
+	}
+	c->U = U;
+	c->sig = sig;
+}
+
+static int push_class(struct pm *m, const struct pm_class *c)
+{
+	if (m->nc == m->capc) {
+		int nc = m->capc ? 2 * m->capc : 256;
+		struct pm_class *a = realloc(m->c, (size_t)nc * sizeof *a);
+		if (!a)
+			return -1;
+		m->c = a;
+		m->capc = nc;
+	}
+	if (m->nlay + c->S > m->caplay) {
+		int nc = m->caplay ? 2 * m->caplay : 4096;
+		while (nc < m->nlay + c->S)
+			nc *= 2;
+		int *a = realloc(m->lay, (size_t)nc * sizeof *a);
+		if (!a)
+			return -1;
+		m->lay = a;
+		m->caplay = nc;
+	}
+	struct pm_class x = *c;
+	if (class_split(m, &x, m->cur_d, m->lay + m->nlay))
+		return 0;
+	x.off = m->nlay;
+	m->nlay += x.S;
+	class_times(m, &x, m->lay + x.off);
+	/* Most replicas the pools allow, and the price of one. */
+	x.ymax = m->N;
+	x.price = 0;
+	for (int s = 0; s < x.nseg; s++) {
+		const struct pm_kind *k = &m->k[x.kind[s]];
+		int g = x.n[s] * k->tp;
+		if (x.nseg == 2 && m->k[x.kind[0]].fp == m->k[x.kind[1]].fp)
+			g = (x.n[0] * m->k[x.kind[0]].tp + x.n[1] * m->k[x.kind[1]].tp);
+		int r = k->p->count / g;
+		if (r < x.ymax)
+			x.ymax = r;
+		x.price += x.n[s] * k->tp * k->g->price_per_hour;
+	}
+	if (x.ymax < 1) {
+		m->nlay -= x.S;
+		return 0;
+	}
+	m->c[m->nc++] = x;
+	return 0;
+}
+
+/* Can two kinds be consecutive segments? */
+static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct pm_kind *b,
+		     struct pm_class *c)
+{
+	if (a->fp == b->fp)
+		return false;
+	c->la = c->lb = -1;
+	if (a->dc == b->dc) {
+		int nics = a->tp < b->tp ? a->tp : b->tp;
+		int pn = a->p->per_node < b->p->per_node ? a->p->per_node : b->p->per_node;
+		if (nics > pn)
+			nics = pn;
+		double bw = fmin(a->p->network, b->p->network) * gp_eta_net() * nics;
+		c->dcross = m->cm->ops->p2p_time(m->cm->ud, m->bb, bw, fmax(a->p->latency, b->p->latency));
+		return true;
+	}
+	c->la = link_idx(m->sc, a->dc, b->dc);
+	c->lb = link_idx(m->sc, b->dc, a->dc);
+	if (c->la < 0 || c->lb < 0)
+		return false;
+	const struct gp_link *l = &m->sc->links[c->la];
+	c->dcross = l->latency + m->bb / l->bandwidth;
+	return true;
+}
+
+/* The fewest stages one kind needs for the model (0: none fits). */
+static int stages_needed(struct pm *m, const struct pm_kind *k, int d)
+{
+	for (int S = 1; S <= m->L && S <= 64; S++) {
+		long tot = 0;
+		bool ok = true;
+		for (int i = 0; i < S && ok; i++) {
+			int cap = stage_cap(m, k, i, S, d);
+			ok = cap >= 1;
+			tot += cap;
 		}
-		double tc = m->N * (t + d) * 2 + 1;
-		if (tc > Tub)
-			Tub = tc;
+		if (ok && tot >= m->L)
+			return S;
 	}
-	m->cT = col(m, "T", 0, Tcap > 0 ? Tcap : HUGE_VAL, false, obj == GP_OBJ_WAN ? 0 : 1);
-	/* DCs, K brackets, ring edges, link classes, D brackets. */
-	m->cv = m->ncol;
-	for (int d = 0; d < ndc; d++) {
-		snprintf(nm, sizeof nm, "v%d", d);
-		col(m, nm, 0, 1, true, 0);
+	return 0;
+}
+
+static int enum_classes(struct pm *m, int d)
+{
+	m->nc = 0;
+	m->nlay = 0;
+	m->cur_d = d;
+	int need = 0;
+	for (int i = 0; i < m->nk; i++) {
+		int s = stages_needed(m, &m->k[i], d);
+		if (s && (!need || s < need))
+			need = s;
 	}
-	m->ck = m->ncol;
-	for (int j = 0; j < m->nkb; j++) {
-		snprintf(nm, sizeof nm, "kappa%d", j);
-		col(m, nm, 0, 1, true, 0);
-	}
-	m->cR = m->ncol;
-	for (int q = 0; q < m->nq; q++) {
-		snprintf(nm, sizeof nm, "R%d", q);
-		col(m, nm, q == 0 ? 1 : 0, 1, true, 0);
-	}
-	m->cact = m->ncol;
-	for (int l = 0; l < sc->nlinks; l++) {
-		snprintf(nm, sizeof nm, "act%d", l);
-		col(m, nm, 0, 1, true, 0);
-	}
-	m->csync = m->ncol;
-	double Gtot = m->prec * (m->L * m->P + 2 * m->E);
-	for (int l = 0; l < sc->nlinks; l++) {
-		snprintf(nm, sizeof nm, "sync%d", l);
-		/* seconds of the link's time */
-		col(m, nm, 0, 2 * Gtot / (sc->job.sync_every * sc->links[l].bandwidth), false,
-		    obj == GP_OBJ_WAN ? sc->links[l].bandwidth / 1e9 : 0);
-	}
-	m->cX = m->ncol;
-	for (int k = 1; k < m->ndb; k++) {
-		snprintf(nm, sizeof nm, "X%d", k);
-		col(m, nm, 0, 1, true, 0);
-	}
-	m->cone = col(m, "one", 0, 1, true, 0);
-	/* Per class. */
-	for (int ci = 0; ci < m->ncls; ci++) {
-		struct pm_class *c = &m->cls[ci];
-		c->cl = m->ncol;
-		for (int i = 0; i < c->S; i++) {
-			snprintf(nm, sizeof nm, "l%d_%d", ci, i);
-			double hi = c->cap[i][m->ndb - 1];
-			if (hi > m->L - (c->S - 1))
-				hi = m->L - (c->S - 1);
-			col(m, nm, 1, hi, true, 0);
+	if (!need)
+		return 0;
+	int Smax = need + 8 > 8 ? need + 8 : 8;
+	if (Smax > m->L)
+		Smax = m->L;
+	if (Smax > 64)
+		Smax = 64;
+	m->Smax = Smax;
+	for (int a = 0; a < m->nk; a++)
+		for (int n = 1; n <= Smax; n++) {
+			struct pm_class c = { .nseg = 1, .kind = { a, a }, .n = { n, 0 }, .S = n,
+					      .la = -1, .lb = -1 };
+			if (push_class(m, &c))
+				return -1;
 		}
-		snprintf(nm, sizeof nm, "U%d", ci);
-		c->cU = col(m, nm, 0, Tub, false, 0);
-		/* E's bound: the largest of its rows' expressions. */
-		m->dry = true;
-		m->dry_ub = 0;
-		c->cE = m->ncol;   /* not yet a column: rows only measured */
-		e_rows(m, c);
-		m->dry = false;
-		snprintf(nm, sizeof nm, "E%d", ci);
-		c->cE = col(m, nm, 0, m->dry_ub, false, 0);
-		snprintf(nm, sizeof nm, "used%d", ci);
-		c->cused = col(m, nm, 0, 1, true, 0);
-		c->cy = m->ncol;
-		for (int j = 0; j < m->nm; j++) {
-			snprintf(nm, sizeof nm, "y%d_%d", ci, m->ms[j]);
-			int ub = m->N / m->ms[j];
-			if (ub > c->ymax)
-				ub = c->ymax;
-			double ylo = 0;
-			if (m->fix_c >= 0)
-				ylo = ub = ci == m->fix_c && j == m->fix_j ? m->fix_y : 0;
-			col(m, nm, ylo, ub, true,
-			    obj == GP_OBJ_WAN && c->xdc
-			    ? 2 * m->ms[j] * m->bb / 1e9 : 0);
-		}
-		c->cz = m->ncol;
-		for (int j = 0; j < m->nm; j++) {
-			snprintf(nm, sizeof nm, "z%d_%d", ci, m->ms[j]);
-			col(m, nm, 0, 1, true, 0);
-		}
-	}
-	static struct lexp x;
-	int ind[4];
-	/* Batch, pools, budget, D. */
-	x.n = 0; x.k = 0;
-	for (int ci = 0; ci < m->ncls; ci++)
-		for (int j = 0; j < m->nm; j++)
-			ex_add(&x, m->cls[ci].cy + j, m->ms[j]);
-	gp_milp_row(m->lp, "batch", x.n, x.c, x.v, m->N, m->N);
-	for (int p = 0; p < m->npools; p++) {
-		x.n = 0;
-		for (int ci = 0; ci < m->ncls; ci++) {
-			const struct pm_class *c = &m->cls[ci];
-			double g = 0;
-			for (int i = 0; i < c->S; i++)
-				if (m->kinds[c->k[i]].pool == p)
-					g += m->kinds[c->k[i]].tp;
-			for (int j = 0; g > 0 && j < m->nm; j++)
-				ex_add(&x, c->cy + j, g);
-		}
-		snprintf(nm, sizeof nm, "pool%d", p);
-		if (x.n)
-			gp_milp_row(m->lp, nm, x.n, x.c, x.v, -HUGE_VAL, m->pools[p].p->count);
-	}
-	if (o->budget_usd_per_hour > 0) {
-		x.n = 0;
-		for (int ci = 0; ci < m->ncls; ci++) {
-			double usd = class_gpus_price(m, &m->cls[ci], NULL);
-			for (int j = 0; j < m->nm; j++)
-				ex_add(&x, m->cls[ci].cy + j, usd);
-		}
-		gp_milp_row(m->lp, "budget", x.n, x.c, x.v, -HUGE_VAL, o->budget_usd_per_hour);
-	}
-	/* sum y >= d_1 + sum (d_k - d_{k-1}) X_k; X cumulative; one = [D = 1]. */
-	x.n = 0;
-	double Dmax = 0;
-	for (int ci = 0; ci < m->ncls; ci++)
-		for (int j = 0; j < m->nm; j++) {
-			ex_add(&x, m->cls[ci].cy + j, 1);
-			Dmax += m->hi[m->cls[ci].cy + j];
-		}
-	for (int k = 1; k < m->ndb; k++)
-		ex_add(&x, m->cX + k - 1, -(m->db[k] - m->db[k - 1]));
-	gp_milp_row(m->lp, "Dbr", x.n, x.c, x.v, m->db[0], HUGE_VAL);
-	for (int k = 2; k < m->ndb; k++) {
-		int cc[2] = { m->cX + k - 1, m->cX + k - 2 };
-		double vv[2] = { 1, -1 };
-		gp_milp_row(m->lp, "Xmono", 2, cc, vv, -HUGE_VAL, 0);
-	}
-	x.n = 0;
-	for (int ci = 0; ci < m->ncls; ci++)
-		for (int j = 0; j < m->nm; j++)
-			ex_add(&x, m->cls[ci].cy + j, 1);
-	ex_add(&x, m->cone, 2);
-	gp_milp_row(m->lp, "one_lo", x.n, x.c, x.v, 2, HUGE_VAL);
-	/* one = 1 => sum y <= 1 */
-	for (int i = 0; i < x.n; i++)
-		if (x.c[i] == m->cone)
-			x.v[i] = Dmax;
-	gp_milp_row(m->lp, "one_hi", x.n, x.c, x.v, -HUGE_VAL, 1 + Dmax);
-	/* K: one-hot, sum v within the bracket. */
-	x.n = 0;
-	for (int j = 0; j < m->nkb; j++)
-		ex_add(&x, m->ck + j, 1);
-	gp_milp_row(m->lp, "kappa", x.n, x.c, x.v, 1, 1);
-	x.n = 0;
-	for (int d = 0; d < ndc; d++)
-		ex_add(&x, m->cv + d, 1);
-	for (int j = 0; j < m->nkb; j++)
-		ex_add(&x, m->ck + j, -m->kb_hi[j]);
-	gp_milp_row(m->lp, "K_hi", x.n, x.c, x.v, -HUGE_VAL, 0);
-	for (int j = 0; j < m->nkb; j++)
-		x.v[ndc + j] = -m->kb_lo[j];
-	gp_milp_row(m->lp, "K_lo", x.n, x.c, x.v, 0, HUGE_VAL);
-	/* Ring edges: a -> b is used when both are and no used DC lies
-	 * between them in index order (cyclically). */
-	if (ndc > 1)
-		for (int a = 0; a < ndc; a++)
-			for (int b = 0; b < ndc; b++) {
-				if (a == b)
-					continue;
-				x.n = 0;
-				ex_add(&x, m->cv + a, 1);
-				ex_add(&x, m->cv + b, 1);
-				for (int d = (a + 1) % ndc; d != b; d = (d + 1) % ndc)
-					ex_add(&x, m->cv + d, -1);
-				int li = link_idx(sc, a, b);
-				snprintf(nm, sizeof nm, "ring%d_%d", a, b);
-				if (li < 0) {
-					gp_milp_row(m->lp, nm, x.n, x.c, x.v, -HUGE_VAL, 1);
-					continue;
-				}
-				ex_add(&x, m->cact + li, -1);
-				gp_milp_row(m->lp, nm, x.n, x.c, x.v, -HUGE_VAL, 1);
-				/* R cumulative */
-				for (int q = 1; q <= m->lcls[li]; q++) {
-					int cc[2] = { m->cR + q, m->cact + li };
-					double vv[2] = { 1, -1 };
-					gp_milp_row(m->lp, "Rq", 2, cc, vv, 0, HUGE_VAL);
-				}
+	/* Two segments: all linked pairs, else pairs in one DC, else none. */
+	long pairs = 0, same = 0;
+	struct pm_class t;
+	for (int a = 0; a < m->nk; a++)
+		for (int b = 0; b < m->nk; b++)
+			if (seg_pair(m, &m->k[a], &m->k[b], &t)) {
+				pairs++;
+				same += m->k[a].dc == m->k[b].dc;
 			}
-	/* Sync bytes on ring edges, link capacity. */
-	for (int l = 0; l < sc->nlinks; l++) {
-		const struct gp_link *lk = &sc->links[l];
-		for (int j = 0; j < m->nkb; j++) {
-			int K = m->kb_hi[j];
-			if (K < 2)
+	long per = (long)Smax * (Smax - 1) / 2;
+	bool only_same = false;
+	m->trunc_two = m->no_two = false;
+	if (pairs * per > PM_MAXCLASS) {
+		only_same = true;
+		m->trunc_two = true;
+		if (same * per > PM_MAXCLASS) {
+			m->no_two = true;
+			return 0;
+		}
+	}
+	for (int a = 0; a < m->nk; a++)
+		for (int b = 0; b < m->nk; b++) {
+			struct pm_class c = { .nseg = 2, .kind = { a, b } };
+			if (!seg_pair(m, &m->k[a], &m->k[b], &c))
 				continue;
-			double coef = sc->job.sync_mode == GP_SYNC_HIER ? 2.0 * (K - 1) / K : 2.0;
-			x.n = 0;
-			x.k = coef * Gtot / (sc->job.sync_every * lk->bandwidth);
-			ind[0] = m->cact + l;
-			ind[1] = m->ck + j;
-			row_ge(m, "syncb", m->csync + l, &x, ind, 2);
-		}
-		x.n = 0;
-		x.k = 0;
-		ex_add(&x, m->csync + l, 1);
-		ex_add(&x, m->cT, -1);
-		for (int ci = 0; ci < m->ncls; ci++) {
-			const struct pm_class *c = &m->cls[ci];
-			if (!c->xdc || (c->la != l && c->lb != l))
+			if (only_same && m->k[a].dc != m->k[b].dc)
 				continue;
-			for (int j = 0; j < m->nm; j++)
-				ex_add(&x, c->cy + j, m->ms[j] * m->bb / lk->bandwidth);
+			for (int na = 1; na < Smax; na++)
+				for (int nb = 1; na + nb <= Smax; nb++) {
+					c.n[0] = na;
+					c.n[1] = nb;
+					c.S = na + nb;
+					if (push_class(m, &c))
+						return -1;
+				}
 		}
-		snprintf(nm, sizeof nm, "link%d", l);
-		gp_milp_row(m->lp, nm, x.n, x.c, x.v, -HUGE_VAL, 0);
-	}
-	/* Classes. */
-	for (int ci = 0; ci < m->ncls; ci++) {
-		struct pm_class *c = &m->cls[ci];
-		int S = c->S;
-		x.n = 0;
-		x.k = 0;
-		for (int i = 0; i < S; i++)
-			ex_add(&x, c->cl + i, 1);
-		gp_milp_row(m->lp, "layers", x.n, x.c, x.v, m->L, m->L);
-		for (int j = 0; j < m->nm; j++) {
-			int cc[2] = { c->cy + j, c->cz + j };
-			double vv[2] = { 1, -m->hi[c->cy + j] };
-			gp_milp_row(m->lp, "yz", 2, cc, vv, -HUGE_VAL, 0);
-			vv[1] = -1;
-			gp_milp_row(m->lp, "zy", 2, cc, vv, 0, HUGE_VAL);
-			int cu[2] = { c->cused, c->cz + j };
-			gp_milp_row(m->lp, "used", 2, cu, vv, 0, HUGE_VAL);
-		}
-		int dcs[2], nd = class_dcs(m, c, dcs);
-		for (int d = 0; d < nd; d++) {
-			int cc[2] = { m->cv + dcs[d], c->cused };
-			double vv[2] = { 1, -1 };
-			gp_milp_row(m->lp, "vused", 2, cc, vv, 0, HUGE_VAL);
-		}
-		/* Memory: l <= cap_1 + sum dcap X + L (1 - used). */
-		for (int i = 0; i < S; i++) {
-			x.n = 0;
-			ex_add(&x, c->cl + i, 1);
-			for (int k = 1; k < m->ndb; k++)
-				ex_add(&x, m->cX + k - 1, -(c->cap[i][k] - c->cap[i][k - 1]));
-			ex_add(&x, c->cused, m->L);
-			gp_milp_row(m->lp, "mem", x.n, x.c, x.v, -HUGE_VAL,
-				    c->cap[i][0] + m->L);
-		}
-		/* t_i as expressions; U >= t_i, U >= round trip / (S - i). */
-		for (int i = 0; i < S; i++) {
-			x.n = 0;
-			x.k = 0;
-			for (int j = i; j < S; j++) {
-				const struct pm_kind *k = &m->kinds[c->k[j]];
-				ex_add(&x, c->cl + j, (k->F + k->BW) / (S - i));
-				x.k += ((j == S - 1 ? k->LF + k->LBW : 0) + 2 * c->delta[j]) / (S - i);
-			}
-			row_ge(m, "Urt", c->cU, &x, NULL, 0);
-			const struct pm_kind *k = &m->kinds[c->k[i]];
-			x.n = 0;
-			x.k = i == S - 1 ? k->LF + k->LBW : 0;
-			ex_add(&x, c->cl + i, k->F + k->BW);
-			row_ge(m, "Ut", c->cU, &x, NULL, 0);
-		}
-		e_rows(m, c);
-		/* T >= (m - 1) U + sum t + 2 sum delta + E - M (1 - z). */
-		for (int j = 0; j < m->nm; j++) {
-			x.n = 0;
-			x.k = 0;
-			ex_add(&x, c->cU, m->ms[j] - 1);
-			ex_add(&x, c->cE, 1);
-			for (int i = 0; i < S; i++) {
-				const struct pm_kind *k = &m->kinds[c->k[i]];
-				ex_add(&x, c->cl + i, k->F + k->BW);
-				x.k += 2 * c->delta[i] + (i == S - 1 ? k->LF + k->LBW : 0);
-			}
-			ind[0] = c->cz + j;
-			row_ge(m, "T", m->cT, &x, ind, 1);
-		}
-	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
-/* Driver                                                              */
+/* Options and the tail                                                */
 
-static void pm_free(struct pm *m)
+/* Worst one-bucket sync time over ring sizes 2..pmax (see the header). */
+static double bucket_time(const struct pm *m, const struct pm_kind *k, double bytes,
+			  const struct pm_opt *o, int pmax)
 {
-	gp_milp_free(m->lp);
-	free(m->lo);
-	free(m->hi);
-	free(m->pools);
-	free(m->kinds);
-	free(m->cls);
-	free(m->ms);
-	free(m->lcls);
-	memset(m, 0, sizeof *m);
+	const struct gp_job *j = &m->sc->job;
+	double worst = 0;
+	int hi = pmax;
+	for (int p = 2; p <= hi; p++) {
+		if (p > k->p->per_node / k->tp + 1 && p < pmax)
+			p = pmax;   /* the NIC regime only grows with p */
+		struct gp_sync_q q = { .bytes = bytes, .tp = k->tp, .replicas = p,
+				       .dcs = o->K, .local = p, .wan_bw = o->wbw,
+				       .wan_lat = o->wlat, .mode = j->sync_mode,
+				       .every = j->sync_every };
+		/* sim.c's dp_group: NVLink when the ring fits in a node. */
+		if ((long)p * k->tp <= k->p->per_node) {
+			q.local_bw = k->p->nvlink * gp_eta_nvlink();
+			q.local_lat = 8.2e-6;
+		} else {
+			int r = k->p->per_node / k->tp;
+			r = r < 1 ? 1 : r > p ? p : r;
+			q.local_bw = k->p->network * gp_eta_net() * r;
+			q.local_lat = k->p->latency;
+		}
+		if (o->K < 2)
+			q.dcs = 1;
+		double t = gp_dp_sync_time(m->cm, &q);
+		if (t > worst)
+			worst = t;
+	}
+	return worst;
 }
 
-/* Everything up to the MILP: cost tables, plan space, brackets. */
-static int pm_prepare(struct pm *m, const struct gp_scenario *sc, struct gp_err *e)
+static double class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
 {
-	memset(m, 0, sizeof *m);
-	m->fix_c = -1;
-	m->sc = sc;
-	m->cm = &gp_default_cost;
-	m->e = e;
-	m->L = sc->model.layers;
-	m->b = sc->job.micro_batch;
-	m->s = sc->job.seq;
-	m->prec = sc->job.precision_bytes;
-	m->P = gp_layer_params(&sc->model);
-	m->E = gp_embedding_params(&sc->model);
-	m->bb = gp_boundary_bytes(sc);
-	double nb = sc->job.global_batch / sc->job.micro_batch;
-	if (nb != floor(nb))
-		return gp_errf(e, "job.global_batch %.0f cannot be split into micro-batches of %.0f: %.0f sequences are left over",
-			       sc->job.global_batch, sc->job.micro_batch,
-			       fmod(sc->job.global_batch, sc->job.micro_batch));
-	m->N = (int)nb;
-	long gpus = 0;
-	for (int d = 0; d < sc->ndcs; d++)
-		for (int q = 0; q < sc->dcs[d].npools; q++)
-			gpus += sc->dcs[d].pools[q].count;
-	int Dmax = gpus < m->N ? (int)gpus : m->N;
-	enum_dbrackets(m, Dmax);
-	enum_kbrackets(m);
-	if (enum_kinds(m) || enum_lclasses(m))
+	const struct gp_scenario *s = m->sc;
+	const int *lay = m->lay + c->off;
+	double E = 0, tail = 0;
+	for (int i = 0; i < c->S; i++) {
+		int seg = i < c->n[0] ? 0 : 1;
+		const struct pm_kind *k = &m->k[c->kind[seg]];
+		bool last = i == c->S - 1;
+		int n = lay[i];
+		double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (last ? m->Ep : 0);
+		double b = n * k->bl + (last ? k->lb : 0);
+		double exposed = 0;
+		if (!o->one) {
+			int pmax = o->K >= 2 && s->job.sync_mode == GP_SYNC_HIER
+				   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
+			if (pmax > m->N)
+				pmax = m->N;
+			if (pmax < 2)
+				pmax = 2;
+			double grad = params * m->prec;
+			if (s->job.sync_overlap) {
+				double tau = bucket_time(m, k, grad / n, o, pmax), beta = b / n;
+				exposed = fmax(tau, n * tau - (n - 1) * beta);
+			} else {
+				exposed = bucket_time(m, k, grad, o, pmax);
+			}
+		}
+		int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
+		double opt = m->cm->ops->optimizer_time(m->cm->ud, k->g, params / k->tp / dz);
+		double v = exposed + opt - tail;
+		if (v > E || i == 0)
+			E = v;
+		tail += b + (last ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta);
+	}
+	return E;
+}
+
+static int cmp_dbl_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Link classes: distinct bandwidths of links present both ways. */
+static int link_classes(struct pm *m)
+{
+	const struct gp_scenario *s = m->sc;
+	m->qbw = gp_xcalloc((size_t)s->nlinks + 1, sizeof *m->qbw);
+	if (!m->qbw)
 		return -1;
-	for (int i = 0; i < m->nkinds; i++)
-		local_ring(m, &m->kinds[i], 1);
-	if (enum_classes(m) || enum_ms(m))
-		return -1;
-	/* The local ring's size: the most replicas the class's pool holds
-	 * (the estimate the model states); kinds are per class here, so
-	 * take it per kind from the one-segment classes. */
-	for (int i = 0; i < m->nkinds; i++) {
-		struct pm_kind *k = &m->kinds[i];
-		int n = m->pools[k->pool].p->count / k->tp;
-		if (n > m->N)
-			n = m->N;
-		local_ring(m, k, n < 1 ? 1 : n);
+	for (int i = 0; i < s->nlinks; i++) {
+		const struct gp_link *l = &s->links[i], *r = gp_find_link(s, l->to, l->from);
+		if (!r)
+			continue;
+		double bw = fmin(l->bandwidth, r->bandwidth);
+		bool dup = false;
+		for (int j = 0; j < m->nq && !dup; j++)
+			dup = m->qbw[j] == bw;
+		if (!dup)
+			m->qbw[m->nq++] = bw;
 	}
+	qsort(m->qbw, (size_t)m->nq, sizeof *m->qbw, cmp_dbl_desc);
 	return 0;
 }
 
-/* Why no class exists or none fits the budget: what does not fit and by
- * how much. */
-static int explain_empty(const struct pm *m, const struct gp_plan_opts *o,
-			 struct gp_err *e)
+/* Both directions of a-b at bandwidth >= bw. */
+static bool pair_ok(const struct gp_scenario *s, int a, int b, double bw)
 {
-	const struct gp_scenario *sc = m->sc;
-	if (m->nkinds == 0)
-		return gp_errf(e, "no pool can host a stage: TP degrees 1, 2, 4, 8 must divide the model's %.0f heads and fit a node",
-			       sc->model.heads);
-	/* The largest share of the model one GPU can hold. */
-	double st = state_bytes(m, m->db[m->ndb - 1]);
-	double best_mem = 0;
-	int best = 0;
-	for (int i = 0; i < m->nkinds; i++) {
-		double mem = m->pools[m->kinds[i].pool].g->memory * m->kinds[i].tp;
-		if (mem > best_mem) {
-			best_mem = mem;
-			best = i;
-		}
-	}
-	const struct pm_kind *k = &m->kinds[best];
-	const struct pm_pool *p = &m->pools[k->pool];
-	double per = k->pst * st + k->act;
-	double cap = floor(p->g->memory / per);
-	double model = (m->L * m->P + 2 * m->E) * st;
-	if (m->ncls == 0) {
-		if (cap < 1)
-			return gp_errf(e, "the model does not fit: one layer needs %.3g GB per GPU (%s, tp %d: %.3g GB of weights and optimizer state, %.3g GB of activations), the GPU has %.3g GB",
-				       per / 1e9, p->g->name, k->tp, k->pst * st / 1e9,
-				       k->act / 1e9, p->g->memory / 1e9);
-		int need = (int)ceil(m->L / cap);
-		if (need < 1)
-			need = 1;
-		return gp_errf(e, "the model does not fit: its %.0f GB of weights and optimizer state need at least %d stages of %.0f GB %s GPUs at tp %d (%d GPUs), but the plan space allows %d stages and the pool has %d GPUs",
-			       model / 1e9, need, p->g->memory / 1e9, p->g->name, k->tp,
-			       need * k->tp, m->Smax, p->p->count);
-	}
-	if (o->budget_usd_per_hour > 0) {
-		double cheapest = HUGE_VAL;
-		int ci = 0;
-		for (int i = 0; i < m->ncls; i++) {
-			double usd = class_gpus_price(m, &m->cls[i], NULL);
-			if (usd < cheapest) {
-				cheapest = usd;
-				ci = i;
-			}
-		}
-		if (cheapest > o->budget_usd_per_hour) {
-			const struct pm_class *c = &m->cls[ci];
-			double g;
-			class_gpus_price(m, c, &g);
-			return gp_errf(e, "budget $%.2f/hour is too small: the cheapest pipeline that fits (%d stages, %.0f GPUs, first on %s/%s) costs $%.2f/hour, $%.2f/hour more",
-				       o->budget_usd_per_hour, c->S, g,
-				       sc->dcs[m->pools[m->kinds[c->k[0]].pool].dc].name,
-				       m->pools[m->kinds[c->k[0]].pool].g->name, cheapest,
-				       cheapest - o->budget_usd_per_hour);
-		}
-	}
-	return 0;
+	const struct gp_link *x = gp_find_link(s, a, b), *y = gp_find_link(s, b, a);
+	return x && y && fmin(x->bandwidth, y->bandwidth) >= bw;
 }
 
-/* Turns the solution into a plan: one pipeline per used (class, m). */
-static int extract(const struct pm *m, const double *xv, enum gp_sched sched,
-		   struct gp_plan *out, struct gp_err *e)
+static void add_opt(struct pm *m, struct pm_opt o)
 {
-	const struct gp_scenario *sc = m->sc;
-	int np = 0;
-	for (int ci = 0; ci < m->ncls; ci++)
-		for (int j = 0; j < m->nm; j++)
-			if (lround(xv[m->cls[ci].cy + j]) > 0)
-				np++;
-	*out = (struct gp_plan){ .schedule = sched, .chunks = 1 };
-	out->pipes = gp_xcalloc((size_t)(np ? np : 1), sizeof *out->pipes);
-	if (!out->pipes)
-		return gp_errf(e, "out of memory");
-	for (int ci = 0; ci < m->ncls; ci++) {
-		const struct pm_class *c = &m->cls[ci];
-		for (int j = 0; j < m->nm; j++) {
-			long y = lround(xv[c->cy + j]);
-			if (y <= 0)
-				continue;
-			struct gp_pipeline *pp = &out->pipes[out->npipes];
-			pp->stages = gp_xcalloc((size_t)c->S, sizeof *pp->stages);
-			if (!pp->stages) {
-				gp_plan_free(out);
-				return gp_errf(e, "out of memory");
-			}
-			out->npipes++;
-			pp->nstages = c->S;
-			pp->replicas = (int)y;
-			pp->micro_batches = m->ms[j];
-			int first = 1;
-			for (int i = 0; i < c->S; i++) {
-				const struct pm_kind *k = &m->kinds[c->k[i]];
-				struct gp_stage *st = &pp->stages[i];
-				int n = (int)lround(xv[c->cl + i]);
-				st->dc = m->pools[k->pool].dc;
-				st->pool = m->pools[k->pool].pool;
-				st->tp = k->tp;
-				st->first = first;
-				st->last = first + n - 1;
-				first += n;
-				st->recompute = k->rc;
-				st->recompute_set = sc->job.recompute == GP_RC_AUTO;
-			}
-		}
-	}
-	return 0;
+	if (m->nopt < PM_MAXOPT)
+		m->opt[m->nopt++] = o;
 }
 
-/* A warm start: the best of a few one-class plans (y = N / m replicas),
- * each completed by the MILP with y fixed (small: only splits and
- * indicators are free). Candidates are ranked by m times the slowest stage
- * of an even split. Returns a malloc'd point or NULL. */
-static double *warm_point(struct pm *m, const struct gp_plan_opts *o, double Tcap)
+static void enum_opts(struct pm *m)
 {
-	enum { NC = 4 };
-	int cc[NC], cj[NC], n = 0;
-	double score[NC];
-	for (int ci = 0; ci < m->ncls; ci++) {
-		const struct pm_class *c = &m->cls[ci];
-		double slow = 0, usd = class_gpus_price(m, c, NULL);
-		for (int i = 0; i < c->S; i++) {
-			const struct pm_kind *k = &m->kinds[c->k[i]];
-			double t = (double)m->L / c->S * (k->F + k->BW) +
-				   (i == c->S - 1 ? k->LF + k->LBW : 0) + 2 * c->delta[i];
-			slow = fmax(slow, t);
-		}
-		for (int j = 0; j < m->nm; j++) {
-			int mm = m->ms[j];
-			if (m->N % mm || m->N / mm > c->ymax)
-				continue;
-			if (o->budget_usd_per_hour > 0 && usd * (m->N / mm) > o->budget_usd_per_hour)
-				continue;
-			double sc = (mm + c->S - 1) * slow;
-			int at;
-			if (n < NC)
-				at = n++;
-			else if (sc < score[NC - 1])
-				at = NC - 1;
-			else
-				continue;
-			cc[at] = ci;
-			cj[at] = j;
-			score[at] = sc;
-			for (int a = at; a > 0 && score[a] < score[a - 1]; a--) {
-				double t = score[a]; score[a] = score[a - 1]; score[a - 1] = t;
-				int u = cc[a]; cc[a] = cc[a - 1]; cc[a - 1] = u;
-				u = cj[a]; cj[a] = cj[a - 1]; cj[a - 1] = u;
+	const struct gp_scenario *s = m->sc;
+	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .K = 1, .q = -1 });
+	int Dmax = m->gpus < m->N ? m->gpus : m->N;
+	for (int d = 2; d <= Dmax; d *= 2) {
+		for (int K = 1; K <= s->ndcs;) {
+			if (K == 1) {
+				add_opt(m, (struct pm_opt){ .d = d, .K = 1, .q = -1 });
+			} else {
+				for (int q = 0; q < m->nq; q++) {
+					double lat = 0;
+					for (int i = 0; i < s->nlinks; i++)
+						if (pair_ok(s, s->links[i].from, s->links[i].to, m->qbw[q]))
+							lat = fmax(lat, s->links[i].latency);
+					add_opt(m, (struct pm_opt){ .d = d, .K = K, .q = q,
+								    .wbw = m->qbw[q], .wlat = lat });
+				}
 			}
+			int next = K < 4 ? K + 1 : K % 3 == 0 ? K / 3 * 4 : K / 2 * 3;
+			if (K < s->ndcs && next > s->ndcs)
+				next = s->ndcs;
+			K = next;
 		}
-	}
-	double *best = NULL, bestT = HUGE_VAL;
-	for (int a = 0; a < n; a++) {
-		m->fix_c = cc[a];
-		m->fix_j = cj[a];
-		m->fix_y = m->N / m->ms[cj[a]];
-		gp_milp_free(m->lp);
-		m->lp = gp_milp_new();
-		if (!m->lp)
+		if (!s->job.zero)
 			break;
-		build(m, o, GP_OBJ_TIME, Tcap);
-		struct gp_milp_params p = { .time_limit = 5 };
-		struct gp_milp_report r = { 0 };
-		struct gp_err e2;
-		if (gp_milp_solve(m->lp, &p, &r, &e2) == 0 && r.x &&
-		    (r.status == GP_MILP_OPTIMAL || r.status == GP_MILP_FEASIBLE) &&
-		    r.objective < bestT) {
-			free(best);
-			best = r.x;
-			r.x = NULL;
-			bestT = r.objective;
-		}
-		gp_milp_report_free(&r);
 	}
-	m->fix_c = -1;
+}
+
+/* Sets E and the on flags of the classes for option o, prunes dominated
+ * ones (same pools, links and DCs; no faster cycle and no shorter
+ * fill/tail); returns the classes left. */
+static int cmp_sig(const void *a, const void *b, const struct pm *m);
+static const struct pm *sort_m;
+static int cmp_idx(const void *a, const void *b)
+{
+	return cmp_sig(a, b, sort_m);
+}
+
+static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
+{
+	int f0 = m->k[c->kind[0]].fp, g0 = c->n[0] * m->k[c->kind[0]].tp;
+	int f1 = -1, g1 = 0;
+	if (c->nseg == 2) {
+		f1 = m->k[c->kind[1]].fp;
+		g1 = c->n[1] * m->k[c->kind[1]].tp;
+	}
+	if (f1 >= 0 && f1 < f0) {
+		int t = f0; f0 = f1; f1 = t;
+		t = g0; g0 = g1; g1 = t;
+	}
+	sig[0] = f0; sig[1] = g0; sig[2] = f1; sig[3] = g1;
+	sig[4] = c->la; sig[5] = c->lb;
+}
+
+static int cmp_sig(const void *a, const void *b, const struct pm *m)
+{
+	const struct pm_class *x = &m->c[*(const int *)a], *y = &m->c[*(const int *)b];
+	int sx[6], sy[6];
+	class_sig(m, x, sx);
+	class_sig(m, y, sy);
+	for (int i = 0; i < 6; i++)
+		if (sx[i] != sy[i])
+			return sx[i] < sy[i] ? -1 : 1;
+	if (x->U != y->U)
+		return x->U < y->U ? -1 : 1;
+	double ex = x->sig + x->E, ey = y->sig + y->E;
+	if (ex != ey)
+		return ex < ey ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static int set_option(struct pm *m, const struct pm_opt *o, int *idx)
+{
+	const struct gp_scenario *s = m->sc;
+	int n = 0;
+	for (int i = 0; i < m->nc; i++) {
+		struct pm_class *c = &m->c[i];
+		c->on = false;
+		bool xdc = c->nseg == 2 && m->k[c->kind[0]].dc != m->k[c->kind[1]].dc;
+		if (!o->one && o->K == 1 && xdc)
+			continue;
+		if (!o->one && o->K >= 2 && xdc &&
+		    !pair_ok(s, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
+			continue;
+		c->E = class_tail(m, c, o);
+		idx[n++] = i;
+	}
+	sort_m = m;
+	qsort(idx, (size_t)n, sizeof *idx, cmp_idx);
+	int kept = 0;
+	double bestE = INF;
+	for (int j = 0; j < n; j++) {
+		struct pm_class *c = &m->c[idx[j]];
+		if (j > 0) {
+			int a[6], b[6];
+			class_sig(m, &m->c[idx[j - 1]], a);
+			class_sig(m, c, b);
+			if (memcmp(a, b, sizeof a))
+				bestE = INF;
+		}
+		/* Sorted by U within a signature: dominated iff an earlier one
+		 * has no larger fill + tail. */
+		if (c->sig + c->E < bestE) {
+			bestE = c->sig + c->E;
+			c->on = true;
+			idx[kept++] = idx[j];
+		}
+	}
+	return kept;
+}
+
+/* ------------------------------------------------------------------ */
+/* Breakpoints                                                         */
+
+static double bp(const struct pm_class *c, int mb)
+{
+	return c->sig + c->E + (mb - 1) * c->U;
+}
+
+/* Micro-batches one replica of c fits in T (0..N). */
+static int m_of(const struct pm *m, const struct pm_class *c, double T)
+{
+	if (bp(c, 1) > T)
+		return 0;
+	double f = c->U > 0 ? floor((T - c->sig - c->E) / c->U) + 1 : m->N;
+	int k = f > m->N ? m->N : f < 1 ? 1 : (int)f;
+	while (k < m->N && bp(c, k + 1) <= T)
+		k++;
+	while (k > 1 && bp(c, k) > T)
+		k--;
+	return k;
+}
+
+static double count_bp(const struct pm *m, const int *idx, int n, double T)
+{
+	double cnt = 0;
+	for (int j = 0; j < n; j++)
+		cnt += m_of(m, &m->c[idx[j]], T);
+	return cnt;
+}
+
+/* Largest breakpoint <= T (-INF if none). */
+static double prev_bp(const struct pm *m, const int *idx, int n, double T)
+{
+	double best = -INF;
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int k = m_of(m, c, T);
+		if (k > 0 && bp(c, k) > best)
+			best = bp(c, k);
+	}
 	return best;
 }
 
-static int pm_solve(struct pm *m, const struct gp_plan_opts *o, enum gp_objective obj,
-		    double Tcap, struct gp_milp_report *r, struct gp_err *e)
+/* Smallest breakpoint > T (INF if none). */
+static double next_bp(const struct pm *m, const int *idx, int n, double T)
 {
-	double *w = obj == GP_OBJ_TIME ? warm_point(m, o, Tcap) : NULL;
-	gp_milp_free(m->lp);
-	m->ncol = 0;
-	m->lp = gp_milp_new();
-	if (!m->lp)
+	double best = INF;
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int k = m_of(m, c, T);
+		if (k < m->N && bp(c, k + 1) < best)
+			best = bp(c, k + 1);
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* The covering MILP of one probe                                      */
+
+enum pm_goal { PM_FEAS, PM_WAN, PM_COST, PM_PRICE };
+
+struct pm_sol {
+	double T, obj;
+	int opt;
+	int *y, *x;                    /* [nc] */
+};
+
+static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
+{
+	if (o->one || o->K < 2)
+		return 0;
+	double G = m->prec * (m->L * m->Lp + 2 * m->Ep);
+	double f = m->sc->job.sync_mode == GP_SYNC_HIER ? 2.0 * (o->K - 1) / o->K : 2.0;
+	return f * G / m->sc->job.sync_every;
+}
+
+static bool same_link(const struct gp_link *x, const struct gp_link *y)
+{
+	return (!x && !y) || (x && y && x->bandwidth == y->bandwidth &&
+			      x->latency == y->latency && x->price_per_gb == y->price_per_gb);
+}
+
+/* DCs a and b are interchangeable: equal pools, equal links to every
+ * other DC, and joined both ways. */
+static bool twins(const struct gp_scenario *s, int a, int b)
+{
+	const struct gp_dc *x = &s->dcs[a], *y = &s->dcs[b];
+	if (x->npools != y->npools || !gp_find_link(s, a, b) || !same_link(gp_find_link(s, a, b), gp_find_link(s, b, a)))
+		return false;
+	for (int q = 0; q < x->npools; q++) {
+		const struct gp_pool *p = &x->pools[q], *r = &y->pools[q];
+		if (p->gpu != r->gpu || p->count != r->count || p->per_node != r->per_node ||
+		    p->nvlink != r->nvlink || p->network != r->network || p->latency != r->latency)
+			return false;
+	}
+	for (int c = 0; c < s->ndcs; c++)
+		if (c != a && c != b && (!same_link(gp_find_link(s, a, c), gp_find_link(s, b, c)) ||
+					 !same_link(gp_find_link(s, c, a), gp_find_link(s, c, b))))
+			return false;
+	return true;
+}
+
+/* Builds the MILP at T; *cols gets the class of each y column. */
+static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const int *idx,
+			     int n, double T, enum pm_goal goal, int *cy, int *cx)
+{
+	const struct gp_scenario *s = m->sc;
+	struct gp_milp *lp = gp_milp_new();
+	if (!lp)
+		return NULL;
+	int nd = s->ndcs, nl = s->nlinks;
+	double G = grad_ring_bytes(m, o);
+	int *cv = gp_xcalloc((size_t)nd, sizeof *cv), *ce = gp_xcalloc((size_t)nd * nd, sizeof *ce);
+	int *rc = gp_xcalloc((size_t)(2 * n + nd + 4), sizeof *rc);
+	double *rv = gp_xcalloc((size_t)(2 * n + nd + 4), sizeof *rv);
+	int **lc = gp_xcalloc((size_t)nl + 1, sizeof *lc);
+	double **lv = gp_xcalloc((size_t)nl + 1, sizeof *lv);
+	int *ln = gp_xcalloc((size_t)nl + 1, sizeof *ln);
+	int *pc = gp_xcalloc((size_t)m->npools * (size_t)(n + 1), sizeof *pc);
+	double *pv = gp_xcalloc((size_t)m->npools * (size_t)(n + 1), sizeof *pv);
+	int *pn = gp_xcalloc((size_t)m->npools + 1, sizeof *pn);
+	bool ok = cv && ce && rc && rv && lc && lv && ln && pc && pv && pn;
+	for (int l = 0; ok && l < nl; l++) {
+		lc[l] = gp_xcalloc((size_t)n + 2, sizeof **lc);
+		lv[l] = gp_xcalloc((size_t)n + 2, sizeof **lv);
+		ok = lc[l] && lv[l];
+	}
+	char nm[64];
+	bool dcs = ok && !o->one && nd > 1;
+	for (int d = 0; dcs && d < nd; d++) {
+		snprintf(nm, sizeof nm, "v_%d", d);
+		cv[d] = gp_milp_col(lp, nm, 0, 1, true, 0);
+	}
+	for (int j = 0; ok && j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int mb = m_of(m, c, T);
+		double ycost = goal == PM_COST ? c->price * T / 3600 : goal == PM_PRICE ? c->price : 0;
+		double xcost = 0;
+		if (c->la >= 0) {
+			if (goal == PM_WAN)
+				xcost = 2 * m->bb;
+			else if (goal == PM_COST)
+				xcost = m->bb / 1e9 * (s->links[c->la].price_per_gb +
+						       s->links[c->lb].price_per_gb);
+		}
+		snprintf(nm, sizeof nm, "y_%d", idx[j]);
+		cy[j] = gp_milp_col(lp, nm, 0, mb > 0 ? c->ymax : 0, true, ycost);
+		snprintf(nm, sizeof nm, "x_%d", idx[j]);
+		/* Integer y make some integer x exist unless links weigh x. */
+		cx[j] = gp_milp_col(lp, nm, 0, mb > 0 ? m->N : 0, c->la >= 0, xcost);
+		int k2[2] = { cx[j], cy[j] };
+		double v2[2] = { 1, -(double)mb };
+		snprintf(nm, sizeof nm, "mb_%d", idx[j]);
+		gp_milp_row(lp, nm, 2, k2, v2, -INF, 0);
+		v2[1] = -1;
+		snprintf(nm, sizeof nm, "one_%d", idx[j]);
+		gp_milp_row(lp, nm, 2, k2, v2, 0, INF);
+		for (int sg = 0; sg < c->nseg; sg++) {
+			const struct pm_kind *k = &m->k[c->kind[sg]];
+			int f = k->fp;
+			double g = c->n[sg] * k->tp;
+			int at = -1;
+			for (int q = 0; q < pn[f]; q++)
+				if (pc[(size_t)f * (n + 1) + q] == cy[j])
+					at = q;
+			if (at >= 0) {
+				pv[(size_t)f * (n + 1) + at] += g;
+			} else {
+				pc[(size_t)f * (n + 1) + pn[f]] = cy[j];
+				pv[(size_t)f * (n + 1) + pn[f]++] = g;
+			}
+			if (dcs && (sg == 0 || k->dc != m->k[c->kind[0]].dc)) {
+				int k3[2] = { cy[j], cv[k->dc] };
+				double v3[2] = { 1, -(double)c->ymax };
+				snprintf(nm, sizeof nm, "dc_%d_%d", idx[j], k->dc);
+				gp_milp_row(lp, nm, 2, k3, v3, -INF, 0);
+			}
+		}
+		if (c->la >= 0) {
+			lc[c->la][ln[c->la]] = cx[j];
+			lv[c->la][ln[c->la]++] = m->bb;
+			lc[c->lb][ln[c->lb]] = cx[j];
+			lv[c->lb][ln[c->lb]++] = m->bb;
+		}
+	}
+	if (ok) {
+		for (int j = 0; j < n; j++) {
+			rc[j] = cx[j];
+			rv[j] = 1;
+		}
+		gp_milp_row(lp, "batch", n, rc, rv, m->N, m->N);
+		for (int j = 0; j < n; j++) {
+			rc[j] = cy[j];
+			rv[j] = 1;
+		}
+		if (o->one)
+			gp_milp_row(lp, "replicas", n, rc, rv, 1, 1);
+		else
+			gp_milp_row(lp, "replicas", n, rc, rv, o->d, INF);
+		if (m->budget > 0) {
+			for (int j = 0; j < n; j++)
+				rv[j] = m->c[idx[j]].price;
+			gp_milp_row(lp, "budget", n, rc, rv, -INF, m->budget);
+		}
+		for (int f = 0; f < m->npools; f++)
+			if (pn[f]) {
+				snprintf(nm, sizeof nm, "pool_%d", f);
+				gp_milp_row(lp, nm, pn[f], pc + (size_t)f * (n + 1),
+					    pv + (size_t)f * (n + 1), -INF, m->pl[f]->count);
+			}
+	}
+	if (dcs) {
+		for (int d = 0; d < nd; d++) {
+			rc[d] = cv[d];
+			rv[d] = 1;
+		}
+		gp_milp_row(lp, "dcs", nd, rc, rv, -INF, o->K);
+		for (int a = 0; a < nd; a++)
+			for (int b = a + 1; b < nd; b++) {
+				int k2[3] = { cv[a], cv[b], -1 };
+				double v2[3] = { 1, 1, -1 };
+				if (o->K >= 2 && !pair_ok(s, a, b, o->wbw)) {
+					snprintf(nm, sizeof nm, "apart_%d_%d", a, b);
+					gp_milp_row(lp, nm, 2, k2, v2, -INF, 1);
+				} else if (G > 0 && gp_find_link(s, a, b)) {
+					snprintf(nm, sizeof nm, "e_%d_%d", a, b);
+					double ecost = goal == PM_WAN ? 2 * G : goal == PM_COST ?
+						G / 1e9 * (gp_find_link(s, a, b)->price_per_gb +
+							   gp_find_link(s, b, a)->price_per_gb) : 0;
+					ce[a * nd + b] = k2[2] = gp_milp_col(lp, nm, 0, 1, false, ecost);
+					gp_milp_row(lp, nm, 3, k2, v2, -INF, 1);
+				}
+			}
+	}
+	/* Twin DCs (same pools, same links to the rest) are interchangeable:
+	 * the earlier one uses at least as many GPUs. */
+	for (int a = 0; ok && nd > 1 && a < nd; a++) {
+		int b = a + 1;
+		if (b >= nd || !twins(s, a, b))
+			continue;
+		int nn = 0;
+		for (int j = 0; j < n; j++) {
+			const struct pm_class *c = &m->c[idx[j]];
+			double g = 0;
+			for (int sg = 0; sg < c->nseg; sg++) {
+				const struct pm_kind *k = &m->k[c->kind[sg]];
+				g += (k->dc == a ? 1 : k->dc == b ? -1 : 0) * c->n[sg] * k->tp;
+			}
+			if (g != 0) {
+				rc[nn] = cy[j];
+				rv[nn++] = g;
+			}
+		}
+		snprintf(nm, sizeof nm, "twin_%d", a);
+		if (nn)
+			gp_milp_row(lp, nm, nn, rc, rv, 0, INF);
+	}
+	for (int l = 0; ok && l < nl; l++) {
+		const struct gp_link *lk = &s->links[l];
+		int a = lk->from < lk->to ? lk->from : lk->to, b = lk->from ^ lk->to ^ a;
+		if (dcs && G > 0 && ce[a * nd + b] > 0) {
+			lc[l][ln[l]] = ce[a * nd + b];
+			lv[l][ln[l]++] = G;
+		}
+		if (!ln[l])
+			continue;
+		/* In seconds of the link: bytes / bandwidth <= T. */
+		for (int q = 0; q < ln[l]; q++)
+			lv[l][q] /= lk->bandwidth;
+		snprintf(nm, sizeof nm, "link_%d", l);
+		gp_milp_row(lp, nm, ln[l], lc[l], lv[l], -INF, T);
+	}
+	for (int l = 0; lc && l < nl; l++) {
+		free(lc[l]);
+		free(lv[l]);
+	}
+	free(cv);
+	free(ce);
+	free(rc);
+	free(rv);
+	free(lc);
+	free(lv);
+	free(ln);
+	free(pc);
+	free(pv);
+	free(pn);
+	if (!ok) {
+		gp_milp_free(lp);
+		return NULL;
+	}
+	return lp;
+}
+
+/* Solves one probe: 1 feasible (sol filled if given), 0 not, -1 error. */
+static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+		 struct pm_sol *sol, struct gp_err *e)
+{
+	/* At a fixed T, classes with the same pools, GPUs and links differ
+	 * only in m_c(T): keep the largest of each (idx0 is sorted by
+	 * signature), and none that fits no micro-batch. */
+	int *idx = gp_xcalloc((size_t)n0, sizeof *idx), n = 0;
+	int *cy = gp_xcalloc((size_t)n0, sizeof *cy), *cx = gp_xcalloc((size_t)n0, sizeof *cx);
+	int prev[6] = { -2 }, bm = 0;
+	for (int j = 0; idx && j < n0; j++) {
+		int sg[6], mb = m_of(m, &m->c[idx0[j]], T);
+		class_sig(m, &m->c[idx0[j]], sg);
+		bool same = n > 0 && !memcmp(sg, prev, sizeof sg);
+		if (mb < 1 || (same && mb <= bm))
+			continue;
+		if (same) {
+			idx[n - 1] = idx0[j];
+		} else {
+			idx[n++] = idx0[j];
+			memcpy(prev, sg, sizeof sg);
+		}
+		bm = mb;
+	}
+	struct gp_milp *lp = idx && cy && cx && n ? build(m, &m->opt[oi], idx, n, T, goal, cy, cx) : NULL;
+	if (idx && cy && cx && n == 0) {
+		free(idx);
+		free(cy);
+		free(cx);
+		return 0;
+	}
+	if (!lp) {
+		free(idx);
+		free(cy);
+		free(cx);
 		return gp_errf(e, "out of memory");
-	build(m, o, obj, Tcap);
-	struct gp_milp_params p = { .time_limit = o->time_limit > 0 ? o->time_limit : 60,
-				    .gap = o->gap, .warm = w };
-	int rc = gp_milp_solve(m->lp, &p, r, e);
-	free(w);
+	}
+	m->probes++;
+	double left = m->deadline - now_s();
+	if (left > PM_PROBE_TL)
+		left = PM_PROBE_TL;
+	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05 };
+	struct gp_milp_report r;
+	int rc = gp_milp_solve(lp, &p, &r, e);
+	if (rc == 0) {
+		if (r.status == GP_MILP_INFEASIBLE) {
+			rc = 0;
+		} else if (r.x && (r.status == GP_MILP_OPTIMAL || r.status == GP_MILP_FEASIBLE)) {
+			rc = 1;
+			if (sol) {
+				memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
+				memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
+				for (int j = 0; j < n; j++) {
+					sol->y[idx[j]] = (int)lround(r.x[cy[j]]);
+					sol->x[idx[j]] = (int)lround(r.x[cx[j]]);
+				}
+				sol->T = T;
+				sol->obj = r.objective;
+				sol->opt = oi;
+			}
+		} else if (r.status == GP_MILP_NOSOL) {
+			rc = 3;   /* undecided within the probe's time: not proven */
+		} else {
+			rc = gp_errf(e, "the covering MILP at T = %.6g s failed: %s", T, r.msg);
+		}
+	}
+	gp_milp_report_free(&r);
+	gp_milp_free(lp);
+	free(idx);
+	free(cy);
+	free(cx);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Search over T                                                       */
+
+/* A probe timed out: optimality is no longer proven below what is known
+ * infeasible (lo) at that point. */
+static void undecided(struct pm *m, double lo)
+{
+	double b = lo == -INF ? 0 : lo;
+	if (!m->undecided || b < m->bound_undecided)
+		m->bound_undecided = b;
+	m->undecided++;
+}
+
+/* The smallest feasible breakpoint of option oi below `below` (INF: any);
+ * *T gets it, or INF when none; *lo the largest infeasible one seen. */
+static int solve_option(struct pm *m, int oi, const int *idx, int n, double below,
+			struct pm_sol *sol, double *T, double *lo, struct gp_err *e)
+{
+	*T = INF;
+	*lo = -INF;
+	double hi = prev_bp(m, idx, n, below == INF ? INF : below);
+	if (below < INF && hi >= below)
+		hi = prev_bp(m, idx, n, nextafter(below, -INF));
+	if (hi == -INF)
+		return 0;
+	int r = probe(m, oi, idx, n, hi, PM_FEAS, sol, e);
+	if (r == 3)
+		undecided(m, -INF);
+	if (r <= 0 || r == 3) {
+		*lo = hi;
+		return r < 0 ? -1 : 0;
+	}
+	double lo_t = -INF;
+	for (;;) {
+		double cl = lo_t == -INF ? 0 : count_bp(m, idx, n, lo_t);
+		double ch = count_bp(m, idx, n, nextafter(hi, -INF));
+		if (ch - cl < 0.5)
+			break;
+		/* The median breakpoint in (lo, hi), by bisection on counts. */
+		double want = cl + floor((ch - cl + 1) / 2), a = lo_t == -INF ? 0 : lo_t, b = hi;
+		for (int it = 0; it < 200 && b - a > 1e-15 * b; it++) {
+			double mid = 0.5 * (a + b);
+			if (count_bp(m, idx, n, mid) >= want)
+				b = mid;
+			else
+				a = mid;
+		}
+		double t = prev_bp(m, idx, n, b);
+		if (!(t > lo_t && t < hi))
+			t = next_bp(m, idx, n, lo_t == -INF ? -1 : lo_t);
+		if (!(t > lo_t && t < hi))
+			break;
+		if (now_s() > m->deadline) {
+			*lo = lo_t;
+			*T = hi;
+			return 2;   /* stopped */
+		}
+		r = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
+		if (r < 0)
+			return -1;
+		if (r == 3)
+			undecided(m, lo_t);
+		if (r == 1)
+			hi = t;
+		else
+			lo_t = t;
+	}
+	if (sol && sol->T != hi && probe(m, oi, idx, n, hi, PM_FEAS, sol, e) != 1)
+		return gp_errf(e, "milp: a feasible probe at T = %.6g s failed again", hi);
+	*T = hi;
+	*lo = lo_t;
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void pm_free(struct pm *m)
+{
+	free(m->pl);
+	free(m->pl_dc);
+	free(m->dc_gpus);
+	free(m->k);
+	free(m->c);
+	free(m->lay);
+	free(m->qbw);
+}
+
+static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_err *e)
+{
+	memset(m, 0, sizeof *m);
+	m->sc = s;
+	m->o = o;
+	m->cm = &gp_default_cost;
+	m->t0 = now_s();
+	m->deadline = m->t0 + (o && o->time_limit > 0 ? o->time_limit : 60);
+	m->budget = o ? o->budget_usd_per_hour : 0;
+	m->miss = INF;
+	m->L = s->model.layers;
+	double N = s->job.global_batch / s->job.micro_batch;
+	if (!(N >= 1 && N <= 1e7 && N == floor(N)))
+		return gp_errf(e, "milp: job.global_batch %.0f cannot be split into micro-batches of %.0f sequences",
+			       s->job.global_batch, s->job.micro_batch);
+	m->N = (int)N;
+	m->bb = gp_boundary_bytes(s);
+	m->prec = s->job.precision_bytes;
+	m->Lp = gp_layer_params(&s->model);
+	m->Ep = gp_embedding_params(&s->model);
+	for (int d = 0; d < s->ndcs; d++)
+		m->npools += s->dcs[d].npools;
+	m->pl = gp_xcalloc((size_t)m->npools, sizeof *m->pl);
+	m->pl_dc = gp_xcalloc((size_t)m->npools, sizeof *m->pl_dc);
+	m->dc_gpus = gp_xcalloc((size_t)s->ndcs, sizeof *m->dc_gpus);
+	if (!m->pl || !m->pl_dc || !m->dc_gpus)
+		return gp_errf(e, "out of memory");
+	for (int d = 0, f = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++, f++) {
+			m->pl[f] = &s->dcs[d].pools[q];
+			m->pl_dc[f] = d;
+			m->dc_gpus[d] += m->pl[f]->count;
+			m->gpus += m->pl[f]->count;
+		}
+	if (enum_kinds(m) || link_classes(m))
+		return gp_errf(e, "out of memory");
+	enum_opts(m);
+	return 0;
+}
+
+/* The plan of a solution: per class, y replicas sharing x micro-batches
+ * (q or q + 1 each, never more than m_c(T)). */
+static int make_plan(const struct pm *m, const struct pm_sol *sol, struct gp_plan *out)
+{
+	const struct gp_scenario *s = m->sc;
+	enum gp_sched k = m->o ? m->o->schedule : GP_SCHED_1F1B;
+	if (k == GP_SCHED_GPIPE || (int)k < 0 || k >= GP_SCHED__N)
+		k = GP_SCHED_1F1B;
+	memset(out, 0, sizeof *out);
+	out->schedule = k;
+	out->chunks = 1;
+	out->pipes = gp_xcalloc((size_t)m->nc * 2 + 1, sizeof *out->pipes);
+	if (!out->pipes)
+		return -1;
+	for (int i = 0; i < m->nc; i++) {
+		int y = sol->y[i], x = sol->x[i];
+		if (y < 1 || x < 1)
+			continue;
+		const struct pm_class *c = &m->c[i];
+		int q = x / y, r = x % y;
+		for (int part = 0; part < 2; part++) {
+			int R = part == 0 ? r : y - r, mb = part == 0 ? q + 1 : q;
+			if (R < 1 || mb < 1)
+				continue;
+			struct gp_pipeline *pp = &out->pipes[out->npipes++];
+			pp->replicas = R;
+			pp->micro_batches = mb;
+			pp->nstages = c->S;
+			pp->stages = gp_xcalloc((size_t)c->S, sizeof *pp->stages);
+			if (!pp->stages) {
+				gp_plan_free(out);
+				return -1;
+			}
+			for (int j = 0, next = 1; j < c->S; j++) {
+				const struct pm_kind *kd = &m->k[c->kind[j < c->n[0] ? 0 : 1]];
+				int nl = m->lay[c->off + j];
+				pp->stages[j] = (struct gp_stage){ .dc = kd->dc, .pool = kd->pool,
+					.tp = kd->tp, .first = next, .last = next + nl - 1,
+					.recompute = kd->rc,
+					.recompute_set = s->job.recompute == GP_RC_AUTO };
+				if (!pp->stages[j].recompute_set)
+					pp->stages[j].recompute = s->job.recompute;
+				next += nl;
+			}
+		}
+	}
+	return 0;
+}
+
+static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *buf, size_t n)
+{
+	if (o->one)
+		snprintf(buf, n, "one replica");
+	else if (o->K < 2)
+		snprintf(buf, n, ">= %d replicas in one DC", o->d);
+	else
+		snprintf(buf, n, ">= %d replicas, <= %d DCs on links >= %.3g GB/s", o->d, o->K,
+			 o->wbw / 1e9);
+	(void)m;
+	return buf;
+}
+
+/* Why nothing fits: memory, GPUs, budget. */
+static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
+{
+	const struct gp_scenario *s = m->sc;
+	char msg[768];
+	rep->status = GP_MILP_INFEASIBLE;
+	if (m->nc == 0 && m->miss < INF) {
+		double best = INF;
+		const struct pm_kind *bk = NULL;
+		for (int i = 0; i < m->nk; i++) {
+			const struct pm_kind *k = &m->k[i];
+			int S = m->L < 64 ? m->L : 64;
+			/* One layer per stage, the worst (first) stage. */
+			double need = stage_mem(m, k, 1, 0, S, m->gpus) / k->g->memory;
+			if (need < best) {
+				best = need;
+				bk = k;
+			}
+		}
+		if (bk)
+			snprintf(msg, sizeof msg,
+				 "milp: the model does not fit in GPU memory: even one layer per stage over %d stages at TP %d on %s needs %.2f GiB per GPU in the first stage, %.2f GiB available (%.1fx too much)",
+				 m->L < 64 ? m->L : 64, bk->tp, bk->g->name,
+				 best * bk->g->memory / 1073741824.0, bk->g->memory / 1073741824.0, best);
+		else
+			snprintf(msg, sizeof msg, "milp: no TP degree fits any pool");
+	} else if (m->budget > 0 && m->nc > 0) {
+		/* The cheapest plan without the budget. */
+		double save = m->budget, cheapest = INF;
+		m->budget = 0;
+		int *idx = gp_xcalloc((size_t)m->nc, sizeof *idx);
+		struct pm_sol sol = { 0 };
+		sol.y = gp_xcalloc((size_t)m->nc, sizeof *sol.y);
+		sol.x = gp_xcalloc((size_t)m->nc, sizeof *sol.x);
+		for (int oi = 0; idx && sol.y && sol.x && oi < m->nopt; oi++) {
+			if (m->opt[oi].d != m->cur_d && m->opt[oi].d > 1 && s->job.zero)
+				continue;
+			int n = set_option(m, &m->opt[oi], idx);
+			if (n && probe(m, oi, idx, n, INF, PM_PRICE, &sol, NULL) == 1 &&
+			    sol.obj < cheapest)
+				cheapest = sol.obj;
+		}
+		free(idx);
+		free(sol.y);
+		free(sol.x);
+		m->budget = save;
+		if (cheapest < INF)
+			snprintf(msg, sizeof msg,
+				 "milp: the budget $%.2f/hour is too small: the cheapest plan that fits needs $%.2f/hour (%.2fx the budget)",
+				 save, cheapest, cheapest / save);
+		else
+			snprintf(msg, sizeof msg,
+				 "milp: no plan fits the GPUs and links even without the budget $%.2f/hour",
+				 save);
+	} else {
+		snprintf(msg, sizeof msg,
+			 "milp: no plan of up to %d stages covers %d micro-batches with the GPUs (%d) and links available%s%s",
+			 m->Smax, m->N, m->gpus, m->why[0] ? ": " : "", m->why);
+	}
+	snprintf(rep->note, sizeof rep->note, "%s", msg);
+	rep->seconds = now_s() - m->t0;
+	return gp_errf(e, "%s", msg);
+}
+
+struct pm_best {
+	double T, obj, lo;
+	int opt, d;
+	bool stopped;
+};
+
+/* Runs the whole time search (and the objective's second phase); leaves
+ * the winning classes in m (split for best->d) and the solution in sol. */
+static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
+		  struct pm_best *best, struct gp_err *e)
+{
+	const struct gp_scenario *s = m->sc;
+	int *idx = NULL;
+	struct pm_sol cur = { 0 };
+	int rc = 0;
+	best->T = INF;
+	best->obj = INF;
+	best->lo = INF;
+	best->opt = -1;
+	best->stopped = false;
+	int last_d = -1;
+	double Tstar = INF;
+	/* Phase 1 finds T*; phase 2 (wan, cost) optimises at or above it. */
+	for (int phase = 1; phase <= (goal == GP_OBJ_TIME ? 1 : 2) && rc == 0; phase++) {
+		for (int oi = 0; oi < m->nopt && rc >= 0; oi++) {
+			const struct pm_opt *o = &m->opt[oi];
+			int d = s->job.zero ? o->d : 1;
+			if (d != last_d) {
+				if (enum_classes(m, d) < 0) {
+					rc = gp_errf(e, "out of memory");
+					break;
+				}
+				last_d = d;
+				free(idx);
+				free(cur.y);
+				free(cur.x);
+				idx = gp_xcalloc((size_t)m->nc, sizeof *idx);
+				cur.y = gp_xcalloc((size_t)m->nc, sizeof *cur.y);
+				cur.x = gp_xcalloc((size_t)m->nc, sizeof *cur.x);
+				if (!idx || !cur.y || !cur.x) {
+					rc = gp_errf(e, "out of memory");
+					break;
+				}
+			}
+			int n = set_option(m, o, idx);
+			if (!n)
+				continue;
+			if (phase == 1) {
+				double T, lo;
+				cur.T = -1;
+				int r = solve_option(m, oi, idx, n, best->T, &cur, &T, &lo, e);
+				if (r < 0) {
+					rc = -1;
+					break;
+				}
+				if (r == 2)
+					best->stopped = true;
+				if (r >= 1 && T < best->T) {
+					best->T = T;
+					best->opt = oi;
+					best->d = d;
+					best->lo = lo;
+					sol->T = T;
+					sol->opt = oi;
+					memcpy(sol->y, cur.y, (size_t)m->nc * sizeof *sol->y);
+					memcpy(sol->x, cur.x, (size_t)m->nc * sizeof *sol->x);
+				}
+				if (r == 2)
+					break;
+				continue;
+			}
+			/* Phase 2. */
+			if (goal == GP_OBJ_WAN) {
+				double T = prev_bp(m, idx, n, Tstar * 1.05);
+				if (T == -INF || T < Tstar * (1 - 1e-12))
+					continue;
+				int r = probe(m, oi, idx, n, T, PM_WAN, &cur, e);
+				if (r < 0) {
+					rc = -1;
+					break;
+				}
+				if (r == 1 && cur.obj < best->obj - 1e-9 * fabs(best->obj)) {
+					best->obj = cur.obj;
+					best->T = T;
+					best->opt = oi;
+					best->d = d;
+					sol->T = T;
+					sol->opt = oi;
+					memcpy(sol->y, cur.y, (size_t)m->nc * sizeof *sol->y);
+					memcpy(sol->x, cur.x, (size_t)m->nc * sizeof *sol->x);
+				}
+				continue;
+			}
+			/* Cost: the cheapest $/h any plan of this option needs bounds
+			 * every T from below. */
+			if (probe(m, oi, idx, n, INF, PM_PRICE, &cur, e) != 1)
+				continue;
+			double pmin = cur.obj;
+			double T = prev_bp(m, idx, n, Tstar);
+			if (T < Tstar)
+				T = next_bp(m, idx, n, T == -INF ? -1 : T);
+			for (int k = 0; k < PM_COST_SCAN && T < INF; k++) {
+				if (T * pmin / 3600 >= best->obj || now_s() > m->deadline)
+					break;
+				int r = probe(m, oi, idx, n, T, PM_COST, &cur, e);
+				if (r < 0) {
+					rc = -1;
+					break;
+				}
+				if (r == 1 && cur.obj < best->obj) {
+					best->obj = cur.obj;
+					best->T = T;
+					best->opt = oi;
+					best->d = d;
+					sol->T = T;
+					sol->opt = oi;
+					memcpy(sol->y, cur.y, (size_t)m->nc * sizeof *sol->y);
+					memcpy(sol->x, cur.x, (size_t)m->nc * sizeof *sol->x);
+				}
+				if (k == PM_COST_SCAN - 1)
+					best->stopped = true;
+				T = next_bp(m, idx, n, T);
+			}
+		}
+		if (phase == 1 && goal != GP_OBJ_TIME) {
+			Tstar = best->T;
+			if (Tstar == INF)
+				break;
+			best->T = INF;
+		}
+	}
+	/* Leave the classes split for the winner. */
+	if (rc == 0 && best->opt >= 0 && last_d != best->d && enum_classes(m, best->d) < 0)
+		rc = gp_errf(e, "out of memory");
+	free(idx);
+	free(cur.y);
+	free(cur.x);
 	return rc;
 }
 
@@ -1270,95 +1517,149 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 const struct gp_plan *warm, struct gp_plan *out,
 		 struct gp_plan_report *rep, struct gp_err *e)
 {
-	static const struct gp_plan_opts dflt = { 0 };
-	if (!o)
-		o = &dflt;
-	(void)warm;  /* see the note: warm starts are not mapped yet */
-	*out = (struct gp_plan){ 0 };
-	*rep = (struct gp_plan_report){ .engine = "milp", .status = GP_MILP_ERROR,
-					.objective = HUGE_VAL, .bound = -HUGE_VAL,
-					.gap = HUGE_VAL };
+	struct gp_plan_report rloc;
 	struct pm m;
-	int rc = pm_prepare(&m, s, e);
-	if (rc) {
-		if (m.N == 0 && s->job.global_batch / s->job.micro_batch !=
-		    floor(s->job.global_batch / s->job.micro_batch))
-			rep->status = GP_MILP_INFEASIBLE;
-		snprintf(rep->note, sizeof rep->note, "%s", e ? e->msg : "");
-		pm_free(&m);
-		return -1;
-	}
-	if (explain_empty(&m, o, e)) {
+	(void)warm;   /* the search is exact and fast: no warm start needed */
+	if (!rep)
+		rep = &rloc;
+	memset(rep, 0, sizeof *rep);
+	memset(out, 0, sizeof *out);
+	rep->engine = "milp";
+	rep->status = GP_MILP_ERROR;
+	rep->objective = rep->estimate_s = INF;
+	rep->bound = -INF;
+	rep->gap = INF;
+	enum gp_objective goal = o ? o->objective : GP_OBJ_TIME;
+	if (pm_init(&m, s, o, e)) {
 		rep->status = GP_MILP_INFEASIBLE;
-		snprintf(rep->note, sizeof rep->note, "%s", e ? e->msg : "");
+		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
 		pm_free(&m);
 		return -1;
 	}
-	enum gp_objective obj = o->objective == GP_OBJ_WAN ? GP_OBJ_WAN : GP_OBJ_TIME;
-	struct gp_milp_report r = { 0 };
-	rc = pm_solve(&m, o, GP_OBJ_TIME, 0, &r, e);
-	double secs = r.seconds;
-	int ncols = r.ncols, nrows = r.nrows, nints = r.nints;
-	if (rc == 0 && obj == GP_OBJ_WAN &&
-	    (r.status == GP_MILP_OPTIMAL || r.status == GP_MILP_FEASIBLE)) {
-		double Tstar = r.objective;
-		gp_milp_report_free(&r);
-		rc = pm_solve(&m, o, GP_OBJ_WAN, 1.05 * Tstar, &r, e);
-		secs += r.seconds;
+	/* Classes for the largest d fix the "nothing fits in memory" case. */
+	struct pm_sol sol = { 0 };
+	struct pm_best best = { .opt = -1 };
+	int cap = 0;
+	for (int d = 1; d <= (s->job.zero ? m.gpus : 1); d *= 2) {
+		if (enum_classes(&m, d) < 0) {
+			pm_free(&m);
+			return gp_errf(e, "out of memory");
+		}
+		if (m.nc > cap)
+			cap = m.nc;
 	}
-	if (rc == 0 && r.status != GP_MILP_OPTIMAL && r.status != GP_MILP_FEASIBLE) {
-		rep->status = r.status;
-		if (r.status == GP_MILP_INFEASIBLE)
-			rc = gp_errf(e, "no plan fits: with %d pipeline classes, the pools' GPUs, memory%s and the links cannot take a global batch of %d micro-batches",
-				     m.ncls, o->budget_usd_per_hour > 0 ? ", the budget" : "", m.N);
-		else
-			rc = gp_errf(e, "the placement MILP found no plan within %.0f s (%d classes, %d columns, %d rows)",
-				     o->time_limit > 0 ? o->time_limit : 60, m.ncls, r.ncols, r.nrows);
-	}
-	if (rc == 0) {
-		enum gp_sched sched = o->schedule != GP_SCHED_GPIPE ? o->schedule : GP_SCHED_1F1B;
-		rc = extract(&m, r.x, sched, out, e);
-		if (rc == 0) {
-			rep->status = r.status;
-			rep->objective = r.objective;
-			rep->bound = r.bound;
-			rep->gap = r.gap;
-			rep->estimate_s = r.x[m.cT];
+	sol.y = gp_xcalloc((size_t)cap + 1, sizeof *sol.y);
+	sol.x = gp_xcalloc((size_t)cap + 1, sizeof *sol.x);
+	int rc = -1;
+	if (!sol.y || !sol.x) {
+		rc = gp_errf(e, "out of memory");
+	} else if (cap == 0) {
+		rc = explain(&m, rep, e);
+	} else {
+		rc = search(&m, goal, &sol, &best, e);
+		if (rc == 0 && best.opt < 0) {
+			rc = explain(&m, rep, e);
+		} else if (rc == 0 && make_plan(&m, &sol, out)) {
+			rc = gp_errf(e, "out of memory");
+		} else if (rc == 0) {
+			char od[96];
+			int used = 0, pipes = out->npipes;
+			for (int i = 0; i < m.nc; i++)
+				used += sol.y[i] > 0;
+			rep->estimate_s = best.T;
+			rep->seconds = now_s() - m.t0;
+			bool proven = !best.stopped && !m.undecided;
+			rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
+			if (goal == GP_OBJ_TIME) {
+				rep->objective = best.T;
+				rep->bound = proven ? best.T : m.undecided ? fmin(m.bound_undecided, best.T) :
+					     best.lo > -INF ? best.lo : 0;
+			} else {
+				rep->objective = best.obj;
+				rep->bound = proven ? best.obj : 0;
+			}
+			rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
 			snprintf(rep->note, sizeof rep->note,
-				 "%d classes (S <= %d%s), %d m values; %d cols, %d rows, %d integer%s%s",
-				 m.ncls, m.Smax, m.truncated ? ", truncated" : "", m.nm,
-				 ncols, nrows, nints,
-				 o->objective == GP_OBJ_COST ? "; cost objective not modelled: minimised time" : "",
-				 warm ? "; warm start not used" : "");
+				 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s",
+				 best.T, m.probes, m.undecided, PM_PROBE_TL, rep->seconds, m.nopt,
+				 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
+				 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
+				 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "");
 		}
 	}
-	rep->seconds = secs;
-	if (rc && e)
+	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
-	gp_milp_report_free(&r);
+	free(sol.y);
+	free(sol.x);
 	pm_free(&m);
 	return rc;
 }
 
-/* For cross-checks with another solver (tests): the time model as LP. */
-int gp_place_milp_write_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			   const char *path, int *ncls, struct gp_err *e);
-int gp_place_milp_write_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			   const char *path, int *ncls, struct gp_err *e)
+/* For the test's cross-check with CBC: the covering MILP of the winning
+ * option at T* (which = 0, minimising $/h) or at the largest breakpoint
+ * below T* (which = 1, infeasible) as an LP file; *glpk gets GLPK's
+ * objective (INF when infeasible) and *T the probe's T. */
+int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			   int which, const char *path, double *T, double *glpk,
+			   struct gp_err *e);
+int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			   int which, const char *path, double *T, double *glpk,
+			   struct gp_err *e)
 {
+	struct gp_plan p;
+	struct gp_plan_report r;
+	if (gp_plan_milp(s, o, NULL, &p, &r, e))
+		return -1;
+	gp_plan_free(&p);
 	struct pm m;
-	int rc = pm_prepare(&m, s, e);
-	if (rc == 0 && !(rc = explain_empty(&m, o, e))) {
-		m.lp = gp_milp_new();
-		if (!m.lp)
+	int rc = pm_init(&m, s, o, e);
+	int *idx = NULL;
+	int oi = -1;
+	double best = INF, Tp = INF;
+	/* Find the winning option again: the one whose breakpoints hold T*. */
+	for (int d = 1; rc == 0 && oi < 0 && d <= (s->job.zero ? m.gpus : 1); d *= 2) {
+		if (enum_classes(&m, d) < 0)
 			rc = gp_errf(e, "out of memory");
-		else {
-			build(&m, o, GP_OBJ_TIME, 0);
-			rc = gp_milp_write_lp(m.lp, path, e);
+		free(idx);
+		idx = gp_xcalloc((size_t)m.nc + 1, sizeof *idx);
+		for (int i = 0; rc == 0 && idx && i < m.nopt; i++) {
+			if ((s->job.zero ? m.opt[i].d : 1) != d)
+				continue;
+			int n = set_option(&m, &m.opt[i], idx);
+			if (n && prev_bp(&m, idx, n, r.estimate_s) == r.estimate_s &&
+			    probe(&m, i, idx, n, r.estimate_s, PM_FEAS, NULL, e) == 1) {
+				oi = i;
+				break;
+			}
 		}
 	}
-	if (ncls)
-		*ncls = m.ncls;
+	if (rc == 0 && oi >= 0) {
+		int n = set_option(&m, &m.opt[oi], idx);
+		Tp = which ? prev_bp(&m, idx, n, nextafter(r.estimate_s, -INF)) : r.estimate_s;
+		int *cy = gp_xcalloc((size_t)n + 1, sizeof *cy), *cx = gp_xcalloc((size_t)n + 1, sizeof *cx);
+		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, cy, cx) : NULL;
+		if (!lp) {
+			rc = gp_errf(e, "out of memory");
+		} else {
+			struct gp_milp_params pp = { .time_limit = 30 };
+			struct gp_milp_report rr;
+			rc = gp_milp_write_lp(lp, path, e);
+			if (rc == 0 && gp_milp_solve(lp, &pp, &rr, e) == 0) {
+				best = rr.status == GP_MILP_OPTIMAL ? rr.objective : INF;
+				gp_milp_report_free(&rr);
+			} else if (rc == 0) {
+				rc = -1;
+			}
+			gp_milp_free(lp);
+		}
+		free(cy);
+		free(cx);
+	} else if (rc == 0) {
+		rc = gp_errf(e, "milp: the winning option was not found again");
+	}
+	free(idx);
 	pm_free(&m);
+	*T = Tp;
+	*glpk = best;
 	return rc;
 }

@@ -92,14 +92,16 @@ if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gant
 t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
+t "plan milp proves its optimum" 0 "solver +milp optimal: estimate .*gap 0.00 %" "$G" plan samples/p4.lua --engine milp
 t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x
-"$G" compare samples/p3.lua --json >"$tmp/cmp.json" 2>&1
+"$G" compare samples/p4.lua --json >"$tmp/cmp.json" 2>&1
 n=$((n + 1))
 if python3 -c "
 import json
 d = {e['engine']: e for e in json.load(open('$tmp/cmp.json'))}
-assert set(d) == {'megatron', 'dp-across-dcs', 'atlas', 'search'}, d.keys()
-best = min(e['iteration_time_s'] for k, e in d.items() if k != 'search')
+assert set(d) == {'milp', 'megatron', 'dp-across-dcs', 'atlas', 'search'}, d.keys()
+assert d['milp']['solver']['status'] == 'optimal' and d['milp']['solver']['gap'] == 0
+best = min(e['iteration_time_s'] for k, e in d.items() if k not in ('search', 'milp'))
 assert d['search']['iteration_time_s'] <= best * (1 + 1e-9), (d['search']['iteration_time_s'], best)
 " 2>"$tmp/err"; then echo "ok $n - compare --json: search no worse than the baselines"; else echo "not ok $n - compare: $(tail -1 "$tmp/err")"; fi
 # A plan pasted back simulates to the same time.

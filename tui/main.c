@@ -183,10 +183,22 @@ static int cmd_gantt(const struct args *a)
 typedef int (*engine_fn)(const struct gp_scenario *, const struct gp_plan_opts *,
 			 struct gp_plan *, struct gp_plan_report *, struct gp_err *);
 
+/* The placement MILP takes an optional warm plan; the command line has
+ * none to give it yet. */
+static int plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_opts mo = *o;
+	if (mo.time_limit <= 0)
+		mo.time_limit = 10;
+	return gp_plan_milp(s, &mo, NULL, out, rep, e);
+}
+
 static const struct {
 	const char *name;
 	engine_fn fn;
 } engines[] = {
+	{ "milp", plan_milp },
 	{ "megatron", gp_plan_megatron },
 	{ "dp-across-dcs", gp_plan_dp_across_dcs },
 	{ "atlas", gp_plan_atlas },
@@ -251,7 +263,7 @@ static int cmd_plan(const struct args *a)
 	const char *name = a->engine ? a->engine : "search";
 	int k = find_engine(name);
 	if (k < 0)
-		return usage_error("--engine: unknown engine '%s' (megatron, dp-across-dcs, atlas, search)",
+		return usage_error("--engine: unknown engine '%s' (milp, megatron, dp-across-dcs, atlas, search)",
 				   name);
 	struct gp_scenario *s = load(a);
 	if (!s)
@@ -367,7 +379,7 @@ static void help(FILE *f)
 		   "  --time-limit S seconds per pipeline for xdc-milp (default 10)\n"
 		   "  --gap G        relative gap at which xdc-milp stops (default 0: prove)\n"
 		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
-		   "  --engine E     plan: megatron, dp-across-dcs, atlas or search (default)\n"
+		   "  --engine E     plan: milp, megatron, dp-across-dcs, atlas or search (default)\n"
 		   "  --seed N       seed of the search engine (default 1)\n"
 		   "  --json, --csv  machine-readable output (sim; --json also plan, compare)\n"
 		   "  -j N           sweep: points in N parallel processes\n"
