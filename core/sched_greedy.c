@@ -205,6 +205,9 @@ int gp_schedule_greedy(const struct gp_sched_input *in, struct gp_schedule *out,
 	int S = in->S, m = in->m, VS = S * in->v;
 	int kinds = in->split_bw ? 3 : 2;
 	struct gstate g = { .in = in, .VS = VS };
+	if ((int64_t)VS * m * kinds > GP_MAX_TASKS)
+		return gp_errf(e, "xdc-greedy: %lld tasks are too many to schedule; at most %lld",
+			       (long long)VS * m * kinds, (long long)GP_MAX_TASKS);
 	size_t cells = (size_t)VS * (size_t)m;
 	g.per_dev = (int64_t)m * in->v * kinds;
 	g.fready = malloc(cells * sizeof *g.fready);

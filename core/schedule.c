@@ -111,8 +111,10 @@ int gp_schedule_build(enum gp_sched kind, int S, int v, int m,
 		kind = GP_SCHED_1F1B;
 	bool split = kind == GP_SCHED_ZBH1;
 	int64_t per = (int64_t)m * v * (split ? 3 : 2);
-	if (per * S > ((int64_t)1 << 31))
-		return gp_errf(e, "schedule: %lld tasks are too many", (long long)(per * S));
+	/* About 40 bytes of state a task: keep a run within a few GB. */
+	if (per * S > GP_MAX_TASKS)
+		return gp_errf(e, "schedule: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
+			       (long long)(per * S), (long long)GP_MAX_TASKS);
 	out->stages = S;
 	out->chunks = v;
 	out->micro_batches = m;

@@ -22,6 +22,9 @@ enum gp_task_kind {
 	GP_TASK_W,  /* weight gradient (only when the schedule splits B and W) */
 };
 
+/* The most tasks one pipeline's schedule may hold. */
+#define GP_MAX_TASKS 100000000LL
+
 struct gp_task {
 	int32_t mb;
 	uint8_t kind;

@@ -142,3 +142,12 @@ t "sweep bad point" 1 "expected \{\"set\"" "$G" sweep samples/default.lua --poin
 t "sweep bad value is a row" 0 "expected a positive integer" "$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4'
 t "sweep bad jobs" 2 "-j: expected an integer in 1..256" "$G" sweep samples/default.lua --set 'job.seq=1,2' -j 0
 t "sensitivity ranks" 0 "pool ams/H100 \(16 GPUs\)" "$G" sensitivity samples/default.lua
+# Absurd sizes get a message, not an attempt to allocate terabytes.
+cat >"$tmp/huge.lua" <<'LUA'
+return { dcs = { { name = "a", pools = { { gpu = "H100", count = 64 } } } },
+  model = "OPT-350M", job = { seq = 2048, global_batch = 200000000 },
+  plan = { pipelines = { { micro_batches = 200000000, stages = {
+    { dc = "a", layers = { 1, 12 } }, { dc = "a", layers = { 13, 24 } } } } } } }
+LUA
+t "too many tasks" 1 "too many to simulate; at most 100000000" "$G" sim "$tmp/huge.lua"
+t "too many tasks greedy" 1 "too many" "$G" sim "$tmp/huge.lua" --schedule xdc-greedy
