@@ -935,6 +935,10 @@ static int setup(struct sim *s, struct gp_result *r)
 		gr->VS = gr->S * gr->v;
 		gr->R = pp->replicas;
 		gr->dev0 = di;
+		int64_t ntasks = (int64_t)gr->VS * gr->m * (gr->split ? 3 : 2);
+		if (ntasks > GP_MAX_TASKS)
+			return gp_errf(s->e, "plan.pipelines[%d]: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
+				       g + 1, (long long)ntasks, (long long)GP_MAX_TASKS);
 		/* Time-aware schedules are generated once the costs are known. */
 		if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
 			char pre[64];
