@@ -157,11 +157,40 @@ struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *se
 	return s;
 }
 
+/* Physical ranges: beyond them times overflow or vanish, and no real
+ * system is there. */
+#define MIN_BW 1e3      /* bytes/s */
+#define MAX_LAT 3600.0  /* s */
+#define MIN_FLOPS 1e9
+#define MAX_SEQ 1e7
+
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 {
 	const char *f = s->path;
 	if (s->model.layers < 1)
 		return gp_errf(e, "%s: model.layers: expected a positive integer", f);
+	if (s->job.seq > MAX_SEQ)
+		return gp_errf(e, "%s: job.seq: %.0f tokens is more than %.0f", f, s->job.seq, MAX_SEQ);
+	for (int i = 0; i < s->nlinks; i++) {
+		const struct gp_link *l = &s->links[i];
+		if (l->bandwidth < MIN_BW || l->latency > MAX_LAT)
+			return gp_errf(e, "%s: link %s -> %s: bandwidth %g B/s and latency %g s are out of range (at least 1 kB/s, at most an hour)",
+				       f, s->dcs[l->from].name, s->dcs[l->to].name, l->bandwidth,
+				       l->latency);
+	}
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			const struct gp_pool *p = &s->dcs[d].pools[q];
+			if (p->network < MIN_BW || p->nvlink < MIN_BW || p->latency > MAX_LAT)
+				return gp_errf(e, "%s: dcs[%d].pools[%d]: network %g B/s, nvlink %g B/s and latency %g s: bandwidths must be at least 1 kB/s and the latency at most an hour",
+					       f, d + 1, q + 1, p->network, p->nvlink, p->latency);
+		}
+	for (int i = 0; i < s->ngpus; i++) {
+		const struct gp_gpu *g = &s->gpus[i];
+		if (g->flops < MIN_FLOPS || g->hbm_bw < MIN_BW)
+			return gp_errf(e, "%s: gpus[\"%s\"]: tflops %g and hbm_bandwidth %g are out of range (at least 1 GFLOP/s and 1 kB/s)",
+				       f, g->name, g->flops, g->hbm_bw);
+	}
 	if (s->has_plan && gp_plan_validate(s, &s->plan, e)) {
 		gp_err_prefix(e, f);
 		return -1;

@@ -165,7 +165,7 @@ struct sim {
 	struct gp_span *spans;
 	int64_t nspans, capspans;
 	double now;
-	int oom;
+	int oom, overflow;
 	struct gp_err *e;
 };
 
@@ -192,7 +192,9 @@ static void record(struct sim *s, double t0, double t1, int row, int mb,
 
 static void push(struct sim *s, double t, int type, int a, int64_t b)
 {
-	if (heap_push(&s->q, t, type, a, b))
+	if (!isfinite(t))
+		s->overflow = 1;
+	else if (heap_push(&s->q, t, type, a, b))
 		s->oom = 1;
 }
 
@@ -1128,6 +1130,8 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 		}
 		if (s.oom)
 			rc = gp_errf(e, "simulation: out of memory");
+		else if (s.overflow)
+			rc = gp_errf(e, "simulation: a time became infinite (a bandwidth near zero, or a latency or a task near infinity?)");
 		for (int i = 0; rc == 0 && i < s.nd; i++) {
 			struct dev *d = &s.d[i];
 			if (d->next < d->end) {
