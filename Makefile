@@ -16,7 +16,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
-TOOL_SRC := tests/vtrain.c tests/simbench.c tests/schedbench.c
+TOOL_SRC := tests/vtrain.c tests/simbench.c tests/schedbench.c tests/placebench.c
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 
 # Debian packages the build and the tests need.

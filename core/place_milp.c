@@ -45,9 +45,19 @@
  *    over ring sizes 2..p_max (p_max = replicas the DC, or for flat sync
  *    all DCs, could hold, capped at N), so it is an upper bound. WAN part:
  *    K DCs at the option's (bandwidth, latency) (see options), as if this
- *    stage alone used the ring (approx. when several stages sync at once).
- *    Optimizer: optimizer_time(params / t / d) with ZeRO-1, d the option's
- *    lower bound on replicas (an upper bound on the time).
+ *    stage alone used the ring. Plan-wide WAN sync (K >= 2): every stage
+ *    of every replica shares the ring's link directions, which carry
+ *    W = grad_ring_bytes / beta_q seconds of sync per iteration whatever
+ *    the plan (gp_dp_sync_wan_bytes summed over stages), so stage i's sync
+ *    also ends no earlier than its buckets' local phases (n (tau - its
+ *    WAN part)) + W after the class's first bucket is ready (its last
+ *    stage's last backward): exposed_i >= that - (first - tail_i). A
+ *    class cut across DCs pays W more: its last gradients and its
+ *    replicas' activations share the ring's links with the sync, which
+ *    gp_simulate shows does not overlap (p3: 1.06 s estimated, 1.34 s
+ *    simulated without it). Optimizer: optimizer_time(params / t / d)
+ *    with ZeRO-1, d the option's lower bound on replicas (an upper bound
+ *    on the time).
  *
  * Options: plan-wide facts the tail depends on are enumerated outside the
  * solver, each a set of constraints on the plan: D = 1 (one replica, no
@@ -70,12 +80,21 @@
  *      (G: all gradients; 2 G / every for flat sync) times e_ab >=
  *      v_a + v_b - 1 (every used pair charged: conservative)
  *      <= bandwidth T,
+ *    per link: sum y_c bb / (bandwidth U_c) <= 1 over classes crossing it
+ *      (lockstep replicas cross together every cycle; the per-replica
+ *      boundary delay in Sigma_c holds only while the link keeps up),
  *    budget: sum y_c $/h_c <= budget, and D = 1 or sum y_c >= d.
  * Feasibility is monotone in T, and the optimum T* is a breakpoint
  * (m - 1) U_c + Sigma_c + E_c: per option a binary search over the
- * breakpoints below the best T so far (by rank, counted in closed form),
- * one MILP per probe. T* is then optimal for this model: OPTIMAL,
- * objective = bound = T*.
+ * breakpoints below the best T so far (by rank, counted in closed form;
+ * below a known best, first galloping down from it), one MILP per probe.
+ * T* is then optimal for this model: OPTIMAL, objective = bound = T*.
+ * D = 1 needs no MILP (one class takes all N; solve_one). A probe first
+ * drops classes dominated at its T (prune: one-pool classes do as much
+ * with the same GPUs), then is screened: infeasible when the K DCs with
+ * the most micro-batch capacity cannot take N (cap_ok) or when the LP
+ * relaxation is infeasible. A probe still undecided after PM_PROBE_TL
+ * counts as infeasible for the search; the bound and status say so.
  *
  * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
  * plans with T <= 1.05 T* (each option at its largest breakpoint below);
@@ -148,7 +167,9 @@ struct pm {
 	int nq;
 	struct pm_opt opt[PM_MAXOPT];
 	int nopt;
-	int probes, undecided;
+	int probes, undecided, screened;
+	int gapstops;                  /* options left within the gap */
+	double bound_gap;              /* lowest infeasible T they left */
 	double bound_undecided;        /* lower bound left by undecided probes */
 	double miss;                   /* smallest memory overshoot (need / have) */
 	char why[256];
@@ -201,7 +222,12 @@ static double stage_mem(const struct pm *m, const struct pm_kind *k, int n, int 
 
 static int stage_cap(struct pm *m, const struct pm_kind *k, int i, int S, int d)
 {
-	int n = 0;
+	/* stage_mem is affine in n: solve, then settle rounding exactly. */
+	double m0 = stage_mem(m, k, 0, i, S, d), m1 = stage_mem(m, k, 1, i, S, d) - m0;
+	double f = m1 > 0 ? floor((k->g->memory - m0) / m1) : m->L;
+	int n = f < 0 ? 0 : f > m->L ? m->L : (int)f;
+	while (n > 0 && stage_mem(m, k, n, i, S, d) > k->g->memory)
+		n--;
 	while (n < m->L && stage_mem(m, k, n + 1, i, S, d) <= k->g->memory)
 		n++;
 	if (n == 0) {
@@ -265,6 +291,10 @@ struct split {
 static int max_layers(const struct split *p, int i, double U)
 {
 	int n = p->cap[i];
+	if (n > 0 && n * p->x[i] + p->e[i] > U && p->x[i] > 0) {
+		double f = floor((U - p->e[i]) / p->x[i]);
+		n = f < 0 ? 0 : f < n ? (int)f + 1 : n;
+	}
 	while (n > 0 && n * p->x[i] + p->e[i] > U)
 		n--;
 	return n;
@@ -561,11 +591,47 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 	return worst;
 }
 
+static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o);
+
+/* The WAN part of one bucket's sync time at option o: what the ring's
+ * edge carries for this bucket, alone on the link, plus its latency. */
+static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *o)
+{
+	const struct gp_job *j = &m->sc->job;
+	if (o->one || o->K < 2)
+		return 0;
+	int ranks = j->sync_mode == GP_SYNC_HIER ? o->K : 2;
+	double f = j->sync_mode == GP_SYNC_HIER ? 2.0 * (o->K - 1) / o->K : 2.0;
+	return f * bytes / j->sync_every / o->wbw + 2.0 * (ranks - 1) * o->wlat / j->sync_every;
+}
+
 static double class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
 {
 	const struct gp_scenario *s = m->sc;
 	const int *lay = m->lay + c->off;
 	double E = 0, tail = 0;
+	/* Plan-wide WAN sync (K >= 2): every stage of every replica shares
+	 * the ring's edges, which carry grad_ring_bytes per iteration in all;
+	 * the link can start on the first bucket the pipeline makes ready
+	 * (its last stage's first layer of the last backward), so stage i's
+	 * sync ends no earlier than its own local phases (RS + AG + latency
+	 * of its n buckets, which leave the link idle in lockstep) plus the
+	 * link's whole work after that point. */
+	double W = grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
+	double first = 0;   /* earliest bucket ready, before stage 0's last backward ends */
+	if (W > 0) {
+		double tl = 0;
+		for (int i = 0; i < c->S; i++) {
+			int seg = i < c->n[0] ? 0 : 1;
+			const struct pm_kind *k = &m->k[c->kind[seg]];
+			bool last = i == c->S - 1;
+			double b = lay[i] * k->bl + (last ? k->lb : 0);
+			double f = tl + (s->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
+			if (f > first)
+				first = f;
+			tl += b + (last ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta);
+		}
+	}
 	for (int i = 0; i < c->S; i++) {
 		int seg = i < c->n[0] ? 0 : 1;
 		const struct pm_kind *k = &m->k[c->kind[seg]];
@@ -582,11 +648,12 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 			if (pmax < 2)
 				pmax = 2;
 			double grad = params * m->prec;
-			if (s->job.sync_overlap) {
-				double tau = bucket_time(m, k, grad / n, o, pmax), beta = b / n;
-				exposed = fmax(tau, n * tau - (n - 1) * beta);
-			} else {
-				exposed = bucket_time(m, k, grad, o, pmax);
+			int nb = s->job.sync_overlap ? n : 1;
+			double tau = bucket_time(m, k, grad / nb, o, pmax), beta = b / nb;
+			exposed = fmax(tau, nb * tau - (nb - 1) * beta);
+			if (W > 0) {
+				double loc = tau - bucket_wan(m, grad / nb, o);
+				exposed = fmax(exposed, nb * fmax(loc, 0) + W - (first - tail));
 			}
 		}
 		int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
@@ -596,6 +663,14 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 			E = v;
 		tail += b + (last ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta);
 	}
+	/* A pipeline cut across DCs sends its last gradients back over a
+	 * link the ring's sync is already filling (processor sharing: every
+	 * flow slows), and its lockstep replicas' activations compete with
+	 * the sync too: gp_simulate shows the overlap assumed above does not
+	 * hold there (p3: 64 cut replicas per link estimated 1.06 s, simulated
+	 * 1.34 s), so such a class pays the ring's whole link time on top. */
+	if (W > 0 && c->la >= 0)
+		E += W;
 	return E;
 }
 
@@ -742,7 +817,10 @@ static int set_option(struct pm *m, const struct pm_opt *o, int *idx)
 				bestE = INF;
 		}
 		/* Sorted by U within a signature: dominated iff an earlier one
-		 * has no larger fill + tail. */
+		 * has no larger fill + tail. The cycle rows weigh a class that
+		 * crosses a link by 1 / U: there only an equal U dominates. */
+		if (c->la >= 0 && j > 0 && m->c[idx[j - 1]].U != c->U)
+			bestE = INF;
 		if (c->sig + c->E < bestE) {
 			bestE = c->sig + c->E;
 			c->on = true;
@@ -856,7 +934,7 @@ static bool twins(const struct gp_scenario *s, int a, int b)
 
 /* Builds the MILP at T; *cols gets the class of each y column. */
 static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const int *idx,
-			     int n, double T, enum pm_goal goal, int *cy, int *cx)
+			     int n, double T, enum pm_goal goal, bool relax, int *cy, int *cx)
 {
 	const struct gp_scenario *s = m->sc;
 	struct gp_milp *lp = gp_milp_new();
@@ -883,7 +961,7 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 	bool dcs = ok && !o->one && nd > 1;
 	for (int d = 0; dcs && d < nd; d++) {
 		snprintf(nm, sizeof nm, "v_%d", d);
-		cv[d] = gp_milp_col(lp, nm, 0, 1, true, 0);
+		cv[d] = gp_milp_col(lp, nm, 0, 1, !relax, 0);
 	}
 	for (int j = 0; ok && j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
@@ -898,10 +976,10 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 						       s->links[c->lb].price_per_gb);
 		}
 		snprintf(nm, sizeof nm, "y_%d", idx[j]);
-		cy[j] = gp_milp_col(lp, nm, 0, mb > 0 ? c->ymax : 0, true, ycost);
+		cy[j] = gp_milp_col(lp, nm, 0, mb > 0 ? c->ymax : 0, !relax, ycost);
 		snprintf(nm, sizeof nm, "x_%d", idx[j]);
 		/* Integer y make some integer x exist unless links weigh x. */
-		cx[j] = gp_milp_col(lp, nm, 0, mb > 0 ? m->N : 0, c->la >= 0, xcost);
+		cx[j] = gp_milp_col(lp, nm, 0, mb > 0 ? m->N : 0, !relax && c->la >= 0, xcost);
 		int k2[2] = { cx[j], cy[j] };
 		double v2[2] = { 1, -(double)mb };
 		snprintf(nm, sizeof nm, "mb_%d", idx[j]);
@@ -1024,6 +1102,23 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 		snprintf(nm, sizeof nm, "link_%d", l);
 		gp_milp_row(lp, nm, ln[l], lc[l], lv[l], -INF, T);
 	}
+	/* Lockstep replicas cross a link at once, every cycle: the link must
+	 * carry each crossing class's boundary traffic at its cycle rate,
+	 * sum_c y_c bb / (bandwidth U_c) <= 1, or the cycles (and the
+	 * per-replica boundary delay in Sigma_c) stretch. */
+	for (int l = 0; ok && l < nl; l++) {
+		int nn = 0;
+		for (int j = 0; j < n; j++) {
+			const struct pm_class *c = &m->c[idx[j]];
+			if ((c->la == l || c->lb == l) && c->U > 0) {
+				rc[nn] = cy[j];
+				rv[nn++] = m->bb / (s->links[l].bandwidth * c->U);
+			}
+		}
+		snprintf(nm, sizeof nm, "cycle_%d", l);
+		if (nn)
+			gp_milp_row(lp, nm, nn, rc, rv, -INF, 1);
+	}
 	for (int l = 0; lc && l < nl; l++) {
 		free(lc[l]);
 		free(lv[l]);
@@ -1045,6 +1140,130 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 	return lp;
 }
 
+/* GPUs of each pool a replica of c takes: pools f[0..1] (f[1] -1 if one). */
+static void class_use(const struct pm *m, const struct pm_class *c, int f[2], int g[2])
+{
+	f[0] = m->k[c->kind[0]].fp;
+	g[0] = c->n[0] * m->k[c->kind[0]].tp;
+	f[1] = -1;
+	g[1] = 0;
+	if (c->nseg == 2) {
+		int f1 = m->k[c->kind[1]].fp, g1 = c->n[1] * m->k[c->kind[1]].tp;
+		if (f1 == f[0]) {
+			g[0] += g1;
+		} else {
+			f[1] = f1;
+			g[1] = g1;
+		}
+	}
+}
+
+/* Dominance at a fixed T: a class c is dropped when one-pool classes
+ * (no links, one DC) on its pools do as much with its GPUs: on each pool
+ * p of c, k_p = floor(GPUs of c on p / GPUs of c'_p) copies of the best
+ * such c'_p, and sum_p k_p m_c'_p(T) >= m_c(T). Any plan using y replicas
+ * of c maps to one using k_p y (or fewer, each keeping a micro-batch, at
+ * least y in all) replicas of the c'_p: no more GPUs, DCs, links or
+ * dollars, at least as many replicas, the same micro-batches. Ties
+ * between equal one-pool classes keep the earlier. Keeps idx's order. */
+static int prune(const struct pm *m, int *idx, int n, double T)
+{
+	int np = m->npools;
+	int *cnt = gp_xcalloc((size_t)np + 1, sizeof *cnt);
+	int *start = gp_xcalloc((size_t)np + 1, sizeof *start);
+	int *lst = gp_xcalloc((size_t)n, sizeof *lst), *gm = gp_xcalloc((size_t)n * 2, sizeof *gm);
+	if (!cnt || !start || !lst || !gm) {
+		free(cnt);
+		free(start);
+		free(lst);
+		free(gm);
+		return n;
+	}
+	for (int j = 0; j < n; j++) {
+		int f[2], g[2];
+		class_use(m, &m->c[idx[j]], f, g);
+		if (f[1] < 0 && m->c[idx[j]].la < 0)
+			cnt[f[0]]++;
+	}
+	for (int f = 0; f < np; f++)
+		start[f + 1] = start[f] + cnt[f];
+	memset(cnt, 0, (size_t)np * sizeof *cnt);
+	/* Per pool: (GPUs, micro-batches) of its one-pool classes. */
+	for (int j = 0; j < n; j++) {
+		int f[2], g[2];
+		class_use(m, &m->c[idx[j]], f, g);
+		if (f[1] < 0 && m->c[idx[j]].la < 0) {
+			int at = start[f[0]] + cnt[f[0]]++;
+			gm[2 * at] = g[0];
+			gm[2 * at + 1] = m_of(m, &m->c[idx[j]], T);
+			lst[at] = idx[j];
+		}
+	}
+	int kept = 0;
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int f[2], g[2], mc = m_of(m, c, T);
+		class_use(m, c, f, g);
+		bool one = f[1] < 0 && c->la < 0;
+		long sum = 0;
+		for (int s = 0; s < 2 && f[s] >= 0; s++) {
+			long best = 0;
+			for (int q = start[f[s]]; q < start[f[s]] + cnt[f[s]]; q++) {
+				int k = g[s] / gm[2 * q];
+				/* Equal one-pool classes: the earlier stays. */
+				if (lst[q] == idx[j] || (one && k == 1 && g[0] == gm[2 * q] &&
+							 mc == gm[2 * q + 1] && lst[q] > idx[j]))
+					continue;
+				if ((long)k * gm[2 * q + 1] > best)
+					best = (long)k * gm[2 * q + 1];
+			}
+			sum += best;
+		}
+		bool dom = sum >= mc;
+		if (!dom)
+			idx[kept++] = idx[j];
+	}
+	free(cnt);
+	free(start);
+	free(lst);
+	free(gm);
+	return kept;
+}
+
+/* An upper bound on the micro-batches the plan can take at T: per pool,
+ * its GPUs times the best micro-batches per GPU of a class on it (a
+ * class on two pools counted on both), summed per DC, the K largest DCs
+ * (all of them for D = 1 or one DC: then the bound is the pools'). */
+static bool cap_ok(const struct pm *m, const struct pm_opt *o, const int *idx, int n, double T)
+{
+	int np = m->npools, nd = m->sc->ndcs;
+	double *rate = gp_xcalloc((size_t)np, sizeof *rate), *dc = gp_xcalloc((size_t)nd, sizeof *dc);
+	if (!rate || !dc) {
+		free(rate);
+		free(dc);
+		return true;
+	}
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int f[2], g[2];
+		class_use(m, c, f, g);
+		double mc = m_of(m, c, T);
+		for (int s = 0; s < 2 && f[s] >= 0; s++)
+			if (mc / g[s] > rate[f[s]])
+				rate[f[s]] = mc / g[s];
+	}
+	for (int f = 0; f < np; f++)
+		dc[m->pl_dc[f]] += floor(rate[f] * m->pl[f]->count + 1e-9);
+	qsort(dc, (size_t)nd, sizeof *dc, cmp_dbl_desc);
+	int K = o->one ? nd : o->K < nd ? o->K : nd;
+	double tot = 0;
+	for (int d = 0; d < K; d++)
+		tot += dc[d];
+	free(rate);
+	free(dc);
+	return tot >= m->N;
+}
+
 /* Solves one probe: 1 feasible (sol filled if given), 0 not, -1 error. */
 static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
 		 struct pm_sol *sol, struct gp_err *e)
@@ -1055,10 +1274,15 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 	int *idx = gp_xcalloc((size_t)n0, sizeof *idx), n = 0;
 	int *cy = gp_xcalloc((size_t)n0, sizeof *cy), *cx = gp_xcalloc((size_t)n0, sizeof *cx);
 	int prev[6] = { -2 }, bm = 0;
+	double pu = -1;
 	for (int j = 0; idx && j < n0; j++) {
-		int sg[6], mb = m_of(m, &m->c[idx0[j]], T);
-		class_sig(m, &m->c[idx0[j]], sg);
-		bool same = n > 0 && !memcmp(sg, prev, sizeof sg);
+		const struct pm_class *c = &m->c[idx0[j]];
+		int sg[6], mb = m_of(m, c, T);
+		class_sig(m, c, sg);
+		/* (Crossing a link, also U: the cycle rows weigh 1 / U.) */
+		bool same = n > 0 && !memcmp(sg, prev, sizeof sg) && (c->la < 0 || c->U == pu);
+		if (mb >= 1 && !same)
+			pu = c->U;
 		if (mb < 1 || (same && mb <= bm))
 			continue;
 		if (same) {
@@ -1069,7 +1293,39 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 		}
 		bm = mb;
 	}
-	struct gp_milp *lp = idx && cy && cx && n ? build(m, &m->opt[oi], idx, n, T, goal, cy, cx) : NULL;
+	/* (Not with D = 1: the map to k y replicas would break it.) */
+	if (idx && n > 1 && !m->opt[oi].one)
+		n = prune(m, idx, n, T);
+	/* Screening: when the K DCs that could do the most cannot take N
+	 * micro-batches, or the LP relaxation is infeasible, neither is the
+	 * MILP feasible. */
+	if (idx && n > 0 && goal == PM_FEAS && !cap_ok(m, &m->opt[oi], idx, n, T)) {
+		m->screened++;
+		free(idx);
+		free(cy);
+		free(cx);
+		return 0;
+	}
+	if (idx && cy && cx && n && goal == PM_FEAS) {
+		struct gp_milp *rl = build(m, &m->opt[oi], idx, n, T, goal, true, cy, cx);
+		double left = m->deadline - now_s();
+		struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, PM_PROBE_TL)) };
+		struct gp_milp_report rr;
+		int st = rl ? gp_milp_solve(rl, &rp, &rr, e) : -1;
+		if (st == 0 && rr.status == GP_MILP_INFEASIBLE)
+			n = -1;
+		if (st == 0)
+			gp_milp_report_free(&rr);
+		gp_milp_free(rl);
+		if (n < 0) {
+			m->screened++;
+			free(idx);
+			free(cy);
+			free(cx);
+			return 0;
+		}
+	}
+	struct gp_milp *lp = idx && cy && cx && n ? build(m, &m->opt[oi], idx, n, T, goal, false, cy, cx) : NULL;
 	if (idx && cy && cx && n == 0) {
 		free(idx);
 		free(cy);
@@ -1132,6 +1388,49 @@ static void undecided(struct pm *m, double lo)
 	m->undecided++;
 }
 
+/* D = 1 needs no MILP: one replica of one class takes all N micro-batches;
+ * its links must carry them (bb N / bandwidth <= T), so its T is the
+ * smallest breakpoint of the option at or above both bp(c, N) and that. */
+static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
+		     struct pm_sol *sol, double *T, double *lo)
+{
+	const struct gp_scenario *s = m->sc;
+	int bc = -1;
+	double bt = INF;
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget))
+			continue;
+		double t = bp(c, m->N), req = 0;
+		if (c->la >= 0) {
+			double bw = fmin(s->links[c->la].bandwidth, s->links[c->lb].bandwidth);
+			if (m->bb > bw * c->U)
+				continue;   /* its cycle row */
+			req = m->bb * m->N / bw;
+		}
+		if (req > t)
+			t = next_bp(m, idx, n, nextafter(req, -INF));
+		if (t < bt) {
+			bt = t;
+			bc = idx[j];
+		}
+	}
+	if (bc < 0 || bt >= below)
+		return 0;
+	*T = bt;
+	*lo = prev_bp(m, idx, n, nextafter(bt, -INF));
+	if (sol) {
+		memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
+		memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
+		sol->y[bc] = 1;
+		sol->x[bc] = m->N;
+		sol->T = bt;
+		sol->obj = 0;
+		sol->opt = oi;
+	}
+	return 1;
+}
+
 /* The smallest feasible breakpoint of option oi below `below` (INF: any);
  * *T gets it, or INF when none; *lo the largest infeasible one seen. */
 static int solve_option(struct pm *m, int oi, const int *idx, int n, double below,
@@ -1139,6 +1438,8 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 {
 	*T = INF;
 	*lo = -INF;
+	if (m->opt[oi].one)
+		return solve_one(m, oi, idx, n, below, sol, T, lo);
 	double hi = prev_bp(m, idx, n, below == INF ? INF : below);
 	if (below < INF && hi >= below)
 		hi = prev_bp(m, idx, n, nextafter(below, -INF));
@@ -1152,7 +1453,39 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		return r < 0 ? -1 : 0;
 	}
 	double lo_t = -INF;
+	/* Below a known best, the option's optimum is usually close to it:
+	 * gallop down from hi (steps of 0.1 %, 0.4 %, ...) until a probe
+	 * fails, then bisect between. */
+	for (double step = 1e-3; below < INF && step < 0.5; step *= 4) {
+		double t = prev_bp(m, idx, n, hi * (1 - step));
+		if (!(t > lo_t && t < hi))
+			break;
+		if (now_s() > m->deadline) {
+			*lo = lo_t;
+			*T = hi;
+			return 2;
+		}
+		r = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
+		if (r < 0)
+			return -1;
+		if (r == 3)
+			undecided(m, lo_t);
+		if (r == 1) {
+			hi = t;
+		} else {
+			lo_t = t;
+			break;
+		}
+	}
 	for (;;) {
+		/* Within the requested gap: stop; lo_t bounds this option. */
+		double g = m->o ? m->o->gap : 0;
+		if (g > 0 && lo_t > -INF && hi - lo_t <= g * hi) {
+			if (!m->gapstops || lo_t < m->bound_gap)
+				m->bound_gap = lo_t;
+			m->gapstops++;
+			break;
+		}
 		double cl = lo_t == -INF ? 0 : count_bp(m, idx, n, lo_t);
 		double ch = count_bp(m, idx, n, nextafter(hi, -INF));
 		if (ch - cl < 0.5)
@@ -1399,6 +1732,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	for (int phase = 1; phase <= (goal == GP_OBJ_TIME ? 1 : 2) && rc == 0; phase++) {
 		for (int oi = 0; oi < m->nopt && rc >= 0; oi++) {
 			const struct pm_opt *o = &m->opt[oi];
+			if (phase == 1 && now_s() > m->deadline) {
+				best->stopped = true;
+				break;
+			}
 			int d = s->job.zero ? o->d : 1;
 			if (d != last_d) {
 				if (enum_classes(m, d) < 0) {
@@ -1568,12 +1905,15 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 				used += sol.y[i] > 0;
 			rep->estimate_s = best.T;
 			rep->seconds = now_s() - m.t0;
-			bool proven = !best.stopped && !m.undecided;
+			bool proven = !best.stopped && !m.undecided && !m.gapstops;
 			rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
 			if (goal == GP_OBJ_TIME) {
 				rep->objective = best.T;
-				rep->bound = proven ? best.T : m.undecided ? fmin(m.bound_undecided, best.T) :
-					     best.lo > -INF ? best.lo : 0;
+				/* Stopped by the time limit: options not searched yet
+				 * have no bound. */
+				rep->bound = proven ? best.T : best.stopped ? 0 :
+					     fmin(best.T, fmin(m.undecided ? m.bound_undecided : INF,
+							       m.gapstops ? m.bound_gap : INF));
 			} else {
 				rep->objective = best.obj;
 				rep->bound = proven ? best.obj : 0;
@@ -1637,7 +1977,7 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 		int n = set_option(&m, &m.opt[oi], idx);
 		Tp = which ? prev_bp(&m, idx, n, nextafter(r.estimate_s, -INF)) : r.estimate_s;
 		int *cy = gp_xcalloc((size_t)n + 1, sizeof *cy), *cx = gp_xcalloc((size_t)n + 1, sizeof *cx);
-		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, cy, cx) : NULL;
+		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, false, cy, cx) : NULL;
 		if (!lp) {
 			rc = gp_errf(e, "out of memory");
 		} else {
@@ -1661,5 +2001,79 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 	pm_free(&m);
 	*T = Tp;
 	*glpk = best;
+	return rc;
+}
+
+/* For tests (test_place_milp.c): every option's classes as the covering
+ * MILP sees them before any pruning, for an exhaustive cross-check of the
+ * search over the same plan space and model. */
+struct gp_place_class {
+	int pool[2], gpus[2], cnt[2], dc[2];   /* pool[1] -1: one pool */
+	int la, lb;                            /* links crossed, or -1 */
+	double U, sig, E, price;
+	int ymax;
+};
+struct gp_place_opt {
+	bool one;
+	int d, K, N;
+	double wbw, G, bb;
+};
+typedef int (*gp_place_visit)(void *ud, const struct gp_place_opt *o,
+			      const struct gp_place_class *c, int n);
+int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  gp_place_visit visit, void *ud, struct gp_err *e);
+int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  gp_place_visit visit, void *ud, struct gp_err *e)
+{
+	struct pm m;
+	int rc = pm_init(&m, s, o, e), last_d = -1;
+	struct gp_place_class *pc = NULL;
+	for (int oi = 0; rc == 0 && oi < m.nopt; oi++) {
+		const struct pm_opt *op = &m.opt[oi];
+		int d = s->job.zero ? op->d : 1;
+		if (d != last_d) {
+			if (enum_classes(&m, d) < 0) {
+				rc = gp_errf(e, "out of memory");
+				break;
+			}
+			last_d = d;
+			free(pc);
+			pc = gp_xcalloc((size_t)m.nc + 1, sizeof *pc);
+			if (!pc) {
+				rc = gp_errf(e, "out of memory");
+				break;
+			}
+		}
+		int n = 0;
+		for (int i = 0; i < m.nc; i++) {
+			struct pm_class *c = &m.c[i];
+			bool xdc = c->nseg == 2 && m.k[c->kind[0]].dc != m.k[c->kind[1]].dc;
+			if (!op->one && op->K == 1 && xdc)
+				continue;
+			if (!op->one && op->K >= 2 && xdc &&
+			    !pair_ok(s, m.k[c->kind[0]].dc, m.k[c->kind[1]].dc, op->wbw))
+				continue;
+			c->E = class_tail(&m, c, op);
+			struct gp_place_class *x = &pc[n++];
+			class_use(&m, c, x->pool, x->gpus);
+			for (int q = 0; q < 2; q++) {
+				x->cnt[q] = x->pool[q] >= 0 ? m.pl[x->pool[q]]->count : 0;
+				x->dc[q] = x->pool[q] >= 0 ? m.pl_dc[x->pool[q]] : -1;
+			}
+			x->la = c->la;
+			x->lb = c->lb;
+			x->U = c->U;
+			x->sig = c->sig;
+			x->E = c->E;
+			x->price = c->price;
+			x->ymax = c->ymax;
+		}
+		struct gp_place_opt po = { op->one, op->one ? 1 : op->d, op->K, m.N, op->wbw,
+					   grad_ring_bytes(&m, op), m.bb };
+		if (n && visit(ud, &po, pc, n))
+			break;
+	}
+	free(pc);
+	pm_free(&m);
 	return rc;
 }

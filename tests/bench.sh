@@ -13,6 +13,9 @@ echo
 echo "== cross-DC schedules: the P1 and P2 grids =="
 "$B/tests/schedbench" samples
 echo
+echo "== placement MILP (--engine milp): samples and a growth table =="
+"$B/tests/placebench" 10
+echo
 echo "== scenario load and validate (geoplan check, 20 runs) =="
 for f in samples/default.lua samples/p6.lua; do
 	start=$(date +%s%N)
