@@ -104,6 +104,7 @@
  * breakpoints an option; FEASIBLE when that cap stops a scan). The budget
  * is a constraint throughout.
  */
+#include "place_milp.h"
 #include "planner.h"
 #include "cost.h"
 
@@ -1712,6 +1713,20 @@ struct pm_best {
 	bool stopped;
 };
 
+/* Takes probe result cur (at T, option oi, replica bound d) as the new
+ * incumbent. */
+static void take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
+		 const struct pm_sol *cur, double T, int oi, int d)
+{
+	best->T = T;
+	best->opt = oi;
+	best->d = d;
+	sol->T = T;
+	sol->opt = oi;
+	memcpy(sol->y, cur->y, (size_t)m->nc * sizeof *sol->y);
+	memcpy(sol->x, cur->x, (size_t)m->nc * sizeof *sol->x);
+}
+
 /* Runs the whole time search (and the objective's second phase); leaves
  * the winning classes in m (split for best->d) and the solution in sol. */
 static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
@@ -1768,14 +1783,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				if (r == 2)
 					best->stopped = true;
 				if (r >= 1 && T < best->T) {
-					best->T = T;
-					best->opt = oi;
-					best->d = d;
+					take(m, best, sol, &cur, T, oi, d);
 					best->lo = lo;
-					sol->T = T;
-					sol->opt = oi;
-					memcpy(sol->y, cur.y, (size_t)m->nc * sizeof *sol->y);
-					memcpy(sol->x, cur.x, (size_t)m->nc * sizeof *sol->x);
 				}
 				if (r == 2)
 					break;
@@ -1793,13 +1802,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				}
 				if (r == 1 && cur.obj < best->obj - 1e-9 * fabs(best->obj)) {
 					best->obj = cur.obj;
-					best->T = T;
-					best->opt = oi;
-					best->d = d;
-					sol->T = T;
-					sol->opt = oi;
-					memcpy(sol->y, cur.y, (size_t)m->nc * sizeof *sol->y);
-					memcpy(sol->x, cur.x, (size_t)m->nc * sizeof *sol->x);
+					take(m, best, sol, &cur, T, oi, d);
 				}
 				continue;
 			}
@@ -1821,13 +1824,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				}
 				if (r == 1 && cur.obj < best->obj) {
 					best->obj = cur.obj;
-					best->T = T;
-					best->opt = oi;
-					best->d = d;
-					sol->T = T;
-					sol->opt = oi;
-					memcpy(sol->y, cur.y, (size_t)m->nc * sizeof *sol->y);
-					memcpy(sol->x, cur.x, (size_t)m->nc * sizeof *sol->x);
+					take(m, best, sol, &cur, T, oi, d);
 				}
 				if (k == PM_COST_SCAN - 1)
 					best->stopped = true;
@@ -1935,13 +1932,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	return rc;
 }
 
-/* For the test's cross-check with CBC: the covering MILP of the winning
- * option at T* (which = 0, minimising $/h) or at the largest breakpoint
- * below T* (which = 1, infeasible) as an LP file; *glpk gets GLPK's
- * objective (INF when infeasible) and *T the probe's T. */
-int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			   int which, const char *path, double *T, double *glpk,
-			   struct gp_err *e);
+/* For the CBC cross-check (place_milp.h). */
 int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			   int which, const char *path, double *T, double *glpk,
 			   struct gp_err *e)
@@ -2004,24 +1995,8 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 	return rc;
 }
 
-/* For tests (test_place_milp.c): every option's classes as the covering
- * MILP sees them before any pruning, for an exhaustive cross-check of the
- * search over the same plan space and model. */
-struct gp_place_class {
-	int pool[2], gpus[2], cnt[2], dc[2];   /* pool[1] -1: one pool */
-	int la, lb;                            /* links crossed, or -1 */
-	double U, sig, E, price;
-	int ymax;
-};
-struct gp_place_opt {
-	bool one;
-	int d, K, N;
-	double wbw, G, bb;
-};
-typedef int (*gp_place_visit)(void *ud, const struct gp_place_opt *o,
-			      const struct gp_place_class *c, int n);
-int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			  gp_place_visit visit, void *ud, struct gp_err *e);
+/* For tests (place_milp.h): every option's classes as the covering
+ * MILP sees them before any pruning. */
 int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			  gp_place_visit visit, void *ud, struct gp_err *e)
 {

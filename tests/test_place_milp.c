@@ -10,32 +10,14 @@
  * exhaustive enumeration of the same plan space under the same model.
  */
 #include "testutil.h"
+#include "place_milp.h"
 #include "planner.h"
 #include "sim.h"
 
 #include <time.h>
 #include <unistd.h>
 
-int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			   int which, const char *path, double *T, double *glpk,
-			   struct gp_err *e);
 
-/* place_milp.c's classes per option, for the exhaustive cross-check. */
-struct gp_place_class {
-	int pool[2], gpus[2], cnt[2], dc[2];
-	int la, lb;
-	double U, sig, E, price;
-	int ymax;
-};
-struct gp_place_opt {
-	bool one;
-	int d, K, N;
-	double wbw, G, bb;
-};
-typedef int (*gp_place_visit)(void *ud, const struct gp_place_opt *o,
-			      const struct gp_place_class *c, int n);
-int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			  gp_place_visit visit, void *ud, struct gp_err *e);
 
 static double wall(void)
 {

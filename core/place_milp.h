@@ -1,0 +1,43 @@
+/*
+ * place_milp.h: what the placement MILP (place_milp.c) shows its tests,
+ * beyond gp_plan_milp in planner.h: the classes each option offers, for an
+ * exhaustive cross-check of the search, and a probe as an LP file, for a
+ * cross-check with CBC.
+ */
+#ifndef GP_PLACE_MILP_H
+#define GP_PLACE_MILP_H
+
+#include <stdbool.h>
+#include "planner.h"
+
+/* One pipeline class as the covering MILP sees it. */
+struct gp_place_class {
+	int pool[2], gpus[2], cnt[2], dc[2];   /* pool[1] -1: one pool */
+	int la, lb;                            /* links crossed, or -1 */
+	double U, sig, E, price;
+	int ymax;
+};
+
+/* One option: what the tail depends on plan-wide. */
+struct gp_place_opt {
+	bool one;
+	int d, K, N;
+	double wbw, G, bb;
+};
+
+typedef int (*gp_place_visit)(void *ud, const struct gp_place_opt *o,
+			      const struct gp_place_class *c, int n);
+
+/* Calls visit for every option with its classes before any pruning. */
+int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  gp_place_visit visit, void *ud, struct gp_err *e);
+
+/* The covering MILP of the winning option at T* (which = 0, minimising
+ * $/h) or at the largest breakpoint below T* (which = 1, infeasible) as
+ * an LP file; *glpk gets GLPK's objective (HUGE_VAL when infeasible) and
+ * *T the probe's T. */
+int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			   int which, const char *path, double *T, double *glpk,
+			   struct gp_err *e);
+
+#endif
