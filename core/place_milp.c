@@ -7,12 +7,17 @@
  *  * A kind is (pool, TP degree t, recomputation): t in {1, 2, 4, 8},
  *    t <= per_node, t <= count, t | heads; recomputation the job's, or
  *    none / selective / full when the job says auto.
- *  * A pipeline class is one segment (n stages of one kind) or two
+ *  * A pipeline class is one segment (n stages of one kind), two
  *    segments of kinds on different pools, in one DC or in two DCs joined
- *    by links both ways; S = stages <= S_max = min(L, max(8, S_need + 8)),
+ *    by links both ways, or a chain (below); S = stages <= S_max = min(L, max(8, S_need + 8)),
  *    S_need the fewest stages any kind needs to hold the model. When the
  *    two-segment classes would exceed PM_MAXCLASS they are limited to
  *    pools of one DC (and dropped if still too many); the note says so.
+ *  * Chain classes: 3..PM_MAXSEG segments on distinct DCs, consecutive
+ *    ones joined by links both ways, one pool each and one (TP,
+ *    recomputation) for all, every composition of S <= S_max into the
+ *    segments; at most PM_MAXCHAIN of them (the note says when cut).
+ *    They enter only the uniform options below (not the covering MILP).
  *  * Layer split of a class (outside the solver): the smallest U0 = max_i
  *    t_i (t_i = F + B of stage i per micro-batch) under each stage's
  *    memory, found per stage type by bisection on the layer count; then
@@ -68,6 +73,19 @@
  * at beta_q; latency the largest among those links). A plan's estimate is
  * its tightest valid option's.
  *
+ * Uniform options (DP inside each DC, as megatron and atlas plan): y >= d
+ * replicas of one class (any class, chains included), so every stage's
+ * DP ring stays in its DC and the tail is the K = 1 one (no WAN sync;
+ * y = 1, only with d = 1: no sync at all). T(y) = (ceil(N / y) - 1) U_y +
+ * Sigma_y + E, U_y and Sigma_y with each link boundary delayed by
+ * latency + (1 + PM_SHARE (y - 1)) bb / bandwidth (lockstep replicas
+ * share the link; PM_SHARE a compromise fitted by hand to gp_simulate on
+ * default and p1), and T >= bb N / bandwidth per link crossed; y <= the
+ * pools', cycle rows' and budget's limits. Solved in closed form per
+ * class (no MILP); time objective only (wan_bytes and cost search the
+ * MILP's options). Not cross-checked by gp_place_milp_classes, which
+ * reports the MILP's options only.
+ *
  * For a fixed option and T, class c fits m_c(T) = max m <= N with
  * t_c(m) <= T micro-batches per replica, and feasibility is a covering MILP
  * (variables = classes): integer replicas y_c and micro-batches x_c,
@@ -119,6 +137,11 @@
 #define PM_MAXOPT 512
 #define PM_COST_SCAN 64
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
+#define PM_SHARE 0.5            /* uniform option: the share of a link's other lockstep crossings a boundary message waits for */
+#define PM_MAXSEG 4             /* segments of a chain class */
+#define PM_MAXCHAIN 1000
+#define GP_STR_(x) #x
+#define GP_STR(x) GP_STR_(x)       /* chain classes (3+ segments) at most */
 
 struct pm_kind {
 	int dc, pool, fp;              /* fp: flat pool index */
@@ -133,17 +156,19 @@ struct pm_kind {
 };
 
 struct pm_class {
-	int nseg, kind[2], n[2], S;
+	int nseg, kind[PM_MAXSEG], n[PM_MAXSEG], S;
 	int off;                       /* layer counts in pm.lay[off .. off + S) */
-	int la, lb;                    /* links crossed a->b, b->a (or -1) */
-	double dcross;                 /* delay of the boundary between segments */
-	double U, sig, E, price;
+	int la, lb;                    /* links crossed a->b, b->a by the first boundary (or -1) */
+	int lk[PM_MAXSEG][2];          /* links crossed by boundary s (forward, back; or -1) */
+	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
+	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
 	int ymax;
 	bool on;                       /* in the current option */
 };
 
 struct pm_opt {
 	bool one;                      /* D = 1 */
+	bool uni;                      /* y >= d replicas of one class, DP inside each DC */
 	int d, K, q;                   /* D >= d; at most K DCs; link class q */
 	double wbw, wlat;              /* ring bandwidth and latency at q */
 };
@@ -163,7 +188,8 @@ struct pm {
 	int *lay;
 	int nlay, caplay;
 	int cur_d;                     /* d the classes were split for */
-	bool trunc_two, no_two;
+	bool trunc_two, no_two, trunc_chain;
+	int nchain;
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
 	struct pm_opt opt[PM_MAXOPT];
@@ -284,6 +310,20 @@ static int link_idx(const struct gp_scenario *s, int a, int b)
 	return l ? (int)(l - s->links) : -1;
 }
 
+/* Segment of stage i; *end: i is its segment's last stage. */
+static int seg_of(const struct pm_class *c, int i, bool *end)
+{
+	int s = 0, acc = c->n[0];
+	while (i >= acc && s + 1 < c->nseg)
+		acc += c->n[++s];
+	if (end)
+		*end = i == acc - 1;
+	return s;
+}
+
+/* Boundary delay after stage i (0 after the last). */
+static double stage_delay(const struct pm *m, const struct pm_class *c, int i);
+
 struct split {
 	int S, kd[64], cap[64];
 	double x[64], e[64];           /* per layer time, extra (logits) */
@@ -320,7 +360,7 @@ static int class_split(struct pm *m, struct pm_class *c, int d, int *lay)
 	int L = m->L, S = c->S;
 	p.S = S;
 	for (int i = 0; i < S; i++) {
-		int seg = i < c->n[0] ? 0 : 1;
+		int seg = seg_of(c, i, NULL);
 		const struct pm_kind *k = &m->k[c->kind[seg]];
 		p.kd[i] = seg;
 		p.x[i] = k->x;
@@ -351,25 +391,33 @@ static int class_split(struct pm *m, struct pm_class *c, int d, int *lay)
 	}
 	if (U0 == INF)
 		return -1;
-	int mx[64], na = c->n[0];
-	long sa = 0, sb = 0;
+	int mx[64];
+	long cap[PM_MAXSEG] = { 0 };
 	for (int i = 0; i < S; i++) {
 		mx[i] = max_layers(&p, i, U0);
-		if (i < na)
-			sa += mx[i];
-		else
-			sb += mx[i];
+		cap[p.kd[i]] += mx[i];
 	}
-	/* Layers of the first segment: the fewest compute seconds, ties to
-	 * more layers first (the lexicographically largest split). */
-	int La = L;
-	if (c->nseg == 2) {
-		long lo = na > L - sb ? na : L - sb, hi = sa < L - c->n[1] ? sa : L - c->n[1];
-		double xa = m->k[c->kind[0]].x, xb = m->k[c->kind[1]].x;
-		La = (int)(xa <= xb ? hi : lo);
+	/* Layers per segment: the fewest compute seconds (each segment its
+	 * stages, the rest to the faster segments first), ties to the earlier
+	 * segment (the lexicographically largest split). */
+	int Ls[PM_MAXSEG], left = L;
+	bool done[PM_MAXSEG] = { false };
+	for (int s = 0; s < c->nseg; s++) {
+		Ls[s] = c->n[s];
+		left -= c->n[s];
+	}
+	for (int r = 0; r < c->nseg; r++) {
+		int b = -1;
+		for (int s = 0; s < c->nseg; s++)
+			if (!done[s] && (b < 0 || m->k[c->kind[s]].x < m->k[c->kind[b]].x))
+				b = s;
+		done[b] = true;
+		long add = cap[b] - c->n[b] < left ? cap[b] - c->n[b] : left;
+		Ls[b] += (int)add;
+		left -= (int)add;
 	}
 	for (int seg = 0, i = 0; seg < c->nseg; seg++) {
-		int rem = seg == 0 ? La : L - La, ns = c->n[seg];
+		int rem = Ls[seg], ns = c->n[seg];
 		for (int j = 0; j < ns; j++, i++) {
 			int v = rem - (ns - 1 - j);
 			lay[i] = mx[i] < v ? mx[i] : v;
@@ -385,9 +433,9 @@ static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
 	int S = c->S;
 	double t[64], dl[64], U = 0, sig = 0;
 	for (int i = 0; i < S; i++) {
-		const struct pm_kind *k = &m->k[c->kind[i < c->n[0] ? 0 : 1]];
+		const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
 		t[i] = lay[i] * k->x + (i == S - 1 ? k->lx : 0);
-		dl[i] = i == S - 1 ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta;
+		dl[i] = stage_delay(m, c, i);
 		if (t[i] > U)
 			U = t[i];
 		sig += t[i] + 2 * dl[i];
@@ -433,9 +481,10 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	x.price = 0;
 	for (int s = 0; s < x.nseg; s++) {
 		const struct pm_kind *k = &m->k[x.kind[s]];
-		int g = x.n[s] * k->tp;
-		if (x.nseg == 2 && m->k[x.kind[0]].fp == m->k[x.kind[1]].fp)
-			g = (x.n[0] * m->k[x.kind[0]].tp + x.n[1] * m->k[x.kind[1]].tp);
+		int g = 0;
+		for (int u = 0; u < x.nseg; u++)
+			if (m->k[x.kind[u]].fp == k->fp)
+				g += x.n[u] * m->k[x.kind[u]].tp;
 		int r = k->p->count / g;
 		if (r < x.ymax)
 			x.ymax = r;
@@ -451,27 +500,97 @@ static int push_class(struct pm *m, const struct pm_class *c)
 
 /* Can two kinds be consecutive segments? */
 static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct pm_kind *b,
-		     struct pm_class *c)
+		     struct pm_class *c, int s)
 {
 	if (a->fp == b->fp)
 		return false;
-	c->la = c->lb = -1;
+	c->lk[s][0] = c->lk[s][1] = -1;
+	if (s == 0)
+		c->la = c->lb = -1;
 	if (a->dc == b->dc) {
 		int nics = a->tp < b->tp ? a->tp : b->tp;
 		int pn = a->p->per_node < b->p->per_node ? a->p->per_node : b->p->per_node;
 		if (nics > pn)
 			nics = pn;
 		double bw = fmin(a->p->network, b->p->network) * gp_eta_net() * nics;
-		c->dcross = m->cm->ops->p2p_time(m->cm->ud, m->bb, bw, fmax(a->p->latency, b->p->latency));
+		c->dcross[s] = m->cm->ops->p2p_time(m->cm->ud, m->bb, bw, fmax(a->p->latency, b->p->latency));
 		return true;
 	}
-	c->la = link_idx(m->sc, a->dc, b->dc);
-	c->lb = link_idx(m->sc, b->dc, a->dc);
-	if (c->la < 0 || c->lb < 0)
+	int la = link_idx(m->sc, a->dc, b->dc), lb = link_idx(m->sc, b->dc, a->dc);
+	if (la < 0 || lb < 0)
 		return false;
-	const struct gp_link *l = &m->sc->links[c->la];
-	c->dcross = l->latency + m->bb / l->bandwidth;
+	c->lk[s][0] = la;
+	c->lk[s][1] = lb;
+	if (s == 0) {
+		c->la = la;
+		c->lb = lb;
+	}
+	const struct gp_link *l = &m->sc->links[la];
+	c->dcross[s] = l->latency + m->bb / l->bandwidth;
 	return true;
+}
+
+static double stage_delay(const struct pm *m, const struct pm_class *c, int i)
+{
+	bool end;
+	int s = seg_of(c, i, &end);
+	if (i == c->S - 1)
+		return 0;
+	return end ? c->dcross[s] : m->k[c->kind[s]].delta;
+}
+
+/* Chains of 3..PM_MAXSEG segments: distinct DCs, consecutive ones joined
+ * by links both ways, one pool each, one (TP, recomputation) for all;
+ * stage counts of every composition of S <= Smax. Extends the chain in
+ * c from segment s (kinds chosen so far in c->kind[0..s)). */
+static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
+{
+	if (s >= 3) {
+		/* Every composition of S <= Smax into s parts. */
+		int n[PM_MAXSEG], S = s;
+		for (int u = 0; u < s; u++)
+			n[u] = 1;
+		for (;;) {
+			if (m->nchain >= PM_MAXCHAIN) {
+				m->trunc_chain = true;
+				return 0;
+			}
+			c->nseg = s;
+			c->S = S;
+			memcpy(c->n, n, sizeof n);
+			int before = m->nc;
+			if (push_class(m, c))
+				return -1;
+			m->nchain += m->nc > before;
+			/* Next composition: odometer over n[0..s), S <= Smax. */
+			int u = s - 1;
+			while (u >= 0) {
+				n[u]++;
+				S++;
+				if (S <= m->Smax)
+					break;
+				S -= n[u] - 1;
+				n[u] = 1;
+				u--;
+			}
+			if (u < 0)
+				break;
+		}
+	}
+	if (s == PM_MAXSEG)
+		return 0;
+	const struct pm_kind *a = &m->k[c->kind[s - 1]];
+	for (int b = 0; b < m->nk; b++) {
+		const struct pm_kind *kb = &m->k[b];
+		if (kb->tp != a->tp || kb->rc != a->rc || (used >> kb->dc & 1) || kb->dc == a->dc)
+			continue;
+		if (!seg_pair(m, a, kb, c, s - 1))
+			continue;
+		c->kind[s] = b;
+		if (chain_rec(m, c, s + 1, used | 1 << kb->dc))
+			return -1;
+	}
+	return 0;
 }
 
 /* The fewest stages one kind needs for the model (0: none fits). */
@@ -522,25 +641,27 @@ static int enum_classes(struct pm *m, int d)
 	struct pm_class t;
 	for (int a = 0; a < m->nk; a++)
 		for (int b = 0; b < m->nk; b++)
-			if (seg_pair(m, &m->k[a], &m->k[b], &t)) {
+			if (seg_pair(m, &m->k[a], &m->k[b], &t, 0)) {
 				pairs++;
 				same += m->k[a].dc == m->k[b].dc;
 			}
 	long per = (long)Smax * (Smax - 1) / 2;
 	bool only_same = false;
 	m->trunc_two = m->no_two = false;
+	m->trunc_chain = false;
+	m->nchain = 0;
 	if (pairs * per > PM_MAXCLASS) {
 		only_same = true;
 		m->trunc_two = true;
 		if (same * per > PM_MAXCLASS) {
 			m->no_two = true;
-			return 0;
+			goto chains;
 		}
 	}
 	for (int a = 0; a < m->nk; a++)
 		for (int b = 0; b < m->nk; b++) {
 			struct pm_class c = { .nseg = 2, .kind = { a, b } };
-			if (!seg_pair(m, &m->k[a], &m->k[b], &c))
+			if (!seg_pair(m, &m->k[a], &m->k[b], &c, 0))
 				continue;
 			if (only_same && m->k[a].dc != m->k[b].dc)
 				continue;
@@ -553,6 +674,14 @@ static int enum_classes(struct pm *m, int d)
 						return -1;
 				}
 		}
+chains:
+	if (m->sc->ndcs < 3 || m->sc->ndcs > 30)
+		return 0;
+	for (int a = 0; a < m->nk; a++) {
+		struct pm_class c = { .kind = { a } };
+		if (chain_rec(m, &c, 1, 1 << m->k[a].dc))
+			return -1;
+	}
 	return 0;
 }
 
@@ -623,19 +752,17 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 	if (W > 0) {
 		double tl = 0;
 		for (int i = 0; i < c->S; i++) {
-			int seg = i < c->n[0] ? 0 : 1;
-			const struct pm_kind *k = &m->k[c->kind[seg]];
+			const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
 			bool last = i == c->S - 1;
 			double b = lay[i] * k->bl + (last ? k->lb : 0);
 			double f = tl + (s->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
 			if (f > first)
 				first = f;
-			tl += b + (last ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta);
+			tl += b + stage_delay(m, c, i);
 		}
 	}
 	for (int i = 0; i < c->S; i++) {
-		int seg = i < c->n[0] ? 0 : 1;
-		const struct pm_kind *k = &m->k[c->kind[seg]];
+		const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
 		bool last = i == c->S - 1;
 		int n = lay[i];
 		double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (last ? m->Ep : 0);
@@ -662,7 +789,7 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 		double v = exposed + opt - tail;
 		if (v > E || i == 0)
 			E = v;
-		tail += b + (last ? 0 : i == c->n[0] - 1 ? c->dcross : k->delta);
+		tail += b + stage_delay(m, c, i);
 	}
 	/* A pipeline cut across DCs sends its last gradients back over a
 	 * link the ring's sync is already filling (processor sharing: every
@@ -721,6 +848,11 @@ static void enum_opts(struct pm *m)
 	const struct gp_scenario *s = m->sc;
 	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .K = 1, .q = -1 });
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
+	for (int d = 1; d <= Dmax; d *= 2) {
+		add_opt(m, (struct pm_opt){ .uni = true, .d = d, .K = 1, .q = -1 });
+		if (!s->job.zero && d > 1)
+			break;
+	}
 	for (int d = 2; d <= Dmax; d *= 2) {
 		for (int K = 1; K <= s->ndcs;) {
 			if (K == 1) {
@@ -795,6 +927,8 @@ static int set_option(struct pm *m, const struct pm_opt *o, int *idx)
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
 		c->on = false;
+		if (c->nseg > 2)
+			continue;   /* chains: only in the uniform options */
 		bool xdc = c->nseg == 2 && m->k[c->kind[0]].dc != m->k[c->kind[1]].dc;
 		if (!o->one && o->K == 1 && xdc)
 			continue;
@@ -1432,6 +1566,99 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 	return 1;
 }
 
+/* Uniform option: y >= d replicas of one class c, every stage's DP ring
+ * inside its DC (K = 1 sync), N micro-batches spread evenly: T(y) =
+ * bp(c, ceil(N / y)) with E (E1 for y = 1: no sync), and every link c
+ * crosses carries bb N <= bandwidth T and y bb <= bandwidth U (its cycle
+ * row). T falls with y, so per class the largest y the pools, cycle rows
+ * and budget allow, and y = 1 when d = 1. No MILP. */
+static double uni_T(const struct pm *m, struct pm_class *c, int y)
+{
+	const struct gp_scenario *s = m->sc;
+	int mb = (m->N + y - 1) / y;
+	/* Lockstep replicas cross a link together: each boundary message
+	 * shares it with y - 1 others (latency + y bb / bandwidth). */
+	struct pm_class x = *c;
+	for (int b = 0; b + 1 < x.nseg; b++)
+		if (x.lk[b][0] >= 0) {
+			const struct gp_link *l = &s->links[x.lk[b][0]];
+			x.dcross[b] = l->latency + (1 + PM_SHARE * (y - 1)) * m->bb / l->bandwidth;
+		}
+	if (c->la >= 0 && y > 1)
+		class_times(m, &x, m->lay + x.off);
+	double T = x.sig + (y == 1 ? c->E1 : c->E) + (mb - 1) * x.U;
+	for (int b = 0; b + 1 < c->nseg; b++)
+		for (int w = 0; w < 2; w++)
+			if (c->lk[b][w] >= 0)
+				T = fmax(T, m->bb * m->N / s->links[c->lk[b][w]].bandwidth);
+	return T;
+}
+
+static int uni_ymax(const struct pm *m, const struct pm_class *c)
+{
+	const struct gp_scenario *s = m->sc;
+	int y = c->ymax < m->N ? c->ymax : m->N;
+	for (int b = 0; b + 1 < c->nseg; b++)
+		for (int w = 0; w < 2; w++)
+			if (c->lk[b][w] >= 0) {
+				double r = floor(s->links[c->lk[b][w]].bandwidth * c->U / m->bb * (1 + 1e-12));
+				if (r < y)
+					y = r < 0 ? 0 : (int)r;
+			}
+	if (m->budget > 0 && c->price > 0) {
+		double r = floor(m->budget / c->price * (1 + 1e-12));
+		if (r < y)
+			y = (int)r;
+	}
+	return y;
+}
+
+static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double *T)
+{
+	const struct pm_opt *o = &m->opt[oi];
+	struct pm_opt one = { .one = true, .d = 1, .K = 1, .q = -1 };
+	int bc = -1, by = 0;
+	double bt = INF;
+	*T = INF;
+	for (int i = 0; i < m->nc; i++) {
+		struct pm_class *c = &m->c[i];
+		int ym = o->d == 1 ? 1 : uni_ymax(m, c);   /* d = 1: a lone replica */
+		if (ym < o->d)
+			continue;
+		c->E = class_tail(m, c, o);
+		c->E1 = o->d == 1 ? class_tail(m, c, &one) : INF;
+		/* Without links T falls with y: the largest; else every y
+		 * (the shared links slow the cycle as y grows); and y = 1. */
+		int y0 = c->la >= 0 ? o->d : ym;
+		for (int y = y0; y <= ym + 1; y++) {
+			int yy = y <= ym ? y : 1;
+			if (y > ym && (o->d > 1 || y0 == 1))
+				break;
+			if (m->budget > 0 && yy * c->price > m->budget * (1 + 1e-12))
+				continue;
+			double t = uni_T(m, c, yy);
+			if (t < bt) {
+				bt = t;
+				bc = i;
+				by = yy;
+			}
+		}
+	}
+	if (bc < 0 || bt >= below)
+		return 0;
+	*T = bt;
+	if (sol) {
+		memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
+		memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
+		sol->y[bc] = by;
+		sol->x[bc] = m->N;
+		sol->T = bt;
+		sol->obj = 0;
+		sol->opt = oi;
+	}
+	return 1;
+}
+
 /* The smallest feasible breakpoint of option oi below `below` (INF: any);
  * *T gets it, or INF when none; *lo the largest infeasible one seen. */
 static int solve_option(struct pm *m, int oi, const int *idx, int n, double below,
@@ -1615,7 +1842,7 @@ static int make_plan(const struct pm *m, const struct pm_sol *sol, struct gp_pla
 				return -1;
 			}
 			for (int j = 0, next = 1; j < c->S; j++) {
-				const struct pm_kind *kd = &m->k[c->kind[j < c->n[0] ? 0 : 1]];
+				const struct pm_kind *kd = &m->k[c->kind[seg_of(c, j, NULL)]];
 				int nl = m->lay[c->off + j];
 				pp->stages[j] = (struct gp_stage){ .dc = kd->dc, .pool = kd->pool,
 					.tp = kd->tp, .first = next, .last = next + nl - 1,
@@ -1634,6 +1861,8 @@ static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *bu
 {
 	if (o->one)
 		snprintf(buf, n, "one replica");
+	else if (o->uni)
+		snprintf(buf, n, "replicas of one class, >= %d, DP inside each DC", o->d);
 	else if (o->K < 2)
 		snprintf(buf, n, ">= %d replicas in one DC", o->d);
 	else
@@ -1768,6 +1997,17 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					rc = gp_errf(e, "out of memory");
 					break;
 				}
+			}
+			if (o->uni) {
+				/* Time only: the wan and cost phases search the MILP's
+				 * options. */
+				double T;
+				if (phase == 1 && goal == GP_OBJ_TIME && solve_uni(m, oi, best->T, &cur, &T) &&
+				    T < best->T) {
+					take(m, best, sol, &cur, T, oi, d);
+					best->lo = -INF;
+				}
+				continue;
 			}
 			int n = set_option(m, o, idx);
 			if (!n)
@@ -1917,11 +2157,12 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			}
 			rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
 			snprintf(rep->note, sizeof rep->note,
-				 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s",
+				 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
 				 best.T, m.probes, m.undecided, PM_PROBE_TL, rep->seconds, m.nopt,
 				 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
 				 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
-				 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "");
+				 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
+				 m.trunc_chain ? "; chain classes cut at " GP_STR(PM_MAXCHAIN) : "");
 		}
 	}
 	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
