@@ -1225,9 +1225,18 @@ static int conv_top(lua_State *L)
 			return 0;
 	}
 	char path[GP_NAME_MAX * 4];
-	if (get_str(c, top, "", "cost_model", 0, "", path, GP_NAME_MAX) ||
-	    get_str(c, top, "", "heuristic", 0, "", path, GP_NAME_MAX))
-		return 0;
+	/* Named in the contract, not built yet: refusing them beats a
+	 * scenario whose cost model is silently not the one it names. */
+	static const char *const later[] = { "cost_model", "heuristic" };
+	for (int i = 0; i < 2; i++) {
+		if (get_str(c, top, "", later[i], 0, "", path, sizeof path))
+			return 0;
+		if (path[0]) {
+			cv_err(c, later[i], "Lua %s scripts are not supported yet (\"%s\"); remove the field to use the built-in %s",
+			       i ? "heuristic" : "cost-model", path, i ? "planners" : "cost model");
+			return 0;
+		}
+	}
 	conv_plan(c, top);
 	return 0;
 }
