@@ -11,16 +11,14 @@
  *  atlas          every pipeline spans a chain of linked DCs, DP inside
  *                 each DC (Atlas, Palak et al. 2024); layers in proportion
  *                 to stage compute.
- *  search         a genetic search over heterogeneous plans in the spirit
- *                 of DT-FM (Yuan et al., NeurIPS '22), seeded with the three
- *                 above so it is never worse than them.
+ *  (search, the genetic search seeded with these three, is in search.c.)
  *
  * Every candidate is judged by gp_simulate (sim.h), like every other plan.
  * A closed-form estimate (DOMAIN.md, "unequal stages": (m - 1) max_s(t_s +
  * c_s) + sum_s(t_s + c_s), plus exposed sync and the optimizer) only orders
  * candidates, so the simulator sees the promising ones first.
  */
-#include "planner.h"
+#include "baseline.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -32,12 +30,11 @@
 #include "cost.h"
 #include "sim.h"
 
-#define INF HUGE_VAL
 #define MEGATRON_SIMS 50     /* simulated layouts, best estimates first */
 #define ATLAS_SIMS 40
 #define DP_ALTS 3            /* layouts per group tried after the first */
 
-static double now_s(void)
+double bl_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -47,21 +44,8 @@ static double now_s(void)
 /* ------------------------------------------------------------------ */
 /* What every engine shares                                            */
 
-struct ctx {
-	const struct gp_scenario *sc;
-	const struct gp_cost_model *cm;
-	const char *engine;
-	enum gp_sched sched;   /* the schedule the returned plan runs */
-	enum gp_sched eval;    /* the one candidates are simulated with */
-	double sim_tl;         /* xdc-milp time limit of the final simulation */
-	int M;                 /* micro-batches per iteration */
-	int nsim, nest;
-	double miss;           /* smallest memory overshoot seen (peak / capacity) */
-	char why[512];         /* what the simulator said about it */
-	double t0;
-};
 
-static int ctx_init(struct ctx *c, const struct gp_scenario *s,
+int bl_ctx_init(struct ctx *c, const struct gp_scenario *s,
 		    const struct gp_plan_opts *o, const char *engine,
 		    struct gp_err *e)
 {
@@ -69,7 +53,7 @@ static int ctx_init(struct ctx *c, const struct gp_scenario *s,
 	c->sc = s;
 	c->cm = &gp_default_cost;
 	c->engine = engine;
-	c->t0 = now_s();
+	c->t0 = bl_now_s();
 	c->sched = o ? o->schedule : GP_SCHED_1F1B;
 	if ((int)c->sched < 0 || c->sched >= GP_SCHED__N)
 		c->sched = GP_SCHED_1F1B;
@@ -86,30 +70,30 @@ static int ctx_init(struct ctx *c, const struct gp_scenario *s,
 	return 0;
 }
 
-static const struct gp_pool *pool_of(const struct gp_scenario *s, int dc, int pool)
+const struct gp_pool *bl_pool_of(const struct gp_scenario *s, int dc, int pool)
 {
 	return &s->dcs[dc].pools[pool];
 }
 
 static const struct gp_gpu *gpu_of(const struct gp_scenario *s, int dc, int pool)
 {
-	return &s->gpus[pool_of(s, dc, pool)->gpu];
+	return &s->gpus[bl_pool_of(s, dc, pool)->gpu];
 }
 
 /* TP inside one node, dividing the heads (Megatron-LM's constraint). */
-static bool tp_ok(const struct gp_scenario *s, const struct gp_pool *p, int t)
+bool bl_tp_ok(const struct gp_scenario *s, const struct gp_pool *p, int t)
 {
 	return t >= 1 && t <= p->per_node && t <= p->count &&
 	       (long)s->model.heads % t == 0;
 }
 
 /* The largest power of two <= t that the pool allows (1 always does). */
-static int tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t)
+int bl_tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t)
 {
 	int f = 1;
 	while (f * 2 <= t)
 		f *= 2;
-	while (f > 1 && !tp_ok(s, p, f))
+	while (f > 1 && !bl_tp_ok(s, p, f))
 		f /= 2;
 	return f;
 }
@@ -135,7 +119,7 @@ static double logit_layers(const struct gp_scenario *s)
 	return gp_logits_flops_fwd(&s->model, b, q) / gp_layer_flops_fwd(&s->model, b, q);
 }
 
-static struct gp_stage mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
+struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
 			       int first, int last)
 {
 	return (struct gp_stage){ .dc = dc, .pool = pool, .tp = tp, .first = first,
@@ -143,7 +127,7 @@ static struct gp_stage mkstage(const struct gp_scenario *s, int dc, int pool, in
 				  .recompute_set = false };
 }
 
-static int ceil_div(int a, int b)
+int bl_ceil_div(int a, int b)
 {
 	return (a + b - 1) / b;
 }
@@ -151,11 +135,6 @@ static int ceil_div(int a, int b)
 /* ------------------------------------------------------------------ */
 /* Building plans                                                      */
 
-struct pb {
-	struct gp_plan p;
-	int cap;
-	bool oom;
-};
 
 static void pb_pipe(struct pb *b, const struct gp_stage *st, int S, int R, int mb)
 {
@@ -182,7 +161,7 @@ static void pb_pipe(struct pb *b, const struct gp_stage *st, int S, int R, int m
 
 /* n micro-batches over R identical replicas: q or q + 1 each, so any
  * total is exact (two pipelines in the plan when n % R != 0). */
-static void pb_group(struct pb *b, const struct gp_stage *st, int S, int R, int n)
+void bl_pb_group(struct pb *b, const struct gp_stage *st, int S, int R, int n)
 {
 	if (n < R)
 		R = n;
@@ -194,14 +173,14 @@ static void pb_group(struct pb *b, const struct gp_stage *st, int S, int R, int 
 	pb_pipe(b, st, S, R - r, q);
 }
 
-static void pb_init(struct pb *b, enum gp_sched k)
+void bl_pb_init(struct pb *b, enum gp_sched k)
 {
 	memset(b, 0, sizeof *b);
 	b->p.schedule = k;
 	b->p.chunks = 1;
 }
 
-static void plan_move(struct gp_plan *dst, struct gp_plan *src)
+void bl_plan_move(struct gp_plan *dst, struct gp_plan *src)
 {
 	gp_plan_free(dst);
 	*dst = *src;
@@ -210,7 +189,7 @@ static void plan_move(struct gp_plan *dst, struct gp_plan *src)
 
 /* Largest-remainder apportionment of n over k weights; every share is
  * at least 1 when n >= k. */
-static void apportion(int n, int k, const double *w, int *out)
+void bl_apportion(int n, int k, const double *w, int *out)
 {
 	double W = 0;
 	for (int i = 0; i < k; i++)
@@ -303,7 +282,7 @@ static int inflight_of(enum gp_sched k, int m, int S, int i)
 
 /* Fills layers of st[0..S) (pools and TP set) in proportion to compute,
  * within memory. */
-static int fill_layers(const struct ctx *c, struct gp_stage *st, int S, int m, int D)
+int bl_fill_layers(const struct ctx *c, struct gp_stage *st, int S, int m, int D)
 {
 	const struct gp_scenario *s = c->sc;
 	int L = s->model.layers;
@@ -336,7 +315,7 @@ static int fill_layers(const struct ctx *c, struct gp_stage *st, int S, int m, i
 
 /* Simulates p with the evaluation schedule (or the final one); its
  * iteration time, or INF when it does not fit or is not a valid plan. */
-static double judge(struct ctx *c, struct gp_plan *p, bool final)
+double bl_judge(struct ctx *c, struct gp_plan *p, bool final)
 {
 	struct gp_sim_opts so = { .cost = c->cm, .record = false,
 				  .time_limit = c->sim_tl };
@@ -364,18 +343,14 @@ static double judge(struct ctx *c, struct gp_plan *p, bool final)
 	return t;
 }
 
-struct sest {
-	double u, b, mem, params;
-	enum gp_recompute rc;
-};
 
 /* One stage per micro-batch: compute (F + B + W) and memory, with the
  * cheapest recomputation that fits when the job says auto (as sim.c). */
-static void stage_est(const struct ctx *c, const struct gp_stage *st, bool first,
+void bl_stage_est(const struct ctx *c, const struct gp_stage *st, bool first,
 		      bool last, int inflight, int D, struct sest *o)
 {
 	const struct gp_scenario *s = c->sc;
-	const struct gp_pool *pool = pool_of(s, st->dc, st->pool);
+	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
 	const struct gp_gpu *gpu = &s->gpus[pool->gpu];
 	const struct gp_model *m = &s->model;
 	double b = s->job.micro_batch, q = s->job.seq;
@@ -445,10 +420,10 @@ static double est_plan(struct ctx *c, const struct gp_plan *p)
 		double sum = 0, mx = 0;
 		for (int i = 0; i < S; i++, di++) {
 			const struct gp_stage *st = &pp->stages[i];
-			const struct gp_pool *pool = pool_of(s, st->dc, st->pool);
+			const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
 			const struct gp_gpu *gpu = &s->gpus[pool->gpu];
 			struct sest se;
-			stage_est(c, st, i == 0, i == S - 1, inflight_of(p->schedule, m, S, i), D, &se);
+			bl_stage_est(c, st, i == 0, i == S - 1, inflight_of(p->schedule, m, S, i), D, &se);
 			if (se.mem > gpu->memory) {
 				T = INF;
 				break;
@@ -457,7 +432,7 @@ static double est_plan(struct ctx *c, const struct gp_plan *p)
 			if (i + 1 < S) {
 				const struct gp_stage *nx = &pp->stages[i + 1];
 				if (nx->dc == st->dc) {
-					const struct gp_pool *q = pool_of(s, nx->dc, nx->pool);
+					const struct gp_pool *q = bl_pool_of(s, nx->dc, nx->pool);
 					cm = fmax(pool->latency, q->latency) +
 					     bytes / fmin(pool->network, q->network);
 				} else {
@@ -545,7 +520,7 @@ static double est_plan(struct ctx *c, const struct gp_plan *p)
 	return T;
 }
 
-static void rep_start(struct gp_plan_report *rep, const char *engine)
+void bl_rep_start(struct gp_plan_report *rep, const char *engine)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->engine = engine;
@@ -562,7 +537,7 @@ static int finish(struct ctx *c, struct gp_plan *best, struct gp_plan *out,
 {
 	best->schedule = c->sched;
 	best->chunks = 1;
-	double t = judge(c, best, true);
+	double t = bl_judge(c, best, true);
 	if (t == INF) {
 		gp_plan_free(best);
 		rep->status = GP_MILP_NOSOL;
@@ -571,18 +546,18 @@ static int finish(struct ctx *c, struct gp_plan *best, struct gp_plan *out,
 		return gp_errf(e, "%s", rep->note);
 	}
 	rep->estimate_s = rep->objective = t;
-	rep->seconds = now_s() - c->t0;
-	plan_move(out, best);
+	rep->seconds = bl_now_s() - c->t0;
+	bl_plan_move(out, best);
 	return 0;
 }
 
-static int fail(struct ctx *c, struct gp_plan_report *rep, struct gp_err *e,
+int bl_fail(struct ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 		const char *msg)
 {
 	char buf[sizeof e->msg];
 	snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
 	rep->status = GP_MILP_INFEASIBLE;
-	rep->seconds = now_s() - c->t0;
+	rep->seconds = bl_now_s() - c->t0;
 	snprintf(rep->note, sizeof rep->note, "%s", buf);
 	return gp_errf(e, "%s", buf);
 }
@@ -611,7 +586,7 @@ static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int 
 	for (int d = 0; d < s->ndcs; d++)
 		for (int q = 0; q < s->dcs[d].npools; q++) {
 			const struct gp_pool *p = &s->dcs[d].pools[q];
-			if (p->gpu != gi || !tp_ok(s, p, t))
+			if (p->gpu != gi || !bl_tp_ok(s, p, t))
 				continue;
 			int k = pool_slots(p, t);
 			for (int i = 0; sdc && i < k; i++) {
@@ -633,7 +608,7 @@ static int megatron_build(const struct ctx *c, const struct mcand *k, struct gp_
 	int *sdc = malloc((size_t)N * sizeof *sdc), *spool = malloc((size_t)N * sizeof *spool);
 	struct gp_stage *st = malloc((size_t)k->p * sizeof *st);
 	struct pb b;
-	pb_init(&b, c->eval);
+	bl_pb_init(&b, c->eval);
 	if (!sdc || !spool || !st) {
 		b.oom = true;
 	} else {
@@ -653,7 +628,7 @@ static int megatron_build(const struct ctx *c, const struct mcand *k, struct gp_
 			/* Equal split; the first L % p stages take one more. */
 			for (int j = 0, next = 1; j < k->p; j++) {
 				int n = L / k->p + (j < L % k->p);
-				st[j] = mkstage(s, sdc[j * k->d + i], spool[j * k->d + i], k->t,
+				st[j] = bl_mkstage(s, sdc[j * k->d + i], spool[j * k->d + i], k->t,
 						next, next + n - 1);
 				next += n;
 			}
@@ -679,14 +654,14 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct ctx c;
 	if (!rep)
 		rep = &rloc;
-	rep_start(rep, "megatron");
+	bl_rep_start(rep, "megatron");
 	memset(out, 0, sizeof *out);
-	if (ctx_init(&c, s, o, "megatron", e))
-		return fail(&c, rep, e, e->msg);
+	if (bl_ctx_init(&c, s, o, "megatron", e))
+		return bl_fail(&c, rep, e, e->msg);
 	int L = s->model.layers, n = 0, cap = 64;
 	struct mcand *cand = malloc((size_t)cap * sizeof *cand);
 	if (!cand)
-		return fail(&c, rep, e, "megatron: out of memory");
+		return bl_fail(&c, rep, e, "megatron: out of memory");
 	for (int gi = 0; gi < s->ngpus; gi++)
 		for (int t = 1; t <= 1024; t *= 2) {
 			int N = type_slots(s, gi, t, NULL, NULL);
@@ -698,7 +673,7 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 					struct mcand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
 					if (!nc) {
 						free(cand);
-						return fail(&c, rep, e, "megatron: out of memory");
+						return bl_fail(&c, rep, e, "megatron: out of memory");
 					}
 					cand = nc;
 				}
@@ -721,11 +696,11 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		struct gp_plan pl;
 		if (megatron_build(&c, &cand[i], &pl))
 			continue;
-		double t = judge(&c, &pl, false);
+		double t = bl_judge(&c, &pl, false);
 		if (t < bt) {
 			bt = t;
 			bi = i;
-			plan_move(&best, &pl);
+			bl_plan_move(&best, &pl);
 		} else {
 			gp_plan_free(&pl);
 		}
@@ -746,7 +721,7 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		if (c.why[0] && len < (int)sizeof msg)
 			snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c.why);
 		free(cand);
-		return fail(&c, rep, e, msg);
+		return bl_fail(&c, rep, e, msg);
 	}
 	struct mcand k = cand[bi];
 	int tried = c.nsim;
@@ -773,14 +748,14 @@ struct grp {
 static int grp_stages(const struct ctx *c, const struct grp *g, int t, int p, int D,
 		      struct gp_stage *st)
 {
-	int R = pool_slots(pool_of(c->sc, g->dc, g->pool), t) / p;
+	int R = pool_slots(bl_pool_of(c->sc, g->dc, g->pool), t) / p;
 	if (R < 1)
 		return -1;
 	if (R > g->n)
 		R = g->n;
 	for (int i = 0; i < p; i++)
-		st[i] = mkstage(c->sc, g->dc, g->pool, t, 0, 0);
-	return fill_layers(c, st, p, ceil_div(g->n, R), D) ? -1 : R;
+		st[i] = bl_mkstage(c->sc, g->dc, g->pool, t, 0, 0);
+	return bl_fill_layers(c, st, p, bl_ceil_div(g->n, R), D) ? -1 : R;
 }
 
 static int dp_build(const struct ctx *c, const struct grp *gs, int ng, struct gp_plan *out)
@@ -790,14 +765,14 @@ static int dp_build(const struct ctx *c, const struct grp *gs, int ng, struct gp
 		D += gs[i].R;
 	struct gp_stage *st = malloc((size_t)L * sizeof *st);
 	struct pb b;
-	pb_init(&b, c->eval);
+	bl_pb_init(&b, c->eval);
 	for (int i = 0; st && i < ng; i++) {
 		int R = grp_stages(c, &gs[i], gs[i].t, gs[i].p, D, st);
 		if (R < 1) {
 			b.oom = true;
 			break;
 		}
-		pb_group(&b, st, gs[i].p, R, gs[i].n);
+		bl_pb_group(&b, st, gs[i].p, R, gs[i].n);
 	}
 	free(st);
 	if (!st || b.oom) {
@@ -812,7 +787,7 @@ static int dp_build(const struct ctx *c, const struct grp *gs, int ng, struct gp
 static void dp_layouts(struct ctx *c, struct grp *g, int Dguess)
 {
 	const struct gp_scenario *s = c->sc;
-	const struct gp_pool *pool = pool_of(s, g->dc, g->pool);
+	const struct gp_pool *pool = bl_pool_of(s, g->dc, g->pool);
 	int L = s->model.layers;
 	double est[DP_ALTS + 1];
 	int fb[2] = { 0, 0 }, fb_tp = 0;
@@ -821,15 +796,15 @@ static void dp_layouts(struct ctx *c, struct grp *g, int Dguess)
 	if (!st)
 		return;
 	for (int t = 1; t <= pool->per_node; t *= 2) {
-		if (!tp_ok(s, pool, t))
+		if (!bl_tp_ok(s, pool, t))
 			continue;
 		for (int p = 1; p <= L && p <= pool_slots(pool, t); p++) {
 			int R = grp_stages(c, g, t, p, Dguess, st);
 			if (R < 1)
 				continue;
 			struct pb b;
-			pb_init(&b, c->eval);
-			pb_group(&b, st, p, R, g->n);
+			bl_pb_init(&b, c->eval);
+			bl_pb_group(&b, st, p, R, g->n);
 			double x = b.oom ? INF : est_plan(c, &b.p);
 			gp_plan_free(&b.p);
 			if (x == INF) {
@@ -913,21 +888,21 @@ static double dp_try(struct ctx *c, struct grp *gs, int ng, struct gp_plan *best
 	struct gp_plan pl;
 	if (dp_build(c, gs, ng, &pl))
 		return INF;
-	double bt = judge(c, &pl, false);
-	plan_move(best, &pl);
+	double bt = bl_judge(c, &pl, false);
+	bl_plan_move(best, &pl);
 	for (int i = 0; i < ng; i++)
 		for (int a = 1; a < gs[i].nalt; a++) {
 			struct grp keep = gs[i];
 			gs[i].t = gs[i].alt[a][0];
 			gs[i].p = gs[i].alt[a][1];
-			gs[i].R = pool_slots(pool_of(c->sc, gs[i].dc, gs[i].pool), gs[i].t) / gs[i].p;
+			gs[i].R = pool_slots(bl_pool_of(c->sc, gs[i].dc, gs[i].pool), gs[i].t) / gs[i].p;
 			if (gs[i].R > gs[i].n)
 				gs[i].R = gs[i].n;
 			memset(&pl, 0, sizeof pl);
-			double t = dp_build(c, gs, ng, &pl) ? INF : judge(c, &pl, false);
+			double t = dp_build(c, gs, ng, &pl) ? INF : bl_judge(c, &pl, false);
 			if (t < bt) {
 				bt = t;
-				plan_move(best, &pl);
+				bl_plan_move(best, &pl);
 			} else {
 				gp_plan_free(&pl);
 				gs[i] = keep;
@@ -944,10 +919,10 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 	struct ctx c;
 	if (!rep)
 		rep = &rloc;
-	rep_start(rep, "dp-across-dcs");
+	bl_rep_start(rep, "dp-across-dcs");
 	memset(out, 0, sizeof *out);
-	if (ctx_init(&c, s, o, "dp-across-dcs", e))
-		return fail(&c, rep, e, e->msg);
+	if (bl_ctx_init(&c, s, o, "dp-across-dcs", e))
+		return bl_fail(&c, rep, e, e->msg);
 	bool *in = calloc((size_t)s->ndcs, sizeof *in);
 	int npl = 0;
 	for (int d = 0; d < s->ndcs; d++)
@@ -960,7 +935,7 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		free(gs);
 		free(w);
 		free(share);
-		return fail(&c, rep, e, "dp-across-dcs: out of memory");
+		return bl_fail(&c, rep, e, "dp-across-dcs: out of memory");
 	}
 	int kdc = 0, dropped = 0;
 	for (int d = 0; d < s->ndcs; d++)
@@ -1009,7 +984,7 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		/* The batch in proportion to raw compute, then (second pass)
 		 * to what the chosen layouts deliver per second. */
 		for (int pass = 0; pass < 2; pass++) {
-			apportion(c.M, ng, w, share);
+			bl_apportion(c.M, ng, w, share);
 			int k = 0;
 			for (int i = 0; i < ng; i++)
 				if (share[i] > 0) {
@@ -1021,7 +996,7 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 				bt = t;
 				bvar = var;
 				bng = k;
-				plan_move(&best, &pl);
+				bl_plan_move(&best, &pl);
 			} else {
 				gp_plan_free(&pl);
 			}
@@ -1035,10 +1010,10 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 				int R = st ? grp_stages(&c, &gs[i], gs[i].t, gs[i].p, 1, st) : -1;
 				for (int j = 0; R > 0 && j < gs[i].p; j++) {
 					struct sest se;
-					stage_est(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
+					bl_stage_est(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
 					mx = fmax(mx, se.u);
 				}
-				w[i] = R > 0 && mx > 0 ? pool_slots(pool_of(s, gs[i].dc, gs[i].pool), gs[i].t) /
+				w[i] = R > 0 && mx > 0 ? pool_slots(bl_pool_of(s, gs[i].dc, gs[i].pool), gs[i].t) /
 							 gs[i].p / mx : 0;
 				free(st);
 			}
@@ -1054,7 +1029,7 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		char msg[1024];
 		snprintf(msg, sizeof msg, "dp-across-dcs: no pipeline inside a DC fits the model%s%s%s",
 			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
-		return fail(&c, rep, e, msg);
+		return bl_fail(&c, rep, e, msg);
 	}
 	if (finish(&c, &best, out, rep, e))
 		return -1;
@@ -1134,14 +1109,14 @@ static int atlas_build(const struct ctx *c, const struct chain *ch, int t, int R
 	for (int i = 0; i < ch->k; i++) {
 		int d = ch->dc[i], here = 0;
 		for (int q = 0; q < s->dcs[d].npools; q++) {
-			const struct gp_pool *p = pool_of(s, d, q);
-			int tq = tp_fit(s, p, t), n = pool_slots(p, tq) / R;
+			const struct gp_pool *p = bl_pool_of(s, d, q);
+			int tq = bl_tp_fit(s, p, t), n = pool_slots(p, tq) / R;
 			for (int j = 0; j < n; j++, here++) {
 				if (S == L) {
 					free(st);
 					return -1;
 				}
-				st[S++] = mkstage(s, d, q, tq, 0, 0);
+				st[S++] = bl_mkstage(s, d, q, tq, 0, 0);
 			}
 		}
 		if (!here) {
@@ -1149,13 +1124,13 @@ static int atlas_build(const struct ctx *c, const struct chain *ch, int t, int R
 			return -1;
 		}
 	}
-	if (fill_layers(c, st, S, ceil_div(c->M, R), R)) {
+	if (bl_fill_layers(c, st, S, bl_ceil_div(c->M, R), R)) {
 		free(st);
 		return -1;
 	}
 	struct pb b;
-	pb_init(&b, c->eval);
-	pb_group(&b, st, S, R, c->M);
+	bl_pb_init(&b, c->eval);
+	bl_pb_group(&b, st, S, R, c->M);
 	free(st);
 	if (b.oom) {
 		gp_plan_free(&b.p);
@@ -1172,14 +1147,14 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct ctx c;
 	if (!rep)
 		rep = &rloc;
-	rep_start(rep, "atlas");
+	bl_rep_start(rep, "atlas");
 	memset(out, 0, sizeof *out);
-	if (ctx_init(&c, s, o, "atlas", e))
-		return fail(&c, rep, e, e->msg);
+	if (bl_ctx_init(&c, s, o, "atlas", e))
+		return bl_fail(&c, rep, e, e->msg);
 	struct chain best[17], cur;
 	bool *used = calloc((size_t)s->ndcs, sizeof *used);
 	if (!used)
-		return fail(&c, rep, e, "atlas: out of memory");
+		return bl_fail(&c, rep, e, "atlas: out of memory");
 	for (int k = 0; k <= 16; k++)
 		best[k] = (struct chain){ .k = 0, .compute = -1, .cost = INF };
 	long budget = 200000;
@@ -1201,7 +1176,7 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	int kmin = K >= 2 ? 2 : 1, n = 0, cap = 256;
 	struct acand *cand = malloc((size_t)cap * sizeof *cand);
 	if (!cand)
-		return fail(&c, rep, e, "atlas: out of memory");
+		return bl_fail(&c, rep, e, "atlas: out of memory");
 	int maxper = 1;
 	for (int d = 0; d < s->ndcs; d++)
 		for (int q = 0; q < s->dcs[d].npools; q++)
@@ -1219,8 +1194,8 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 					for (int i = 0; i < best[k].k; i++) {
 						int d = best[k].dc[i], sl = 0;
 						for (int q = 0; q < s->dcs[d].npools; q++)
-							sl += pool_slots(pool_of(s, d, q),
-									 tp_fit(s, pool_of(s, d, q), t));
+							sl += pool_slots(bl_pool_of(s, d, q),
+									 bl_tp_fit(s, bl_pool_of(s, d, q), t));
 						if (sl < R)
 							any_dc_empty = true;
 					}
@@ -1233,7 +1208,7 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 					if (!nc) {
 						gp_plan_free(&pl);
 						free(cand);
-						return fail(&c, rep, e, "atlas: out of memory");
+						return bl_fail(&c, rep, e, "atlas: out of memory");
 					}
 					cand = nc;
 				}
@@ -1249,11 +1224,11 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		struct gp_plan pl;
 		if (atlas_build(&c, &best[cand[i].chain], cand[i].t, cand[i].R, &pl))
 			continue;
-		double t = judge(&c, &pl, false);
+		double t = bl_judge(&c, &pl, false);
 		if (t < bt) {
 			bt = t;
 			bi = i;
-			plan_move(&bp, &pl);
+			bl_plan_move(&bp, &pl);
 		} else {
 			gp_plan_free(&pl);
 		}
@@ -1263,7 +1238,7 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		snprintf(msg, sizeof msg, "atlas: no pipeline over a chain of linked DCs fits the model%s%s%s",
 			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
 		free(cand);
-		return fail(&c, rep, e, msg);
+		return bl_fail(&c, rep, e, msg);
 	}
 	struct acand k = cand[bi];
 	free(cand);
@@ -1280,641 +1255,3 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* search                                                              */
-
-#define SG_MAXST 48
-#define SG_MAXG 12
-#define SG_POP 24
-#define SG_ELITE 4
-#define SG_GENS 150
-#define SG_STALL 40
-#define SG_CACHE 8192
-
-struct sg_stage {
-	int16_t dc, pool, tp, layers;
-};
-
-struct sg_group {
-	int nst, R, n;    /* stages, replicas, micro-batches of the group */
-	struct sg_stage st[SG_MAXST];
-};
-
-struct indiv {
-	int ng;
-	double fit;
-	uint64_t hash;
-	struct sg_group g[SG_MAXG];
-};
-
-struct search {
-	struct ctx *c;
-	uint64_t rng;
-	int *base, npl;       /* flat pool index: base[dc] + pool */
-	int *used;
-	struct { uint64_t h; double fit; } *cache;
-	double deadline;
-};
-
-static uint64_t rng_next(uint64_t *x)
-{
-	/* xorshift64* (Vigna 2016) */
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return *x * 2685821657736338717ULL;
-}
-
-static int rnd(struct search *sr, int n)
-{
-	return n <= 1 ? 0 : (int)(rng_next(&sr->rng) % (uint64_t)n);
-}
-
-static uint64_t sg_hash(const struct indiv *x)
-{
-	uint64_t h = 1469598103934665603ULL;
-#define MIX(v) do { h ^= (uint64_t)(uint32_t)(v); h *= 1099511628211ULL; } while (0)
-	MIX(x->ng);
-	for (int g = 0; g < x->ng; g++) {
-		const struct sg_group *gr = &x->g[g];
-		MIX(gr->nst);
-		MIX(gr->R);
-		MIX(gr->n);
-		for (int i = 0; i < gr->nst; i++) {
-			MIX(gr->st[i].dc);
-			MIX(gr->st[i].pool);
-			MIX(gr->st[i].tp);
-			MIX(gr->st[i].layers);
-		}
-	}
-#undef MIX
-	return h;
-}
-
-static int sg_to_plan(const struct search *sr, const struct indiv *x, struct gp_plan *out)
-{
-	const struct gp_scenario *s = sr->c->sc;
-	struct pb b;
-	struct gp_stage st[SG_MAXST];
-	pb_init(&b, sr->c->eval);
-	for (int g = 0; g < x->ng; g++) {
-		const struct sg_group *gr = &x->g[g];
-		for (int i = 0, next = 1; i < gr->nst; i++) {
-			st[i] = mkstage(s, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp, next,
-					next + gr->st[i].layers - 1);
-			next += gr->st[i].layers;
-		}
-		pb_group(&b, st, gr->nst, gr->R, gr->n);
-	}
-	if (b.oom) {
-		gp_plan_free(&b.p);
-		return -1;
-	}
-	*out = b.p;
-	return 0;
-}
-
-/* A plan's pipelines with the same stage shapes become one group. */
-static int sg_from_plan(const struct gp_plan *p, struct indiv *x)
-{
-	memset(x, 0, sizeof *x);
-	for (int i = 0; i < p->npipes; i++) {
-		const struct gp_pipeline *pp = &p->pipes[i];
-		if (pp->nstages > SG_MAXST)
-			return -1;
-		struct sg_group *gr = x->ng ? &x->g[x->ng - 1] : NULL;
-		bool same = gr && gr->nst == pp->nstages;
-		for (int j = 0; same && j < pp->nstages; j++) {
-			const struct gp_stage *a = &pp->stages[j];
-			const struct sg_stage *b = &gr->st[j];
-			same = a->dc == b->dc && a->pool == b->pool && a->tp == b->tp &&
-			       a->last - a->first + 1 == b->layers;
-		}
-		if (!same) {
-			if (x->ng == SG_MAXG)
-				return -1;
-			gr = &x->g[x->ng++];
-			gr->nst = pp->nstages;
-			for (int j = 0; j < pp->nstages; j++) {
-				const struct gp_stage *a = &pp->stages[j];
-				gr->st[j] = (struct sg_stage){ (int16_t)a->dc, (int16_t)a->pool,
-							       (int16_t)a->tp,
-							       (int16_t)(a->last - a->first + 1) };
-			}
-		}
-		gr->R += pp->replicas;
-		gr->n += pp->micro_batches * pp->replicas;
-	}
-	return 0;
-}
-
-/* Every rule gp_plan_validate checks, plus TP inside a node. */
-static bool sg_ok(struct search *sr, const struct indiv *x)
-{
-	const struct gp_scenario *s = sr->c->sc;
-	int tot = 0;
-	if (x->ng < 1)
-		return false;
-	memset(sr->used, 0, (size_t)sr->npl * sizeof *sr->used);
-	for (int g = 0; g < x->ng; g++) {
-		const struct sg_group *gr = &x->g[g];
-		int L = 0;
-		if (gr->nst < 1 || gr->R < 1 || gr->n < gr->R)
-			return false;
-		tot += gr->n;
-		for (int i = 0; i < gr->nst; i++) {
-			const struct sg_stage *st = &gr->st[i];
-			if (st->layers < 1 || !tp_ok(s, pool_of(s, st->dc, st->pool), st->tp))
-				return false;
-			if (i && st->dc != gr->st[i - 1].dc &&
-			    (!gp_find_link(s, gr->st[i - 1].dc, st->dc) ||
-			     !gp_find_link(s, st->dc, gr->st[i - 1].dc)))
-				return false;
-			L += st->layers;
-			sr->used[sr->base[st->dc] + st->pool] += st->tp * gr->R;
-		}
-		if (L != s->model.layers)
-			return false;
-	}
-	if (tot != sr->c->M)
-		return false;
-	for (int d = 0; d < s->ndcs; d++)
-		for (int q = 0; q < s->dcs[d].npools; q++)
-			if (sr->used[sr->base[d] + q] > s->dcs[d].pools[q].count)
-				return false;
-	return true;
-}
-
-static double sg_fit(struct search *sr, struct indiv *x)
-{
-	x->hash = sg_hash(x);
-	size_t i = (size_t)(x->hash % SG_CACHE);
-	if (sr->cache[i].h == x->hash && x->hash)
-		return x->fit = sr->cache[i].fit;
-	struct gp_plan p;
-	x->fit = sg_to_plan(sr, x, &p) ? INF : judge(sr->c, &p, false);
-	gp_plan_free(&p);
-	sr->cache[i].h = x->hash;
-	sr->cache[i].fit = x->fit;
-	return x->fit;
-}
-
-/* Micro-batches scaled back to the global batch; replicas <= batches. */
-static void sg_fix_batch(struct search *sr, struct indiv *x)
-{
-	double w[SG_MAXG] = { 0 };
-	int n[SG_MAXG], tot = 0;
-	for (int g = 0; g < x->ng; g++) {
-		w[g] = x->g[g].n > 0 ? x->g[g].n : 1;
-		tot += x->g[g].n;
-	}
-	if (tot != sr->c->M) {
-		apportion(sr->c->M, x->ng, w, n);
-		for (int g = 0; g < x->ng; g++)
-			x->g[g].n = n[g];
-	}
-	for (int g = 0; g < x->ng; g++) {
-		if (x->g[g].n < 1) {   /* a global batch smaller than the groups */
-			x->g[g] = x->g[--x->ng];
-			g--;
-			continue;
-		}
-		if (x->g[g].R > x->g[g].n)
-			x->g[g].R = x->g[g].n;
-	}
-}
-
-/* The slowest stage of a group, per micro-batch (for rebalancing). */
-static double sg_group_time(const struct search *sr, const struct sg_group *gr, int D)
-{
-	double mx = 0;
-	for (int i = 0, next = 1; i < gr->nst; i++) {
-		struct gp_stage st = mkstage(sr->c->sc, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp,
-					     next, next + gr->st[i].layers - 1);
-		struct sest se;
-		next += gr->st[i].layers;
-		stage_est(sr->c, &st, i == 0, i == gr->nst - 1, 1, D, &se);
-		mx = fmax(mx, se.u);
-	}
-	return mx;
-}
-
-static void sg_rebalance_layers(struct search *sr, struct indiv *x, int g)
-{
-	struct sg_group *gr = &x->g[g];
-	struct gp_stage st[SG_MAXST];
-	int D = 0;
-	for (int h = 0; h < x->ng; h++)
-		D += x->g[h].R;
-	for (int i = 0; i < gr->nst; i++)
-		st[i] = mkstage(sr->c->sc, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp, 0, 0);
-	if (fill_layers(sr->c, st, gr->nst, ceil_div(gr->n, gr->R), D) == 0)
-		for (int i = 0; i < gr->nst; i++)
-			gr->st[i].layers = (int16_t)(st[i].last - st[i].first + 1);
-}
-
-static void sg_rebalance_batch(struct search *sr, struct indiv *x)
-{
-	double w[SG_MAXG] = { 0 };
-	int n[SG_MAXG], D = 0;
-	if (x->ng < 2)
-		return;
-	for (int g = 0; g < x->ng; g++)
-		D += x->g[g].R;
-	for (int g = 0; g < x->ng; g++) {
-		double t = sg_group_time(sr, &x->g[g], D);
-		w[g] = t > 0 ? x->g[g].R / t : 1;
-	}
-	apportion(sr->c->M, x->ng, w, n);
-	for (int g = 0; g < x->ng; g++) {
-		x->g[g].n = n[g];
-	}
-	sg_fix_batch(sr, x);
-}
-
-/* A random pool, anywhere (validity is checked afterwards). */
-static void sg_random_pool(struct search *sr, int *dc, int *pool)
-{
-	int f = rnd(sr, sr->npl);
-	for (int d = sr->c->sc->ndcs - 1; d >= 0; d--)
-		if (sr->base[d] <= f && sr->c->sc->dcs[d].npools) {
-			*dc = d;
-			*pool = f - sr->base[d];
-			return;
-		}
-	*dc = *pool = 0;
-}
-
-/* Replicas a group could add with the GPUs left free. */
-static int sg_room(struct search *sr, const struct indiv *x, int g)
-{
-	const struct gp_scenario *s = sr->c->sc;
-	memset(sr->used, 0, (size_t)sr->npl * sizeof *sr->used);
-	int *per = calloc((size_t)sr->npl, sizeof *per);
-	if (!per)
-		return 0;
-	for (int h = 0; h < x->ng; h++)
-		for (int i = 0; i < x->g[h].nst; i++) {
-			const struct sg_stage *st = &x->g[h].st[i];
-			sr->used[sr->base[st->dc] + st->pool] += st->tp * x->g[h].R;
-			if (h == g)
-				per[sr->base[st->dc] + st->pool] += st->tp;
-		}
-	int room = 1 << 30;
-	for (int d = 0; d < s->ndcs; d++)
-		for (int q = 0; q < s->dcs[d].npools; q++) {
-			int f = sr->base[d] + q;
-			if (per[f]) {
-				int r = (s->dcs[d].pools[q].count - sr->used[f]) / per[f];
-				room = r < room ? r : room;
-			}
-		}
-	free(per);
-	return room < 0 ? 0 : room;
-}
-
-/* One random change. The caller checks validity and retries. */
-static void sg_mutate(struct search *sr, struct indiv *x)
-{
-	const struct gp_scenario *s = sr->c->sc;
-	int g = rnd(sr, x->ng);
-	struct sg_group *gr = &x->g[g];
-	int i = rnd(sr, gr->nst), op = rnd(sr, 13);
-	struct sg_stage *st = &gr->st[i];
-	switch (op) {
-	case 0: case 1: {   /* move layers across a stage boundary */
-		if (gr->nst < 2)
-			break;
-		int j = rnd(sr, gr->nst - 1), dir = rnd(sr, 2);
-		struct sg_stage *from = &gr->st[j + dir], *to = &gr->st[j + 1 - dir];
-		int k = 1 + rnd(sr, from->layers / 4 + 1);
-		if (from->layers > k) {
-			from->layers = (int16_t)(from->layers - k);
-			to->layers = (int16_t)(to->layers + k);
-		}
-		break;
-	}
-	case 2:   /* TP degree */
-		st->tp = (int16_t)(rnd(sr, 2) ? st->tp * 2 : st->tp / 2);
-		if (st->tp < 1)
-			st->tp = 1;
-		break;
-	case 3: {   /* replicas */
-		int k = 1 + rnd(sr, gr->R / 4 + 1);
-		gr->R += rnd(sr, 2) ? k : -k;
-		if (gr->R < 1)
-			gr->R = 1;
-		if (gr->R > gr->n)
-			gr->R = gr->n;
-		break;
-	}
-	case 4: {   /* micro-batches from one group to another */
-		if (x->ng < 2)
-			break;
-		int h = rnd(sr, x->ng - 1);
-		h += h >= g;
-		int k = 1 + rnd(sr, gr->n / 4 + 1);
-		if (gr->n - k >= 1) {
-			gr->n -= k;
-			x->g[h].n += k;
-			if (gr->R > gr->n)
-				gr->R = gr->n;
-		}
-		break;
-	}
-	case 5: {   /* split a stage; the new half maybe on another pool */
-		if (st->layers < 2 || gr->nst == SG_MAXST)
-			break;
-		memmove(&gr->st[i + 2], &gr->st[i + 1], (size_t)(gr->nst - i - 1) * sizeof *st);
-		gr->nst++;
-		int k = 1 + rnd(sr, st->layers - 1);
-		gr->st[i + 1] = *st;
-		gr->st[i + 1].layers = (int16_t)(st->layers - k);
-		st->layers = (int16_t)k;
-		if (rnd(sr, 2)) {
-			int d, q;
-			sg_random_pool(sr, &d, &q);
-			gr->st[i + 1].dc = (int16_t)d;
-			gr->st[i + 1].pool = (int16_t)q;
-			gr->st[i + 1].tp = (int16_t)tp_fit(s, pool_of(s, d, q), st->tp);
-		}
-		break;
-	}
-	case 6:   /* merge a stage into the next */
-		if (gr->nst < 2 || i == gr->nst - 1)
-			break;
-		st->layers = (int16_t)(st->layers + gr->st[i + 1].layers);
-		memmove(&gr->st[i + 1], &gr->st[i + 2], (size_t)(gr->nst - i - 2) * sizeof *st);
-		gr->nst--;
-		break;
-	case 7: {   /* another pool for one stage */
-		int d, q;
-		sg_random_pool(sr, &d, &q);
-		st->dc = (int16_t)d;
-		st->pool = (int16_t)q;
-		st->tp = (int16_t)tp_fit(s, pool_of(s, d, q), st->tp);
-		break;
-	}
-	case 8:
-		sg_rebalance_layers(sr, x, g);
-		break;
-	case 9:
-		sg_rebalance_batch(sr, x);
-		break;
-	case 10: {   /* a new group: a copy, maybe moved to another DC */
-		if (x->ng == SG_MAXG)
-			break;
-		struct sg_group *ng = &x->g[x->ng++];
-		*ng = *gr;
-		ng->R = 1;
-		ng->n = 1;
-		if (rnd(sr, 2)) {
-			int d, q;
-			sg_random_pool(sr, &d, &q);
-			for (int j = 0; j < ng->nst; j++) {
-				ng->st[j].dc = (int16_t)d;
-				ng->st[j].pool = (int16_t)rnd(sr, s->dcs[d].npools);
-				ng->st[j].tp = (int16_t)tp_fit(s, pool_of(s, d, ng->st[j].pool),
-							       ng->st[j].tp);
-			}
-		}
-		int room = sg_room(sr, x, x->ng - 1);
-		ng->R = 1 + (room > 0 ? rnd(sr, room + 1) : 0);
-		sg_rebalance_batch(sr, x);
-		break;
-	}
-	case 11:   /* drop a group, its batch to the others */
-		if (x->ng < 2)
-			break;
-		x->g[g] = x->g[--x->ng];
-		sg_fix_batch(sr, x);
-		break;
-	default: {   /* grow a group into the free GPUs */
-		int room = sg_room(sr, x, g);
-		if (room > 0) {
-			gr->R += 1 + rnd(sr, room);
-			if (gr->n < gr->R)
-				sg_rebalance_batch(sr, x);
-		}
-		break;
-	}
-	}
-	sg_fix_batch(sr, x);
-}
-
-/* Takes one group of b into a: replaces one of a's, or joins them. */
-static void sg_cross(struct search *sr, struct indiv *a, const struct indiv *b)
-{
-	const struct sg_group *gb = &b->g[rnd(sr, b->ng)];
-	int at = a->ng < SG_MAXG && rnd(sr, 2) ? a->ng++ : rnd(sr, a->ng);
-	a->g[at] = *gb;
-	sg_fix_batch(sr, a);
-	if (at >= a->ng)
-		return;
-	/* Shrink the newcomer until the GPUs suffice. */
-	while (!sg_ok(sr, a) && a->g[at].R > 1)
-		a->g[at].R = a->g[at].R * 3 / 4;
-}
-
-static int cmp_indiv(const void *p, const void *q)
-{
-	const struct indiv *a = p, *b = q;
-	if (a->fit != b->fit)
-		return a->fit < b->fit ? -1 : 1;
-	return a->hash < b->hash ? -1 : a->hash > b->hash;
-}
-
-static const struct indiv *tournament(struct search *sr, const struct indiv *pop)
-{
-	const struct indiv *w = &pop[rnd(sr, SG_POP)];
-	for (int k = 0; k < 2; k++) {
-		const struct indiv *y = &pop[rnd(sr, SG_POP)];
-		if (y->fit < w->fit)
-			w = y;
-	}
-	return w;
-}
-
-/* A valid mutant of p (1-3 changes), or p itself after 16 misses. */
-static void sg_child(struct search *sr, const struct indiv *p, const struct indiv *q,
-		     struct indiv *out)
-{
-	for (int tries = 0; tries < 16; tries++) {
-		*out = *p;
-		if (q && tries < 8)
-			sg_cross(sr, out, q);
-		int k = 1 + rnd(sr, 3);
-		for (int j = 0; j < k; j++)
-			sg_mutate(sr, out);
-		if (sg_ok(sr, out))
-			return;
-	}
-	*out = *p;
-}
-
-/* With no seed: one group, a few stages in one random DC. */
-static void sg_random(struct search *sr, struct indiv *x)
-{
-	const struct gp_scenario *s = sr->c->sc;
-	int d, q, L = s->model.layers;
-	memset(x, 0, sizeof *x);
-	sg_random_pool(sr, &d, &q);
-	x->ng = 1;
-	struct sg_group *gr = &x->g[0];
-	gr->nst = 1 + rnd(sr, L < 8 ? L : 8);
-	for (int i = 0; i < gr->nst; i++) {
-		int pq = rnd(sr, s->dcs[d].npools);
-		int t = 1 << rnd(sr, 4);
-		gr->st[i] = (struct sg_stage){ (int16_t)d, (int16_t)pq,
-					       (int16_t)tp_fit(s, pool_of(s, d, pq), t),
-					       (int16_t)(L / gr->nst + (i < L % gr->nst)) };
-	}
-	gr->R = 1;
-	gr->n = sr->c->M;
-	int room = sg_room(sr, x, 0);
-	gr->R += room > 0 ? rnd(sr, room + 1) : 0;
-	if (gr->R > gr->n)
-		gr->R = gr->n;
-	sg_rebalance_layers(sr, x, 0);
-}
-
-int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
-{
-	struct gp_plan_report rloc;
-	struct ctx c;
-	if (!rep)
-		rep = &rloc;
-	rep_start(rep, "search");
-	memset(out, 0, sizeof *out);
-	if (ctx_init(&c, s, o, "search", e))
-		return fail(&c, rep, e, e->msg);
-	double limit = o && o->time_limit > 0 ? o->time_limit : 2;
-	struct search sr = { .c = &c, .deadline = c.t0 + limit };
-	/* splitmix64 of the seed, so nearby seeds start far apart */
-	uint64_t z = (o && o->seed ? o->seed : 1) + 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	sr.rng = (z ^ (z >> 31)) | 1;
-	sr.base = calloc((size_t)s->ndcs + 1, sizeof *sr.base);
-	for (int d = 0; sr.base && d < s->ndcs; d++) {
-		sr.base[d] = sr.npl;
-		sr.npl += s->dcs[d].npools;
-	}
-	sr.used = calloc((size_t)sr.npl + 1, sizeof *sr.used);
-	sr.cache = calloc(SG_CACHE, sizeof *sr.cache);
-	struct indiv *pop = malloc(2 * SG_POP * sizeof *pop);
-	if (!sr.base || !sr.used || !sr.cache || !pop) {
-		free(sr.base);
-		free(sr.used);
-		free(sr.cache);
-		free(pop);
-		return fail(&c, rep, e, "search: out of memory");
-	}
-	struct indiv *kids = pop + SG_POP;
-
-	/* The seeds: the other baselines' plans. */
-	int (*const engines[3])(const struct gp_scenario *, const struct gp_plan_opts *,
-				struct gp_plan *, struct gp_plan_report *, struct gp_err *) = {
-		gp_plan_megatron, gp_plan_dp_across_dcs, gp_plan_atlas };
-	static const char *const names[3] = { "megatron", "dp-across-dcs", "atlas" };
-	struct gp_plan seeds[3];
-	double seed_t[3];
-	int npop = 0, nseed = 0;
-	char seeded[96] = "";
-	for (int i = 0; i < 3; i++) {
-		struct gp_plan_report r;
-		struct gp_err e2 = { "" };
-		seed_t[i] = INF;
-		if (engines[i](s, o, &seeds[i], &r, &e2))
-			continue;
-		seed_t[i] = r.estimate_s;
-		size_t l = strlen(seeded);
-		snprintf(seeded + l, sizeof seeded - l, "%s%s", nseed++ ? ", " : "", names[i]);
-		if (sg_from_plan(&seeds[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
-			sg_fit(&sr, &pop[npop]);
-			npop++;
-		}
-	}
-	int nseedpop = npop;
-	for (int k = 0; npop < SG_POP; k++) {
-		if (nseedpop)
-			sg_child(&sr, &pop[k % nseedpop], NULL, &pop[npop]);
-		else
-			sg_random(&sr, &pop[npop]);
-		if (!nseedpop && !sg_ok(&sr, &pop[npop]) && k < 1000)
-			continue;
-		sg_fit(&sr, &pop[npop]);
-		npop++;
-	}
-	qsort(pop, SG_POP, sizeof *pop, cmp_indiv);
-	int gen = 0, stall = 0, best_gen = 0;
-	double best = pop[0].fit;
-	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && now_s() < sr.deadline; gen++) {
-		for (int i = 0; i < SG_ELITE; i++)
-			kids[i] = pop[i];
-		for (int i = SG_ELITE; i < SG_POP; i++) {
-			const struct indiv *a = tournament(&sr, pop);
-			const struct indiv *b = rnd(&sr, 10) < 3 ? tournament(&sr, pop) : NULL;
-			sg_child(&sr, a, b, &kids[i]);
-			sg_fit(&sr, &kids[i]);
-		}
-		memcpy(pop, kids, SG_POP * sizeof *pop);
-		qsort(pop, SG_POP, sizeof *pop, cmp_indiv);
-		if (pop[0].fit < best * (1 - 1e-9)) {
-			best = pop[0].fit;
-			best_gen = gen;
-			stall = 0;
-		} else {
-			stall++;
-		}
-	}
-	gen--;
-	struct gp_plan bp = { 0 };
-	double bt = INF;
-	if (pop[0].fit < INF && sg_to_plan(&sr, &pop[0], &bp) == 0) {
-		bt = judge(&c, &bp, true);
-		if (bt == INF)
-			gp_plan_free(&bp);
-	}
-	/* Never worse than a seed, whatever the final schedule makes of it. */
-	int from = -1;
-	for (int i = 0; i < 3; i++) {
-		if (seed_t[i] == INF)
-			continue;
-		if (seed_t[i] <= bt) {
-			gp_plan_free(&bp);
-			bp = seeds[i];
-			memset(&seeds[i], 0, sizeof seeds[i]);
-			bt = seed_t[i];
-			from = i;
-		}
-		gp_plan_free(&seeds[i]);
-	}
-	int sims = c.nsim;
-	free(sr.base);
-	free(sr.used);
-	free(sr.cache);
-	free(pop);
-	if (bt == INF) {
-		char msg[1024];
-		snprintf(msg, sizeof msg, "search: no plan found that fits in %d generations%s%s%s",
-			 gen, c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
-		return fail(&c, rep, e, msg);
-	}
-	plan_move(out, &bp);
-	out->schedule = c.sched;
-	out->chunks = 1;
-	rep->estimate_s = rep->objective = bt;
-	rep->seconds = now_s() - c.t0;
-	char tail[64];
-	if (from >= 0)
-		snprintf(tail, sizeof tail, "kept %s's plan, none beat it", names[from]);
-	else
-		snprintf(tail, sizeof tail, "best found in generation %d", best_gen);
-	snprintf(rep->note, sizeof rep->note,
-		 "search: seed %u, %d generations of %d, %d plans simulated, seeded with %s; %s",
-		 o && o->seed ? o->seed : 1, gen, SG_POP, sims, nseed ? seeded : "nothing (random start)",
-		 tail);
-	return 0;
-}

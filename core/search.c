@@ -1,0 +1,653 @@
+/*
+ * search.c: the search engine of planner.h, a genetic search over
+ * heterogeneous plans in the spirit of DT-FM (Yuan et al., NeurIPS '22):
+ * individuals are pipeline groups of stages (DC, pool, TP, layers) with
+ * replicas and batch shares; mutation and crossover keep them valid; the
+ * fitness is the simulated iteration time. Seeded with the three
+ * reference engines of baseline.c, so it is never worse than them.
+ */
+#include "baseline.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* search                                                              */
+
+#define SG_MAXST 48
+#define SG_MAXG 12
+#define SG_POP 24
+#define SG_ELITE 4
+#define SG_GENS 150
+#define SG_STALL 40
+#define SG_CACHE 8192
+
+struct sg_stage {
+	int16_t dc, pool, tp, layers;
+};
+
+struct sg_group {
+	int nst, R, n;    /* stages, replicas, micro-batches of the group */
+	struct sg_stage st[SG_MAXST];
+};
+
+struct indiv {
+	int ng;
+	double fit;
+	uint64_t hash;
+	struct sg_group g[SG_MAXG];
+};
+
+struct search {
+	struct ctx *c;
+	uint64_t rng;
+	int *base, npl;       /* flat pool index: base[dc] + pool */
+	int *used;
+	struct { uint64_t h; double fit; } *cache;
+	double deadline;
+};
+
+static uint64_t rng_next(uint64_t *x)
+{
+	/* xorshift64* (Vigna 2016) */
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 2685821657736338717ULL;
+}
+
+static int rnd(struct search *sr, int n)
+{
+	return n <= 1 ? 0 : (int)(rng_next(&sr->rng) % (uint64_t)n);
+}
+
+static uint64_t sg_hash(const struct indiv *x)
+{
+	uint64_t h = 1469598103934665603ULL;
+#define MIX(v) do { h ^= (uint64_t)(uint32_t)(v); h *= 1099511628211ULL; } while (0)
+	MIX(x->ng);
+	for (int g = 0; g < x->ng; g++) {
+		const struct sg_group *gr = &x->g[g];
+		MIX(gr->nst);
+		MIX(gr->R);
+		MIX(gr->n);
+		for (int i = 0; i < gr->nst; i++) {
+			MIX(gr->st[i].dc);
+			MIX(gr->st[i].pool);
+			MIX(gr->st[i].tp);
+			MIX(gr->st[i].layers);
+		}
+	}
+#undef MIX
+	return h;
+}
+
+static int sg_to_plan(const struct search *sr, const struct indiv *x, struct gp_plan *out)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	struct pb b;
+	struct gp_stage st[SG_MAXST];
+	bl_pb_init(&b, sr->c->eval);
+	for (int g = 0; g < x->ng; g++) {
+		const struct sg_group *gr = &x->g[g];
+		for (int i = 0, next = 1; i < gr->nst; i++) {
+			st[i] = bl_mkstage(s, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp, next,
+					next + gr->st[i].layers - 1);
+			next += gr->st[i].layers;
+		}
+		bl_pb_group(&b, st, gr->nst, gr->R, gr->n);
+	}
+	if (b.oom) {
+		gp_plan_free(&b.p);
+		return -1;
+	}
+	*out = b.p;
+	return 0;
+}
+
+/* A plan's pipelines with the same stage shapes become one group. */
+static int sg_from_plan(const struct gp_plan *p, struct indiv *x)
+{
+	memset(x, 0, sizeof *x);
+	for (int i = 0; i < p->npipes; i++) {
+		const struct gp_pipeline *pp = &p->pipes[i];
+		if (pp->nstages > SG_MAXST)
+			return -1;
+		struct sg_group *gr = x->ng ? &x->g[x->ng - 1] : NULL;
+		bool same = gr && gr->nst == pp->nstages;
+		for (int j = 0; same && j < pp->nstages; j++) {
+			const struct gp_stage *a = &pp->stages[j];
+			const struct sg_stage *b = &gr->st[j];
+			same = a->dc == b->dc && a->pool == b->pool && a->tp == b->tp &&
+			       a->last - a->first + 1 == b->layers;
+		}
+		if (!same) {
+			if (x->ng == SG_MAXG)
+				return -1;
+			gr = &x->g[x->ng++];
+			gr->nst = pp->nstages;
+			for (int j = 0; j < pp->nstages; j++) {
+				const struct gp_stage *a = &pp->stages[j];
+				gr->st[j] = (struct sg_stage){ (int16_t)a->dc, (int16_t)a->pool,
+							       (int16_t)a->tp,
+							       (int16_t)(a->last - a->first + 1) };
+			}
+		}
+		gr->R += pp->replicas;
+		gr->n += pp->micro_batches * pp->replicas;
+	}
+	return 0;
+}
+
+/* Every rule gp_plan_validate checks, plus TP inside a node. */
+static bool sg_ok(struct search *sr, const struct indiv *x)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	int tot = 0;
+	if (x->ng < 1)
+		return false;
+	memset(sr->used, 0, (size_t)sr->npl * sizeof *sr->used);
+	for (int g = 0; g < x->ng; g++) {
+		const struct sg_group *gr = &x->g[g];
+		int L = 0;
+		if (gr->nst < 1 || gr->R < 1 || gr->n < gr->R)
+			return false;
+		tot += gr->n;
+		for (int i = 0; i < gr->nst; i++) {
+			const struct sg_stage *st = &gr->st[i];
+			if (st->layers < 1 || !bl_tp_ok(s, bl_pool_of(s, st->dc, st->pool), st->tp))
+				return false;
+			if (i && st->dc != gr->st[i - 1].dc &&
+			    (!gp_find_link(s, gr->st[i - 1].dc, st->dc) ||
+			     !gp_find_link(s, st->dc, gr->st[i - 1].dc)))
+				return false;
+			L += st->layers;
+			sr->used[sr->base[st->dc] + st->pool] += st->tp * gr->R;
+		}
+		if (L != s->model.layers)
+			return false;
+	}
+	if (tot != sr->c->M)
+		return false;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++)
+			if (sr->used[sr->base[d] + q] > s->dcs[d].pools[q].count)
+				return false;
+	return true;
+}
+
+static double sg_fit(struct search *sr, struct indiv *x)
+{
+	x->hash = sg_hash(x);
+	size_t i = (size_t)(x->hash % SG_CACHE);
+	if (sr->cache[i].h == x->hash && x->hash)
+		return x->fit = sr->cache[i].fit;
+	struct gp_plan p;
+	x->fit = sg_to_plan(sr, x, &p) ? INF : bl_judge(sr->c, &p, false);
+	gp_plan_free(&p);
+	sr->cache[i].h = x->hash;
+	sr->cache[i].fit = x->fit;
+	return x->fit;
+}
+
+/* Micro-batches scaled back to the global batch; replicas <= batches. */
+static void sg_fix_batch(struct search *sr, struct indiv *x)
+{
+	double w[SG_MAXG] = { 0 };
+	int n[SG_MAXG], tot = 0;
+	for (int g = 0; g < x->ng; g++) {
+		w[g] = x->g[g].n > 0 ? x->g[g].n : 1;
+		tot += x->g[g].n;
+	}
+	if (tot != sr->c->M) {
+		bl_apportion(sr->c->M, x->ng, w, n);
+		for (int g = 0; g < x->ng; g++)
+			x->g[g].n = n[g];
+	}
+	for (int g = 0; g < x->ng; g++) {
+		if (x->g[g].n < 1) {   /* a global batch smaller than the groups */
+			x->g[g] = x->g[--x->ng];
+			g--;
+			continue;
+		}
+		if (x->g[g].R > x->g[g].n)
+			x->g[g].R = x->g[g].n;
+	}
+}
+
+/* The slowest stage of a group, per micro-batch (for rebalancing). */
+static double sg_group_time(const struct search *sr, const struct sg_group *gr, int D)
+{
+	double mx = 0;
+	for (int i = 0, next = 1; i < gr->nst; i++) {
+		struct gp_stage st = bl_mkstage(sr->c->sc, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp,
+					     next, next + gr->st[i].layers - 1);
+		struct sest se;
+		next += gr->st[i].layers;
+		bl_stage_est(sr->c, &st, i == 0, i == gr->nst - 1, 1, D, &se);
+		mx = fmax(mx, se.u);
+	}
+	return mx;
+}
+
+static void sg_rebalance_layers(struct search *sr, struct indiv *x, int g)
+{
+	struct sg_group *gr = &x->g[g];
+	struct gp_stage st[SG_MAXST];
+	int D = 0;
+	for (int h = 0; h < x->ng; h++)
+		D += x->g[h].R;
+	for (int i = 0; i < gr->nst; i++)
+		st[i] = bl_mkstage(sr->c->sc, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp, 0, 0);
+	if (bl_fill_layers(sr->c, st, gr->nst, bl_ceil_div(gr->n, gr->R), D) == 0)
+		for (int i = 0; i < gr->nst; i++)
+			gr->st[i].layers = (int16_t)(st[i].last - st[i].first + 1);
+}
+
+static void sg_rebalance_batch(struct search *sr, struct indiv *x)
+{
+	double w[SG_MAXG] = { 0 };
+	int n[SG_MAXG], D = 0;
+	if (x->ng < 2)
+		return;
+	for (int g = 0; g < x->ng; g++)
+		D += x->g[g].R;
+	for (int g = 0; g < x->ng; g++) {
+		double t = sg_group_time(sr, &x->g[g], D);
+		w[g] = t > 0 ? x->g[g].R / t : 1;
+	}
+	bl_apportion(sr->c->M, x->ng, w, n);
+	for (int g = 0; g < x->ng; g++) {
+		x->g[g].n = n[g];
+	}
+	sg_fix_batch(sr, x);
+}
+
+/* A random pool, anywhere (validity is checked afterwards). */
+static void sg_random_pool(struct search *sr, int *dc, int *pool)
+{
+	int f = rnd(sr, sr->npl);
+	for (int d = sr->c->sc->ndcs - 1; d >= 0; d--)
+		if (sr->base[d] <= f && sr->c->sc->dcs[d].npools) {
+			*dc = d;
+			*pool = f - sr->base[d];
+			return;
+		}
+	*dc = *pool = 0;
+}
+
+/* Replicas a group could add with the GPUs left free. */
+static int sg_room(struct search *sr, const struct indiv *x, int g)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	memset(sr->used, 0, (size_t)sr->npl * sizeof *sr->used);
+	int *per = calloc((size_t)sr->npl, sizeof *per);
+	if (!per)
+		return 0;
+	for (int h = 0; h < x->ng; h++)
+		for (int i = 0; i < x->g[h].nst; i++) {
+			const struct sg_stage *st = &x->g[h].st[i];
+			sr->used[sr->base[st->dc] + st->pool] += st->tp * x->g[h].R;
+			if (h == g)
+				per[sr->base[st->dc] + st->pool] += st->tp;
+		}
+	int room = 1 << 30;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			int f = sr->base[d] + q;
+			if (per[f]) {
+				int r = (s->dcs[d].pools[q].count - sr->used[f]) / per[f];
+				room = r < room ? r : room;
+			}
+		}
+	free(per);
+	return room < 0 ? 0 : room;
+}
+
+/* One random change. The caller checks validity and retries. */
+static void sg_mutate(struct search *sr, struct indiv *x)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	int g = rnd(sr, x->ng);
+	struct sg_group *gr = &x->g[g];
+	int i = rnd(sr, gr->nst), op = rnd(sr, 13);
+	struct sg_stage *st = &gr->st[i];
+	switch (op) {
+	case 0: case 1: {   /* move layers across a stage boundary */
+		if (gr->nst < 2)
+			break;
+		int j = rnd(sr, gr->nst - 1), dir = rnd(sr, 2);
+		struct sg_stage *from = &gr->st[j + dir], *to = &gr->st[j + 1 - dir];
+		int k = 1 + rnd(sr, from->layers / 4 + 1);
+		if (from->layers > k) {
+			from->layers = (int16_t)(from->layers - k);
+			to->layers = (int16_t)(to->layers + k);
+		}
+		break;
+	}
+	case 2:   /* TP degree */
+		st->tp = (int16_t)(rnd(sr, 2) ? st->tp * 2 : st->tp / 2);
+		if (st->tp < 1)
+			st->tp = 1;
+		break;
+	case 3: {   /* replicas */
+		int k = 1 + rnd(sr, gr->R / 4 + 1);
+		gr->R += rnd(sr, 2) ? k : -k;
+		if (gr->R < 1)
+			gr->R = 1;
+		if (gr->R > gr->n)
+			gr->R = gr->n;
+		break;
+	}
+	case 4: {   /* micro-batches from one group to another */
+		if (x->ng < 2)
+			break;
+		int h = rnd(sr, x->ng - 1);
+		h += h >= g;
+		int k = 1 + rnd(sr, gr->n / 4 + 1);
+		if (gr->n - k >= 1) {
+			gr->n -= k;
+			x->g[h].n += k;
+			if (gr->R > gr->n)
+				gr->R = gr->n;
+		}
+		break;
+	}
+	case 5: {   /* split a stage; the new half maybe on another pool */
+		if (st->layers < 2 || gr->nst == SG_MAXST)
+			break;
+		memmove(&gr->st[i + 2], &gr->st[i + 1], (size_t)(gr->nst - i - 1) * sizeof *st);
+		gr->nst++;
+		int k = 1 + rnd(sr, st->layers - 1);
+		gr->st[i + 1] = *st;
+		gr->st[i + 1].layers = (int16_t)(st->layers - k);
+		st->layers = (int16_t)k;
+		if (rnd(sr, 2)) {
+			int d, q;
+			sg_random_pool(sr, &d, &q);
+			gr->st[i + 1].dc = (int16_t)d;
+			gr->st[i + 1].pool = (int16_t)q;
+			gr->st[i + 1].tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, q), st->tp);
+		}
+		break;
+	}
+	case 6:   /* merge a stage into the next */
+		if (gr->nst < 2 || i == gr->nst - 1)
+			break;
+		st->layers = (int16_t)(st->layers + gr->st[i + 1].layers);
+		memmove(&gr->st[i + 1], &gr->st[i + 2], (size_t)(gr->nst - i - 2) * sizeof *st);
+		gr->nst--;
+		break;
+	case 7: {   /* another pool for one stage */
+		int d, q;
+		sg_random_pool(sr, &d, &q);
+		st->dc = (int16_t)d;
+		st->pool = (int16_t)q;
+		st->tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, q), st->tp);
+		break;
+	}
+	case 8:
+		sg_rebalance_layers(sr, x, g);
+		break;
+	case 9:
+		sg_rebalance_batch(sr, x);
+		break;
+	case 10: {   /* a new group: a copy, maybe moved to another DC */
+		if (x->ng == SG_MAXG)
+			break;
+		struct sg_group *ng = &x->g[x->ng++];
+		*ng = *gr;
+		ng->R = 1;
+		ng->n = 1;
+		if (rnd(sr, 2)) {
+			int d, q;
+			sg_random_pool(sr, &d, &q);
+			for (int j = 0; j < ng->nst; j++) {
+				ng->st[j].dc = (int16_t)d;
+				ng->st[j].pool = (int16_t)rnd(sr, s->dcs[d].npools);
+				ng->st[j].tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, ng->st[j].pool),
+							       ng->st[j].tp);
+			}
+		}
+		int room = sg_room(sr, x, x->ng - 1);
+		ng->R = 1 + (room > 0 ? rnd(sr, room + 1) : 0);
+		sg_rebalance_batch(sr, x);
+		break;
+	}
+	case 11:   /* drop a group, its batch to the others */
+		if (x->ng < 2)
+			break;
+		x->g[g] = x->g[--x->ng];
+		sg_fix_batch(sr, x);
+		break;
+	default: {   /* grow a group into the free GPUs */
+		int room = sg_room(sr, x, g);
+		if (room > 0) {
+			gr->R += 1 + rnd(sr, room);
+			if (gr->n < gr->R)
+				sg_rebalance_batch(sr, x);
+		}
+		break;
+	}
+	}
+	sg_fix_batch(sr, x);
+}
+
+/* Takes one group of b into a: replaces one of a's, or joins them. */
+static void sg_cross(struct search *sr, struct indiv *a, const struct indiv *b)
+{
+	const struct sg_group *gb = &b->g[rnd(sr, b->ng)];
+	int at = a->ng < SG_MAXG && rnd(sr, 2) ? a->ng++ : rnd(sr, a->ng);
+	a->g[at] = *gb;
+	sg_fix_batch(sr, a);
+	if (at >= a->ng)
+		return;
+	/* Shrink the newcomer until the GPUs suffice. */
+	while (!sg_ok(sr, a) && a->g[at].R > 1)
+		a->g[at].R = a->g[at].R * 3 / 4;
+}
+
+static int cmp_indiv(const void *p, const void *q)
+{
+	const struct indiv *a = p, *b = q;
+	if (a->fit != b->fit)
+		return a->fit < b->fit ? -1 : 1;
+	return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+static const struct indiv *tournament(struct search *sr, const struct indiv *pop)
+{
+	const struct indiv *w = &pop[rnd(sr, SG_POP)];
+	for (int k = 0; k < 2; k++) {
+		const struct indiv *y = &pop[rnd(sr, SG_POP)];
+		if (y->fit < w->fit)
+			w = y;
+	}
+	return w;
+}
+
+/* A valid mutant of p (1-3 changes), or p itself after 16 misses. */
+static void sg_child(struct search *sr, const struct indiv *p, const struct indiv *q,
+		     struct indiv *out)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		*out = *p;
+		if (q && tries < 8)
+			sg_cross(sr, out, q);
+		int k = 1 + rnd(sr, 3);
+		for (int j = 0; j < k; j++)
+			sg_mutate(sr, out);
+		if (sg_ok(sr, out))
+			return;
+	}
+	*out = *p;
+}
+
+/* With no seed: one group, a few stages in one random DC. */
+static void sg_random(struct search *sr, struct indiv *x)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	int d, q, L = s->model.layers;
+	memset(x, 0, sizeof *x);
+	sg_random_pool(sr, &d, &q);
+	x->ng = 1;
+	struct sg_group *gr = &x->g[0];
+	gr->nst = 1 + rnd(sr, L < 8 ? L : 8);
+	for (int i = 0; i < gr->nst; i++) {
+		int pq = rnd(sr, s->dcs[d].npools);
+		int t = 1 << rnd(sr, 4);
+		gr->st[i] = (struct sg_stage){ (int16_t)d, (int16_t)pq,
+					       (int16_t)bl_tp_fit(s, bl_pool_of(s, d, pq), t),
+					       (int16_t)(L / gr->nst + (i < L % gr->nst)) };
+	}
+	gr->R = 1;
+	gr->n = sr->c->M;
+	int room = sg_room(sr, x, 0);
+	gr->R += room > 0 ? rnd(sr, room + 1) : 0;
+	if (gr->R > gr->n)
+		gr->R = gr->n;
+	sg_rebalance_layers(sr, x, 0);
+}
+
+int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_report rloc;
+	struct ctx c;
+	if (!rep)
+		rep = &rloc;
+	bl_rep_start(rep, "search");
+	memset(out, 0, sizeof *out);
+	if (bl_ctx_init(&c, s, o, "search", e))
+		return bl_fail(&c, rep, e, e->msg);
+	double limit = o && o->time_limit > 0 ? o->time_limit : 2;
+	struct search sr = { .c = &c, .deadline = c.t0 + limit };
+	/* splitmix64 of the seed, so nearby seeds start far apart */
+	uint64_t z = (o && o->seed ? o->seed : 1) + 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	sr.rng = (z ^ (z >> 31)) | 1;
+	sr.base = calloc((size_t)s->ndcs + 1, sizeof *sr.base);
+	for (int d = 0; sr.base && d < s->ndcs; d++) {
+		sr.base[d] = sr.npl;
+		sr.npl += s->dcs[d].npools;
+	}
+	sr.used = calloc((size_t)sr.npl + 1, sizeof *sr.used);
+	sr.cache = calloc(SG_CACHE, sizeof *sr.cache);
+	struct indiv *pop = malloc(2 * SG_POP * sizeof *pop);
+	if (!sr.base || !sr.used || !sr.cache || !pop) {
+		free(sr.base);
+		free(sr.used);
+		free(sr.cache);
+		free(pop);
+		return bl_fail(&c, rep, e, "search: out of memory");
+	}
+	struct indiv *kids = pop + SG_POP;
+
+	/* The seeds: the other baselines' plans. */
+	int (*const engines[3])(const struct gp_scenario *, const struct gp_plan_opts *,
+				struct gp_plan *, struct gp_plan_report *, struct gp_err *) = {
+		gp_plan_megatron, gp_plan_dp_across_dcs, gp_plan_atlas };
+	static const char *const names[3] = { "megatron", "dp-across-dcs", "atlas" };
+	struct gp_plan seeds[3];
+	double seed_t[3];
+	int npop = 0, nseed = 0;
+	char seeded[96] = "";
+	for (int i = 0; i < 3; i++) {
+		struct gp_plan_report r;
+		struct gp_err e2 = { "" };
+		seed_t[i] = INF;
+		if (engines[i](s, o, &seeds[i], &r, &e2))
+			continue;
+		seed_t[i] = r.estimate_s;
+		size_t l = strlen(seeded);
+		snprintf(seeded + l, sizeof seeded - l, "%s%s", nseed++ ? ", " : "", names[i]);
+		if (sg_from_plan(&seeds[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
+			sg_fit(&sr, &pop[npop]);
+			npop++;
+		}
+	}
+	int nseedpop = npop;
+	for (int k = 0; npop < SG_POP; k++) {
+		if (nseedpop)
+			sg_child(&sr, &pop[k % nseedpop], NULL, &pop[npop]);
+		else
+			sg_random(&sr, &pop[npop]);
+		if (!nseedpop && !sg_ok(&sr, &pop[npop]) && k < 1000)
+			continue;
+		sg_fit(&sr, &pop[npop]);
+		npop++;
+	}
+	qsort(pop, SG_POP, sizeof *pop, cmp_indiv);
+	int gen = 0, stall = 0, best_gen = 0;
+	double best = pop[0].fit;
+	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && bl_now_s() < sr.deadline; gen++) {
+		for (int i = 0; i < SG_ELITE; i++)
+			kids[i] = pop[i];
+		for (int i = SG_ELITE; i < SG_POP; i++) {
+			const struct indiv *a = tournament(&sr, pop);
+			const struct indiv *b = rnd(&sr, 10) < 3 ? tournament(&sr, pop) : NULL;
+			sg_child(&sr, a, b, &kids[i]);
+			sg_fit(&sr, &kids[i]);
+		}
+		memcpy(pop, kids, SG_POP * sizeof *pop);
+		qsort(pop, SG_POP, sizeof *pop, cmp_indiv);
+		if (pop[0].fit < best * (1 - 1e-9)) {
+			best = pop[0].fit;
+			best_gen = gen;
+			stall = 0;
+		} else {
+			stall++;
+		}
+	}
+	gen--;
+	struct gp_plan bp = { 0 };
+	double bt = INF;
+	if (pop[0].fit < INF && sg_to_plan(&sr, &pop[0], &bp) == 0) {
+		bt = bl_judge(&c, &bp, true);
+		if (bt == INF)
+			gp_plan_free(&bp);
+	}
+	/* Never worse than a seed, whatever the final schedule makes of it. */
+	int from = -1;
+	for (int i = 0; i < 3; i++) {
+		if (seed_t[i] == INF)
+			continue;
+		if (seed_t[i] <= bt) {
+			gp_plan_free(&bp);
+			bp = seeds[i];
+			memset(&seeds[i], 0, sizeof seeds[i]);
+			bt = seed_t[i];
+			from = i;
+		}
+		gp_plan_free(&seeds[i]);
+	}
+	int sims = c.nsim;
+	free(sr.base);
+	free(sr.used);
+	free(sr.cache);
+	free(pop);
+	if (bt == INF) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "search: no plan found that fits in %d generations%s%s%s",
+			 gen, c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
+		return bl_fail(&c, rep, e, msg);
+	}
+	bl_plan_move(out, &bp);
+	out->schedule = c.sched;
+	out->chunks = 1;
+	rep->estimate_s = rep->objective = bt;
+	rep->seconds = bl_now_s() - c.t0;
+	char tail[64];
+	if (from >= 0)
+		snprintf(tail, sizeof tail, "kept %s's plan, none beat it", names[from]);
+	else
+		snprintf(tail, sizeof tail, "best found in generation %d", best_gen);
+	snprintf(rep->note, sizeof rep->note,
+		 "search: seed %u, %d generations of %d, %d plans simulated, seeded with %s; %s",
+		 o && o->seed ? o->seed : 1, gen, SG_POP, sims, nseed ? seeded : "nothing (random start)",
+		 tail);
+	return 0;
+}
