@@ -1379,10 +1379,12 @@ static int set_one(struct gp_lua *h, const char *item, struct gp_err *e)
 	lua_remove(L, -2);
 	if (ok) {
 		arm_budget(h);
-		ok = lua_pcall(L, 0, 1, 0) == LUA_OK && !lua_isnil(L, -1);
+		ok = lua_pcall(L, 0, 1, 0) == LUA_OK;
 		lua_sethook(L, NULL, 0, 0);
 	}
-	if (!ok) {
+	/* nil removes the field; any other nil result means the text was
+	 * not an expression, so it is taken as a string. */
+	if (!ok || (lua_isnil(L, -1) && strcmp(val, "nil"))) {
 		lua_settop(L, tab);
 		lua_pushstring(L, val);
 	}

@@ -174,3 +174,8 @@ print('%+.1f' % (100 * (est - sim) / sim), d['solver']['status'])" 2>/dev/null)
 		echo "not ok $n - milp on $f: estimate vs simulated '$r'"
 	fi
 done
+# Planning ignores the file's plan, even when an override makes it stale;
+# nil removes a field.
+t "plan with a stale file plan" 0 "solver +search" "$G" plan samples/default.lua --set model=Llama-2-7B
+t "nil removes the plan" 1 "has no plan" "$G" sim samples/default.lua --set plan=nil
+t "milp: does not fit, by how much" 4 "does not fit in GPU memory.*too much" "$G" plan samples/default.lua --engine milp --set model=Llama-3.1-405B --set 'dcs[ams].pools[1].count=8' --set 'dcs[fra].pools[1].count=8'

@@ -164,7 +164,14 @@ static void eval_point(const struct args *base, const struct point *pt, long idx
 	struct gp_result r;
 	int rc = EXIT_INPUT, have = 0;
 	cli_last_error[0] = 0;
-	struct gp_scenario *s = load_with(base, (const char *const *)pt->sets, pt->n);
+	/* A planner ignores the file's plan: drop it before validation. */
+	const char *sets[MAX_AXES + MAX_SETS + 1];
+	int n = 0;
+	for (int i = 0; i < pt->n; i++)
+		sets[n++] = pt->sets[i];
+	if (base->engine)
+		sets[n++] = "plan=nil";
+	struct gp_scenario *s = load_with(base, sets, n);
 	if (s) {
 		if (base->engine) {
 			int k = find_engine(base->engine);
@@ -421,7 +428,8 @@ static int by_saved(const void *x, const void *y)
 
 int cmd_sensitivity(const struct args *a)
 {
-	struct gp_scenario *s = load(a);
+	static const char *const no_plan[] = { "plan=nil" };
+	struct gp_scenario *s = a->engine ? load_with(a, no_plan, 1) : load(a);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_result r;
