@@ -140,6 +140,8 @@
 #define PM_SHARE 0.5            /* uniform option: the share of a link's other lockstep crossings a boundary message waits for */
 #define PM_MAXSEG 4             /* segments of a chain class */
 #define PM_MAXCHAIN 1000
+#define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
+#define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
 #define GP_STR_(x) #x
 #define GP_STR(x) GP_STR_(x)       /* chain classes (3+ segments) at most */
 
@@ -190,6 +192,7 @@ struct pm {
 	int cur_d;                     /* d the classes were split for */
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
+	long chain_tries;
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
 	struct pm_opt opt[PM_MAXOPT];
@@ -551,7 +554,11 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 		for (int u = 0; u < s; u++)
 			n[u] = 1;
 		for (;;) {
-			if (m->nchain >= PM_MAXCHAIN) {
+			/* Rejected compositions cost a layer split each: cap the
+			 * attempts too, and stop at the deadline. */
+			if (m->nchain >= PM_MAXCHAIN || ++m->chain_tries > PM_MAXCHAINTRY ||
+			    ((m->chain_tries & 255) == 0 &&
+			     now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
 				m->trunc_chain = true;
 				return 0;
 			}
@@ -2135,6 +2142,13 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			rc = explain(&m, rep, e);
 		} else if (rc == 0 && make_plan(&m, &sol, out)) {
 			rc = gp_errf(e, "out of memory");
+		} else if (rc == 0 && out->npipes == 0) {
+			/* The winning option's classes were rebuilt without the
+			 * one the solution used (a cap or the deadline cut them):
+			 * no plan is better than an empty one. */
+			gp_plan_free(out);
+			rep->status = GP_MILP_NOSOL;
+			rc = gp_errf(e, "milp: the classes of the best option could not be rebuilt within the time limit; try a larger --time-limit");
 		} else if (rc == 0) {
 			char od[96];
 			int used = 0, pipes = out->npipes;
@@ -2162,7 +2176,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 				 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
 				 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
 				 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
-				 m.trunc_chain ? "; chain classes cut at " GP_STR(PM_MAXCHAIN) : "");
+				 m.trunc_chain ? "; chain classes cut (count or time)" : "");
 		}
 	}
 	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
