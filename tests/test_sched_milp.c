@@ -231,6 +231,17 @@ static void solve(const struct inst *t, const struct gp_schedule *warm, double l
 	       rep->msg[0] ? ", " : "", rep->msg);
 }
 
+/* Solves t and checks the MILP proves `best`, and that its orders run in
+ * that time; the caller frees sc and rep. */
+static void expect_optimum(struct inst *t, double best, struct gp_schedule *sc,
+			   struct gp_milp_report *rep)
+{
+	solve(t, NULL, 60, sc, rep);
+	assert_int_equal(rep->status, GP_MILP_OPTIMAL);
+	assert_true(fabs(rep->objective - best) <= 1e-6 * best);
+	assert_true(fabs(exec_orders(t, sc) - best) <= 1e-6 * best);
+}
+
 /* (a) with latency: the MILP's optimum is the exhaustive search's. */
 static void test_matches_exhaustive(void **state)
 {
@@ -242,11 +253,7 @@ static void test_matches_exhaustive(void **state)
 	printf("# exhaustive 4x8: %g after %ld nodes\n", best, nodes);
 	struct gp_schedule sc;
 	struct gp_milp_report rep;
-	solve(&t, NULL, 60, &sc, &rep);
-	assert_int_equal(rep.status, GP_MILP_OPTIMAL);
-	assert_true(fabs(rep.objective - best) <= 1e-6 * best);
-	/* its orders really run in that time */
-	assert_true(fabs(exec_orders(&t, &sc) - best) <= 1e-6 * best);
+	expect_optimum(&t, best, &sc, &rep);
 	/* latency 5 on 3 boundaries, both ways, is paid at least once */
 	assert_true(best >= (8 + 3) * 300.0 + 2 * 3 * 5 - 1e-9);
 	gp_schedule_free(&sc);
@@ -261,10 +268,7 @@ static void test_1f1b_closed_form(void **state)
 	inst_init(&t);
 	struct gp_schedule sc;
 	struct gp_milp_report rep;
-	solve(&t, NULL, 60, &sc, &rep);
-	assert_int_equal(rep.status, GP_MILP_OPTIMAL);
-	assert_true(fabs(rep.objective - 3300) < 1e-6);
-	assert_true(fabs(exec_orders(&t, &sc) - 3300) < 1e-6);
+	expect_optimum(&t, 3300, &sc, &rep);
 	gp_schedule_free(&sc);
 	gp_milp_report_free(&rep);
 }
@@ -283,10 +287,7 @@ static void test_memory(void **state)
 	printf("# exhaustive 4x8, caps 4 3 2 1, latency 50: %g after %ld nodes\n", best, nodes);
 	struct gp_schedule sc;
 	struct gp_milp_report rep;
-	solve(&t, NULL, 60, &sc, &rep);
-	assert_int_equal(rep.status, GP_MILP_OPTIMAL);
-	assert_true(fabs(rep.objective - best) <= 1e-6 * best);
-	assert_true(fabs(exec_orders(&t, &sc) - best) <= 1e-6 * best);
+	expect_optimum(&t, best, &sc, &rep);
 	for (int s = 0; s < t.S; s++)
 		assert_true(peak_in_flight(&sc, s) <= t.cap[s]);
 	gp_schedule_free(&sc);
