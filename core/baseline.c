@@ -531,6 +531,34 @@ void bl_rep_start(struct gp_plan_report *rep, const char *engine)
 	rep->estimate_s = HUGE_VAL;
 }
 
+/* What every engine does first: a report (the caller's or rloc), an
+ * empty plan, the context. -1 with the report and error filled. */
+int bl_begin(struct ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
+	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
+	     struct gp_plan_report *rloc, struct gp_err *e)
+{
+	if (!*rep)
+		*rep = rloc;
+	bl_rep_start(*rep, engine);
+	memset(out, 0, sizeof *out);
+	if (bl_ctx_init(c, s, o, engine, e)) {
+		bl_fail(c, *rep, e, e->msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Hands the built plan over, or frees it when building ran out of memory. */
+int bl_pb_take(struct pb *b, struct gp_plan *out)
+{
+	if (b->oom) {
+		gp_plan_free(&b->p);
+		return -1;
+	}
+	*out = b->p;
+	return 0;
+}
+
 /* Simulates the chosen plan with the final schedule and fills the report. */
 static int finish(struct ctx *c, struct gp_plan *best, struct gp_plan *out,
 		  struct gp_plan_report *rep, struct gp_err *e)
@@ -639,12 +667,7 @@ static int megatron_build(const struct ctx *c, const struct mcand *k, struct gp_
 	free(sdc);
 	free(spool);
 	free(st);
-	if (b.oom) {
-		gp_plan_free(&b.p);
-		return -1;
-	}
-	*out = b.p;
-	return 0;
+	return bl_pb_take(&b, out);
 }
 
 int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -652,12 +675,8 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 {
 	struct gp_plan_report rloc;
 	struct ctx c;
-	if (!rep)
-		rep = &rloc;
-	bl_rep_start(rep, "megatron");
-	memset(out, 0, sizeof *out);
-	if (bl_ctx_init(&c, s, o, "megatron", e))
-		return bl_fail(&c, rep, e, e->msg);
+	if (bl_begin(&c, s, o, "megatron", out, &rep, &rloc, e))
+		return -1;
 	int L = s->model.layers, n = 0, cap = 64;
 	struct mcand *cand = malloc((size_t)cap * sizeof *cand);
 	if (!cand)
@@ -917,12 +936,8 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 {
 	struct gp_plan_report rloc;
 	struct ctx c;
-	if (!rep)
-		rep = &rloc;
-	bl_rep_start(rep, "dp-across-dcs");
-	memset(out, 0, sizeof *out);
-	if (bl_ctx_init(&c, s, o, "dp-across-dcs", e))
-		return bl_fail(&c, rep, e, e->msg);
+	if (bl_begin(&c, s, o, "dp-across-dcs", out, &rep, &rloc, e))
+		return -1;
 	bool *in = calloc((size_t)s->ndcs, sizeof *in);
 	int npl = 0;
 	for (int d = 0; d < s->ndcs; d++)
@@ -1132,12 +1147,7 @@ static int atlas_build(const struct ctx *c, const struct chain *ch, int t, int R
 	bl_pb_init(&b, c->eval);
 	bl_pb_group(&b, st, S, R, c->M);
 	free(st);
-	if (b.oom) {
-		gp_plan_free(&b.p);
-		return -1;
-	}
-	*out = b.p;
-	return 0;
+	return bl_pb_take(&b, out);
 }
 
 int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -1145,12 +1155,8 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 {
 	struct gp_plan_report rloc;
 	struct ctx c;
-	if (!rep)
-		rep = &rloc;
-	bl_rep_start(rep, "atlas");
-	memset(out, 0, sizeof *out);
-	if (bl_ctx_init(&c, s, o, "atlas", e))
-		return bl_fail(&c, rep, e, e->msg);
+	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
+		return -1;
 	struct chain best[17], cur;
 	bool *used = calloc((size_t)s->ndcs, sizeof *used);
 	if (!used)

@@ -61,5 +61,9 @@ int bl_ctx_init(struct ctx *c, const struct gp_scenario *s,
 		    struct gp_err *e);
 int bl_ceil_div(int a, int b);
 void bl_apportion(int n, int k, const double *w, int *out);
+int bl_begin(struct ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
+	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
+	     struct gp_plan_report *rloc, struct gp_err *e);
+int bl_pb_take(struct pb *b, struct gp_plan *out);
 
 #endif

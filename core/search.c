@@ -516,12 +516,8 @@ int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 {
 	struct gp_plan_report rloc;
 	struct ctx c;
-	if (!rep)
-		rep = &rloc;
-	bl_rep_start(rep, "search");
-	memset(out, 0, sizeof *out);
-	if (bl_ctx_init(&c, s, o, "search", e))
-		return bl_fail(&c, rep, e, e->msg);
+	if (bl_begin(&c, s, o, "search", out, &rep, &rloc, e))
+		return -1;
 	double limit = o && o->time_limit > 0 ? o->time_limit : 2;
 	struct search sr = { .c = &c, .deadline = c.t0 + limit };
 	/* splitmix64 of the seed, so nearby seeds start far apart */
