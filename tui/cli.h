@@ -38,6 +38,9 @@ void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Loads a->file with a->sets plus `extra` more overrides. */
 struct gp_scenario *load_with(const struct args *a, const char *const *extra, int nextra);
 struct gp_scenario *load(const struct args *a);
+/* The override planning commands add: they ignore the file's plan, so it
+ * is dropped before validation. */
+extern const char *const cli_no_plan[1];
 /* Simulates the scenario's plan (after --schedule/--chunks). */
 int simulate(struct gp_scenario *s, const struct args *a, int record, struct gp_result *r);
 /* Runs planner --engine (or the default) and simulates its plan. */

@@ -261,7 +261,7 @@ int plan_with(struct gp_scenario *s, const struct args *a, int k,
 /* Planning commands ignore the file's plan: drop it before validation,
  * so a plan that no longer fits an overridden scenario does not stop
  * them. */
-static const char *const no_plan[] = { "plan=nil" };
+const char *const cli_no_plan[1] = { "plan=nil" };
 
 static int cmd_plan(const struct args *a)
 {
@@ -270,7 +270,7 @@ static int cmd_plan(const struct args *a)
 	if (k < 0)
 		return usage_error("--engine: unknown engine '%s' (milp, megatron, dp-across-dcs, atlas, search)",
 				   name);
-	struct gp_scenario *s = load_with(a, no_plan, 1);
+	struct gp_scenario *s = load_with(a, cli_no_plan, 1);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_plan plan;
@@ -302,7 +302,7 @@ static int cmd_plan(const struct args *a)
 
 static int cmd_compare(const struct args *a)
 {
-	struct gp_scenario *s = load_with(a, no_plan, 1);
+	struct gp_scenario *s = load_with(a, cli_no_plan, 1);
 	if (!s)
 		return EXIT_INPUT;
 	if (a->json)

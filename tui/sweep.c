@@ -170,7 +170,7 @@ static void eval_point(const struct args *base, const struct point *pt, long idx
 	for (int i = 0; i < pt->n; i++)
 		sets[n++] = pt->sets[i];
 	if (base->engine)
-		sets[n++] = "plan=nil";
+		sets[n++] = cli_no_plan[0];
 	struct gp_scenario *s = load_with(base, sets, n);
 	if (s) {
 		if (base->engine) {
@@ -428,8 +428,7 @@ static int by_saved(const void *x, const void *y)
 
 int cmd_sensitivity(const struct args *a)
 {
-	static const char *const no_plan[] = { "plan=nil" };
-	struct gp_scenario *s = a->engine ? load_with(a, no_plan, 1) : load(a);
+	struct gp_scenario *s = a->engine ? load_with(a, cli_no_plan, 1) : load(a);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_result r;
