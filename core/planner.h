@@ -21,6 +21,8 @@ struct gp_plan_opts {
 	enum gp_objective objective;
 	double budget_usd_per_hour;   /* 0: none */
 	enum gp_sched schedule;   /* schedule the plan will run (1f1b default) */
+	bool polish;              /* milp: then run the search seeded with its plan
+				   * and keep whichever simulates faster */
 };
 
 struct gp_plan_report {
@@ -32,7 +34,12 @@ struct gp_plan_report {
 	double gap;
 	double seconds;
 	double estimate_s;        /* the engine's own iteration-time estimate */
-	char note[256];           /* what the engine assumed or why it failed */
+	char note[512];           /* what the engine assumed or why it failed */
+	/* milp with polish: its own plan as simulated, and whether the
+	 * search's plan replaced it. */
+	bool has_own;
+	double own_sim_s;
+	bool polished;
 };
 
 /* Baselines (baseline.c). */
@@ -45,6 +52,12 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+/* The same search with the nwarm plans warm[] in its first population as
+ * well (the MILP's polish); a warm plan itself is returned only if the
+ * search finds nothing better: compare them yourself. */
+int gp_plan_search_from(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			const struct gp_plan *warm, int nwarm, struct gp_plan *out,
+			struct gp_plan_report *rep, struct gp_err *e);
 
 /* The placement MILP (place_milp.c). */
 int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,

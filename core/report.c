@@ -100,8 +100,13 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		fprintf(f, ", %.3g s", si->seconds);
 		if (si->rows)
 			fprintf(f, " (%d rows, %d binaries)", si->rows, si->binaries);
-		fprintf(f, "; simulated %s\n", htime(si->rows ? r->compute_end : r->iteration_time,
-						     c, sizeof c));
+		if (si->has_own && si->polished)
+			fprintf(f, "; its plan simulated %s, polished by the search to %s (below)\n",
+				htime(si->own_sim, b, sizeof b), htime(r->iteration_time, c, sizeof c));
+		else
+			fprintf(f, "; simulated %s%s\n",
+				htime(si->rows ? r->compute_end : r->iteration_time, c, sizeof c),
+				si->has_own ? ", the search seeded with it found nothing faster" : "");
 	}
 	fprintf(f, "\n%-4s %-5s %-8s %-9s %3s %-9s %-9s %9s %9s %9s %8s %13s\n", "pipe",
 		"stage", "dc", "gpu", "tp", "layers", "recompute", "F", "B", "W",
@@ -208,6 +213,10 @@ void gp_report_json_solver(FILE *f, const struct gp_solver_info *si)
 	kv_num(f, "bound_s", si->bound);
 	kv_num(f, "gap", si->gap);
 	kv_num(f, "time_s", si->seconds);
+	if (si->has_own) {
+		kv_num(f, "own_plan_simulated_s", si->own_sim);
+		fprintf(f, ", \"polished\": %s", si->polished ? "true" : "false");
+	}
 	fputc('}', f);
 }
 

@@ -511,8 +511,12 @@ static void sg_random(struct search *sr, struct indiv *x)
 	sg_rebalance_layers(sr, x, 0);
 }
 
-int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+/* The search, seeded with the three reference engines and, when given,
+ * with warm (which is not kept unless the search reproduces it: the
+ * caller compares). */
+static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
+	       const struct gp_plan *warm, int nwarm, struct gp_plan *out,
+	       struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
 	struct ctx c;
@@ -564,6 +568,17 @@ int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			sg_fit(&sr, &pop[npop]);
 			npop++;
 		}
+	}
+	for (int i = 0; i < nwarm && npop < SG_POP; i++) {
+		if (sg_from_plan(&warm[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
+			sg_fit(&sr, &pop[npop]);
+			npop++;
+		}
+	}
+	if (nwarm) {
+		size_t l = strlen(seeded);
+		snprintf(seeded + l, sizeof seeded - l, "%s%d warm plan%s", nseed++ ? ", " : "",
+			 nwarm, nwarm > 1 ? "s" : "");
 	}
 	int nseedpop = npop;
 	for (int k = 0; npop < SG_POP; k++) {
@@ -646,4 +661,17 @@ int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 o && o->seed ? o->seed : 1, gen, SG_POP, sims, nseed ? seeded : "nothing (random start)",
 		 tail);
 	return 0;
+}
+
+int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	return run(s, o, NULL, 0, out, rep, e);
+}
+
+int gp_plan_search_from(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			const struct gp_plan *warm, int nwarm, struct gp_plan *out,
+			struct gp_plan_report *rep, struct gp_err *e)
+{
+	return run(s, o, warm, nwarm, out, rep, e);
 }

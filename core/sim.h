@@ -65,6 +65,9 @@ struct gp_solver_info {
 	double gap;
 	double seconds;          /* solve time */
 	int rows, cols, binaries;
+	bool has_own;            /* placement with polish: */
+	double own_sim;          /* the MILP's own plan simulated */
+	bool polished;           /* the search's polish replaced that plan */
 };
 
 struct gp_result {

@@ -26,6 +26,7 @@ struct args {
 	const char *engine;
 	unsigned seed;
 	int jobs, jsonl;
+	int no_polish;
 	const char *points;
 };
 

@@ -219,7 +219,7 @@ static struct gp_plan_opts plan_opts(const struct gp_scenario *s, const struct a
 	struct gp_plan_opts o = { .time_limit = a->time_limit, .gap = a->gap,
 				  .seed = a->seed ? a->seed : 1, .objective = s->objective,
 				  .budget_usd_per_hour = s->budget_usd_per_hour,
-				  .schedule = GP_SCHED_1F1B };
+				  .schedule = GP_SCHED_1F1B, .polish = !a->no_polish };
 	if (a->schedule)
 		gp_sched_parse(a->schedule, &o.schedule);
 	return o;
@@ -232,7 +232,9 @@ static struct gp_solver_info solver_info(const struct gp_plan_report *rep)
 					.status = gp_milp_status_name(rep->status),
 					.proven = rep->status == GP_MILP_OPTIMAL,
 					.objective = rep->estimate_s, .bound = rep->bound,
-					.gap = rep->gap, .seconds = rep->seconds };
+					.gap = rep->gap, .seconds = rep->seconds,
+					.has_own = rep->has_own, .own_sim = rep->own_sim_s,
+					.polished = rep->polished };
 }
 
 /* Runs engine k on s; on success *plan and *r hold the plan and its
@@ -265,7 +267,7 @@ const char *const cli_no_plan[1] = { "plan=nil" };
 
 static int cmd_plan(const struct args *a)
 {
-	const char *name = a->engine ? a->engine : "search";
+	const char *name = a->engine ? a->engine : "milp";
 	int k = find_engine(name);
 	if (k < 0)
 		return usage_error("--engine: unknown engine '%s' (milp, megatron, dp-across-dcs, atlas, search)",
@@ -384,7 +386,8 @@ static void help(FILE *f)
 		   "  --time-limit S seconds per pipeline for xdc-milp (default 10)\n"
 		   "  --gap G        relative gap at which xdc-milp stops (default 0: prove)\n"
 		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
-		   "  --engine E     plan: milp, megatron, dp-across-dcs, atlas or search (default)\n"
+		   "  --engine E     plan: milp (default), megatron, dp-across-dcs, atlas or search\n"
+		   "  --no-polish    milp: return the MILP's own plan, without the search's polish\n"
 		   "  --seed N       seed of the search engine (default 1)\n"
 		   "  --json, --csv  machine-readable output (sim; --json also plan, compare)\n"
 		   "  -j N           sweep: points in N parallel processes\n"
@@ -476,6 +479,8 @@ int main(int argc, char **argv)
 			if (parse_int(o, next, 1, 256, &a.jobs))
 				return EXIT_USAGE;
 			i++;
+		} else if (!strcmp(o, "--no-polish")) {
+			a.no_polish = 1;
 		} else if (!strcmp(o, "--jsonl")) {
 			a.jsonl = 1;
 		} else if (!strcmp(o, "--points")) {
