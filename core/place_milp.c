@@ -166,6 +166,7 @@ struct pm_class {
 	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
 	int ymax;
+	int sg[6];                     /* signature: pools, GPUs, links (class_sig) */
 	bool on;                       /* in the current option */
 };
 
@@ -174,6 +175,15 @@ struct pm_opt {
 	bool uni;                      /* y >= d replicas of one class, DP inside each DC */
 	int d, K, q;                   /* D >= d; at most K DCs; link class q */
 	double wbw, wlat;              /* ring bandwidth and latency at q */
+};
+
+/* bucket_time by (kind, layers, first, last) for option o: class_tail
+ * asks for the same few values for thousands of classes. */
+struct pm_memo {
+	const struct pm_opt *o;
+	unsigned gen;
+	unsigned *at;                  /* gen the entry was filled in */
+	double *tau;
 };
 
 struct pm {
@@ -191,6 +201,12 @@ struct pm {
 	int *lay;
 	int nlay, caplay;
 	int cur_d;                     /* d the classes were split for */
+	short *capt, *capn;            /* stage_cap by kind, S - 1, i (S <= 64): the
+					* classes' and the next d's */
+	bool enumerated;               /* c holds the classes for capt */
+	struct pm_memo *memo;          /* one-bucket sync times of the current option */
+	int *order;                    /* classes by signature, U, index */
+	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
 	long chain_tries;
@@ -270,6 +286,26 @@ static int stage_cap(struct pm *m, const struct pm_kind *k, int i, int S, int d)
 	return n;
 }
 
+/* The layers stage i of S can hold on kind k, from the table of the d
+ * the classes are being built for. */
+static int cap_of(const struct pm *m, int k, int i, int S)
+{
+	return m->capt[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i];
+}
+
+/* Fills m->capn for d; returns true when it equals m->capt (the classes
+ * built for the previous d stand: memory is all d changes). */
+static bool caps_for(struct pm *m, int d)
+{
+	for (int k = 0; k < m->nk; k++)
+		for (int S = 1; S <= 64 && S <= m->L; S++)
+			for (int i = 0; i < S; i++)
+				m->capn[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i] =
+					(short)stage_cap(m, &m->k[k], i, S, d);
+	return m->enumerated &&
+	       !memcmp(m->capn, m->capt, (size_t)m->nk * 64 * 64 * sizeof *m->capt);
+}
+
 static int enum_kinds(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
@@ -308,10 +344,9 @@ static int enum_kinds(struct pm *m)
 /* ------------------------------------------------------------------ */
 /* Classes and their layer splits                                      */
 
-static int link_idx(const struct gp_scenario *s, int a, int b)
+static int link_idx(const struct pm *m, int a, int b)
 {
-	const struct gp_link *l = gp_find_link(s, a, b);
-	return l ? (int)(l - s->links) : -1;
+	return m->lmat[a * m->sc->ndcs + b];
 }
 
 /* Segment of stage i; *end: i is its segment's last stage. */
@@ -358,7 +393,7 @@ static bool split_ok(const struct split *p, int L, double U)
 }
 
 /* Fills lay[0..S) for the class; returns -1 when no split fits. */
-static int class_split(struct pm *m, struct pm_class *c, int d, int *lay)
+static int class_split(struct pm *m, struct pm_class *c, int *lay)
 {
 	struct split p;
 	int L = m->L, S = c->S;
@@ -369,7 +404,7 @@ static int class_split(struct pm *m, struct pm_class *c, int d, int *lay)
 		p.kd[i] = seg;
 		p.x[i] = k->x;
 		p.e[i] = i == S - 1 ? k->lx : 0;
-		p.cap[i] = stage_cap(m, k, i, S, d);
+		p.cap[i] = cap_of(m, c->kind[seg], i, S);
 		if (p.cap[i] < 1)
 			return -1;
 	}
@@ -454,6 +489,8 @@ static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
 	c->sig = sig;
 }
 
+static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
+
 static int push_class(struct pm *m, const struct pm_class *c)
 {
 	if (m->nc == m->capc) {
@@ -475,11 +512,12 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		m->caplay = nc;
 	}
 	struct pm_class x = *c;
-	if (class_split(m, &x, m->cur_d, m->lay + m->nlay))
+	if (class_split(m, &x, m->lay + m->nlay))
 		return 0;
 	x.off = m->nlay;
 	m->nlay += x.S;
 	class_times(m, &x, m->lay + x.off);
+	class_sig(m, &x, x.sg);
 	/* Most replicas the pools allow, and the price of one. */
 	x.ymax = m->N;
 	x.price = 0;
@@ -520,7 +558,7 @@ static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct p
 		c->dcross[s] = m->cm->ops->p2p_time(m->cm->ud, m->bb, bw, fmax(a->p->latency, b->p->latency));
 		return true;
 	}
-	int la = link_idx(m->sc, a->dc, b->dc), lb = link_idx(m->sc, b->dc, a->dc);
+	int la = link_idx(m, a->dc, b->dc), lb = link_idx(m, b->dc, a->dc);
 	if (la < 0 || lb < 0)
 		return false;
 	c->lk[s][0] = la;
@@ -601,14 +639,14 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 	return 0;
 }
 
-/* The fewest stages one kind needs for the model (0: none fits). */
-static int stages_needed(struct pm *m, const struct pm_kind *k, int d)
+/* The fewest stages kind k needs for the model (0: none fits). */
+static int stages_needed(const struct pm *m, int k)
 {
 	for (int S = 1; S <= m->L && S <= 64; S++) {
 		long tot = 0;
 		bool ok = true;
 		for (int i = 0; i < S && ok; i++) {
-			int cap = stage_cap(m, k, i, S, d);
+			int cap = cap_of(m, k, i, S);
 			ok = cap >= 1;
 			tot += cap;
 		}
@@ -618,14 +656,32 @@ static int stages_needed(struct pm *m, const struct pm_kind *k, int d)
 	return 0;
 }
 
+static int enum_build(struct pm *m);
+static int sort_classes(struct pm *m);
+
+/* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
+ * those already built when memory gives every stage the same capacity. */
 static int enum_classes(struct pm *m, int d)
 {
+	m->cur_d = d;
+	if (caps_for(m, d))
+		return 0;
+	if (enum_build(m) || sort_classes(m))
+		return -1;
+	return 0;
+}
+
+static int enum_build(struct pm *m)
+{
+	short *sw = m->capt;
+	m->capt = m->capn;
+	m->capn = sw;
+	m->enumerated = true;
 	m->nc = 0;
 	m->nlay = 0;
-	m->cur_d = d;
 	int need = 0;
 	for (int i = 0; i < m->nk; i++) {
-		int s = stages_needed(m, &m->k[i], d);
+		int s = stages_needed(m, i);
 		if (s && (!need || s < need))
 			need = s;
 	}
@@ -785,7 +841,18 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 				pmax = 2;
 			double grad = params * m->prec;
 			int nb = s->job.sync_overlap ? n : 1;
-			double tau = bucket_time(m, k, grad / nb, o, pmax), beta = b / nb;
+			struct pm_memo *mm = m->memo;
+			size_t key = (((size_t)c->kind[seg_of(c, i, NULL)] * (size_t)(m->L + 1) + (size_t)n) * 2 +
+				      (i == 0)) * 2 + last;
+			if (mm->o != o) {
+				mm->o = o;
+				mm->gen++;
+			}
+			if (mm->at[key] != mm->gen) {
+				mm->at[key] = mm->gen;
+				mm->tau[key] = bucket_time(m, k, grad / nb, o, pmax);
+			}
+			double tau = mm->tau[key], beta = b / nb;
 			exposed = fmax(tau, nb * tau - (nb - 1) * beta);
 			if (W > 0) {
 				double loc = tau - bucket_wan(m, grad / nb, o);
@@ -855,6 +922,8 @@ static void enum_opts(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
 	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .K = 1, .q = -1 });
+	/* The uniform options first: solved in closed form, they give the
+	 * covering MILPs a good incumbent to search below. */
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
 	for (int d = 1; d <= Dmax; d *= 2) {
 		add_opt(m, (struct pm_opt){ .uni = true, .d = d, .K = 1, .q = -1 });
@@ -885,16 +954,8 @@ static void enum_opts(struct pm *m)
 	}
 }
 
-/* Sets E and the on flags of the classes for option o, prunes dominated
- * ones (same pools, links and DCs; no faster cycle and no shorter
- * fill/tail); returns the classes left. */
-static int cmp_sig(const void *a, const void *b, const struct pm *m);
-static const struct pm *sort_m;
-static int cmp_idx(const void *a, const void *b)
-{
-	return cmp_sig(a, b, sort_m);
-}
-
+/* A class's signature: its pools and GPUs on each, smaller pool first,
+ * and the links its boundary crosses. */
 static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
 {
 	int f0 = m->k[c->kind[0]].fp, g0 = c->n[0] * m->k[c->kind[0]].tp;
@@ -911,32 +972,69 @@ static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
 	sig[4] = c->la; sig[5] = c->lb;
 }
 
-static int cmp_sig(const void *a, const void *b, const struct pm *m)
+struct sortkey {
+	int sg[6];
+	double U;
+	int i;
+};
+
+static int cmp_key(const void *a, const void *b)
 {
-	const struct pm_class *x = &m->c[*(const int *)a], *y = &m->c[*(const int *)b];
-	int sx[6], sy[6];
-	class_sig(m, x, sx);
-	class_sig(m, y, sy);
-	for (int i = 0; i < 6; i++)
-		if (sx[i] != sy[i])
-			return sx[i] < sy[i] ? -1 : 1;
+	const struct sortkey *x = a, *y = b;
+	int r = memcmp(x->sg, y->sg, sizeof x->sg);
+	if (r)
+		return r;
 	if (x->U != y->U)
 		return x->U < y->U ? -1 : 1;
-	double ex = x->sig + x->E, ey = y->sig + y->E;
-	if (ex != ey)
-		return ex < ey ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
+	return x->i - y->i;
 }
 
-static int set_option(struct pm *m, const struct pm_opt *o, int *idx)
+/* m->order: the classes by signature (any fixed order), then U, then
+ * index; set_option only re-sorts runs of equal U by fill + tail. */
+static int sort_classes(struct pm *m)
+{
+	free(m->order);
+	m->order = gp_xcalloc((size_t)m->nc + 1, sizeof *m->order);
+	struct sortkey *k = gp_xcalloc((size_t)m->nc + 1, sizeof *k);
+	if (!m->order || !k) {
+		free(k);
+		return -1;
+	}
+	for (int i = 0; i < m->nc; i++) {
+		memcpy(k[i].sg, m->c[i].sg, sizeof k[i].sg);
+		k[i].U = m->c[i].U;
+		k[i].i = i;
+	}
+	qsort(k, (size_t)m->nc, sizeof *k, cmp_key);
+	for (int i = 0; i < m->nc; i++)
+		m->order[i] = k[i].i;
+	free(k);
+	return 0;
+}
+
+static bool same_run(const struct pm_class *a, const struct pm_class *b)
+{
+	return !memcmp(a->sg, b->sg, sizeof a->sg) && a->U == b->U;
+}
+
+/* Sets E and the on flags of the classes for option o that could take
+ * part in a plan faster than `below`, prunes dominated ones (same pools,
+ * links and DCs; no faster cycle and no shorter fill/tail); returns the
+ * classes left in idx, sorted by signature, U, fill + tail. */
+static int set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 {
 	const struct gp_scenario *s = m->sc;
 	int n = 0;
-	for (int i = 0; i < m->nc; i++) {
+	for (int j = 0; j < m->nc; j++) {
+		int i = m->order[j];
 		struct pm_class *c = &m->c[i];
 		c->on = false;
 		if (c->nseg > 2)
 			continue;   /* chains: only in the uniform options */
+		/* The tail is >= 0 (stage 0's), so no plan below `below` can
+		 * use a class whose fill alone reaches it. */
+		if (c->sig >= below)
+			continue;
 		bool xdc = c->nseg == 2 && m->k[c->kind[0]].dc != m->k[c->kind[1]].dc;
 		if (!o->one && o->K == 1 && xdc)
 			continue;
@@ -944,21 +1042,25 @@ static int set_option(struct pm *m, const struct pm_opt *o, int *idx)
 		    !pair_ok(s, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
 			continue;
 		c->E = class_tail(m, c, o);
-		idx[n++] = i;
+		/* Insertion into the run of equal signature and U by fill +
+		 * tail, then index. */
+		int p = n++;
+		while (p > 0) {
+			const struct pm_class *q = &m->c[idx[p - 1]];
+			double eq = q->sig + q->E, ec = c->sig + c->E;
+			if (!same_run(q, c) || eq < ec || (eq == ec && idx[p - 1] < i))
+				break;
+			idx[p] = idx[p - 1];
+			p--;
+		}
+		idx[p] = i;
 	}
-	sort_m = m;
-	qsort(idx, (size_t)n, sizeof *idx, cmp_idx);
 	int kept = 0;
 	double bestE = INF;
 	for (int j = 0; j < n; j++) {
 		struct pm_class *c = &m->c[idx[j]];
-		if (j > 0) {
-			int a[6], b[6];
-			class_sig(m, &m->c[idx[j - 1]], a);
-			class_sig(m, c, b);
-			if (memcmp(a, b, sizeof a))
-				bestE = INF;
-		}
+		if (j > 0 && memcmp(m->c[idx[j - 1]].sg, c->sg, sizeof c->sg))
+			bestE = INF;
 		/* Sorted by U within a signature: dominated iff an earlier one
 		 * has no larger fill + tail. The cycle rows weigh a class that
 		 * crosses a link by 1 / U: there only an equal U dominates. */
@@ -1038,6 +1140,7 @@ struct pm_sol {
 	double T, obj;
 	int opt;
 	int *y, *x;                    /* [nc] */
+	int cap;                       /* their length (the incumbent's only) */
 };
 
 static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
@@ -1420,10 +1523,10 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 	double pu = -1;
 	for (int j = 0; idx && j < n0; j++) {
 		const struct pm_class *c = &m->c[idx0[j]];
-		int sg[6], mb = m_of(m, c, T);
-		class_sig(m, c, sg);
+		int mb = m_of(m, c, T);
+		const int *sg = c->sg;
 		/* (Crossing a link, also U: the cycle rows weigh 1 / U.) */
-		bool same = n > 0 && !memcmp(sg, prev, sizeof sg) && (c->la < 0 || c->U == pu);
+		bool same = n > 0 && !memcmp(sg, prev, sizeof prev) && (c->la < 0 || c->U == pu);
 		if (mb >= 1 && !same)
 			pu = c->U;
 		if (mb < 1 || (same && mb <= bm))
@@ -1432,7 +1535,7 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 			idx[n - 1] = idx0[j];
 		} else {
 			idx[n++] = idx0[j];
-			memcpy(prev, sg, sizeof sg);
+			memcpy(prev, sg, sizeof prev);
 		}
 		bm = mb;
 	}
@@ -1594,6 +1697,7 @@ static double uni_T(const struct pm *m, struct pm_class *c, int y)
 		}
 	if (c->la >= 0 && y > 1)
 		class_times(m, &x, m->lay + x.off);
+	class_sig(m, &x, x.sg);
 	double T = x.sig + (y == 1 ? c->E1 : c->E) + (mb - 1) * x.U;
 	for (int b = 0; b + 1 < c->nseg; b++)
 		for (int w = 0; w < 2; w++)
@@ -1773,6 +1877,15 @@ static void pm_free(struct pm *m)
 	free(m->c);
 	free(m->lay);
 	free(m->qbw);
+	free(m->capt);
+	free(m->capn);
+	free(m->order);
+	free(m->lmat);
+	if (m->memo) {
+		free(m->memo->at);
+		free(m->memo->tau);
+		free(m->memo);
+	}
 }
 
 static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -1811,6 +1924,25 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 			m->gpus += m->pl[f]->count;
 		}
 	if (enum_kinds(m) || link_classes(m))
+		return gp_errf(e, "out of memory");
+	m->capt = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *m->capt);
+	m->capn = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *m->capn);
+	m->lmat = gp_xcalloc((size_t)s->ndcs * (size_t)s->ndcs + 1, sizeof *m->lmat);
+	if (!m->lmat)
+		return gp_errf(e, "out of memory");
+	for (int a = 0; a < s->ndcs; a++)
+		for (int b = 0; b < s->ndcs; b++) {
+			const struct gp_link *l = gp_find_link(s, a, b);
+			m->lmat[a * s->ndcs + b] = l ? (int)(l - s->links) : -1;
+		}
+	size_t nmemo = (size_t)m->nk * (size_t)(m->L + 1) * 4 + 1;
+	m->memo = gp_xcalloc(1, sizeof *m->memo);
+	if (m->memo) {
+		m->memo->at = gp_xcalloc(nmemo, sizeof *m->memo->at);
+		m->memo->tau = gp_xcalloc(nmemo, sizeof *m->memo->tau);
+		m->memo->gen = 1;
+	}
+	if (!m->capt || !m->capn || !m->memo || !m->memo->at || !m->memo->tau)
 		return gp_errf(e, "out of memory");
 	enum_opts(m);
 	return 0;
@@ -1917,7 +2049,7 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 		for (int oi = 0; idx && sol.y && sol.x && oi < m->nopt; oi++) {
 			if (m->opt[oi].d != m->cur_d && m->opt[oi].d > 1 && s->job.zero)
 				continue;
-			int n = set_option(m, &m->opt[oi], idx);
+			int n = set_option(m, &m->opt[oi], INF, idx);
 			if (n && probe(m, oi, idx, n, INF, PM_PRICE, &sol, NULL) == 1 &&
 			    sol.obj < cheapest)
 				cheapest = sol.obj;
@@ -1952,9 +2084,19 @@ struct pm_best {
 
 /* Takes probe result cur (at T, option oi, replica bound d) as the new
  * incumbent. */
-static void take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
-		 const struct pm_sol *cur, double T, int oi, int d)
+static int take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
+		const struct pm_sol *cur, double T, int oi, int d)
 {
+	if (m->nc > sol->cap) {
+		int *y = realloc(sol->y, (size_t)m->nc * sizeof *y);
+		if (y)
+			sol->y = y;
+		int *x = y ? realloc(sol->x, (size_t)m->nc * sizeof *x) : NULL;
+		if (!x)
+			return -1;
+		sol->x = x;
+		sol->cap = m->nc;
+	}
 	best->T = T;
 	best->opt = oi;
 	best->d = d;
@@ -1962,6 +2104,7 @@ static void take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 	sol->opt = oi;
 	memcpy(sol->y, cur->y, (size_t)m->nc * sizeof *sol->y);
 	memcpy(sol->x, cur->x, (size_t)m->nc * sizeof *sol->x);
+	return 0;
 }
 
 /* Runs the whole time search (and the objective's second phase); leaves
@@ -2012,12 +2155,15 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				double T;
 				if (phase == 1 && goal == GP_OBJ_TIME && solve_uni(m, oi, best->T, &cur, &T) &&
 				    T < best->T) {
-					take(m, best, sol, &cur, T, oi, d);
+					if (take(m, best, sol, &cur, T, oi, d)) {
+						rc = gp_errf(e, "out of memory");
+						break;
+					}
 					best->lo = -INF;
 				}
 				continue;
 			}
-			int n = set_option(m, o, idx);
+			int n = set_option(m, o, phase == 1 ? best->T : INF, idx);
 			if (!n)
 				continue;
 			if (phase == 1) {
@@ -2031,7 +2177,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				if (r == 2)
 					best->stopped = true;
 				if (r >= 1 && T < best->T) {
-					take(m, best, sol, &cur, T, oi, d);
+					if (take(m, best, sol, &cur, T, oi, d)) {
+						rc = gp_errf(e, "out of memory");
+						break;
+					}
 					best->lo = lo;
 				}
 				if (r == 2)
@@ -2050,7 +2199,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				}
 				if (r == 1 && cur.obj < best->obj - 1e-9 * fabs(best->obj)) {
 					best->obj = cur.obj;
-					take(m, best, sol, &cur, T, oi, d);
+					if (take(m, best, sol, &cur, T, oi, d)) {
+						rc = gp_errf(e, "out of memory");
+						break;
+					}
 				}
 				continue;
 			}
@@ -2072,7 +2224,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				}
 				if (r == 1 && cur.obj < best->obj) {
 					best->obj = cur.obj;
-					take(m, best, sol, &cur, T, oi, d);
+					if (take(m, best, sol, &cur, T, oi, d)) {
+						rc = gp_errf(e, "out of memory");
+						break;
+					}
 				}
 				if (k == PM_COST_SCAN - 1)
 					best->stopped = true;
@@ -2182,67 +2337,48 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		pm_free(&m);
 		return -1;
 	}
-	/* Classes for the largest d fix the "nothing fits in memory" case. */
 	struct pm_sol sol = { 0 };
 	struct pm_best best = { .opt = -1 };
-	int cap = 0;
-	for (int d = 1; d <= (s->job.zero ? m.gpus : 1); d *= 2) {
-		if (enum_classes(&m, d) < 0) {
-			pm_free(&m);
-			return gp_errf(e, "out of memory");
-		}
-		if (m.nc > cap)
-			cap = m.nc;
-	}
-	sol.y = gp_xcalloc((size_t)cap + 1, sizeof *sol.y);
-	sol.x = gp_xcalloc((size_t)cap + 1, sizeof *sol.x);
-	int rc = -1;
-	if (!sol.y || !sol.x) {
-		rc = gp_errf(e, "out of memory");
-	} else if (cap == 0) {
+	int rc = search(&m, goal, &sol, &best, e);
+	if (rc == 0 && best.opt < 0) {
 		rc = explain(&m, rep, e);
-	} else {
-		rc = search(&m, goal, &sol, &best, e);
-		if (rc == 0 && best.opt < 0) {
-			rc = explain(&m, rep, e);
-		} else if (rc == 0 && make_plan(&m, &sol, out)) {
-			rc = gp_errf(e, "out of memory");
-		} else if (rc == 0 && out->npipes == 0) {
-			/* The winning option's classes were rebuilt without the
-			 * one the solution used (a cap or the deadline cut them):
-			 * no plan is better than an empty one. */
-			gp_plan_free(out);
-			rep->status = GP_MILP_NOSOL;
-			rc = gp_errf(e, "milp: the classes of the best option could not be rebuilt within the time limit; try a larger --time-limit");
-		} else if (rc == 0) {
-			char od[96];
-			int used = 0, pipes = out->npipes;
-			for (int i = 0; i < m.nc; i++)
-				used += sol.y[i] > 0;
-			rep->estimate_s = best.T;
-			rep->seconds = now_s() - m.t0;
-			bool proven = !best.stopped && !m.undecided && !m.gapstops;
-			rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
-			if (goal == GP_OBJ_TIME) {
-				rep->objective = best.T;
-				/* Stopped by the time limit: options not searched yet
-				 * have no bound. */
-				rep->bound = proven ? best.T : best.stopped ? 0 :
-					     fmin(best.T, fmin(m.undecided ? m.bound_undecided : INF,
-							       m.gapstops ? m.bound_gap : INF));
-			} else {
-				rep->objective = best.obj;
-				rep->bound = proven ? best.obj : 0;
-			}
-			rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
-			snprintf(rep->note, sizeof rep->note,
-				 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
-				 best.T, m.probes, m.undecided, PM_PROBE_TL, rep->seconds, m.nopt,
-				 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
-				 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
-				 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
-				 m.trunc_chain ? "; chain classes cut (count or time)" : "");
+	} else if (rc == 0 && make_plan(&m, &sol, out)) {
+		rc = gp_errf(e, "out of memory");
+	} else if (rc == 0 && out->npipes == 0) {
+		/* The winning option's classes were rebuilt without the
+		 * one the solution used (a cap or the deadline cut them):
+		 * no plan is better than an empty one. */
+		gp_plan_free(out);
+		rep->status = GP_MILP_NOSOL;
+		rc = gp_errf(e, "milp: the classes of the best option could not be rebuilt within the time limit; try a larger --time-limit");
+	} else if (rc == 0) {
+		char od[96];
+		int used = 0, pipes = out->npipes;
+		for (int i = 0; i < m.nc; i++)
+			used += sol.y[i] > 0;
+		rep->estimate_s = best.T;
+		rep->seconds = now_s() - m.t0;
+		bool proven = !best.stopped && !m.undecided && !m.gapstops;
+		rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
+		if (goal == GP_OBJ_TIME) {
+			rep->objective = best.T;
+			/* Stopped by the time limit: options not searched yet
+			 * have no bound. */
+			rep->bound = proven ? best.T : best.stopped ? 0 :
+				     fmin(best.T, fmin(m.undecided ? m.bound_undecided : INF,
+						       m.gapstops ? m.bound_gap : INF));
+		} else {
+			rep->objective = best.obj;
+			rep->bound = proven ? best.obj : 0;
 		}
+		rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
+		snprintf(rep->note, sizeof rep->note,
+			 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
+			 best.T, m.probes, m.undecided, PM_PROBE_TL, rep->seconds, m.nopt,
+			 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
+			 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
+			 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
+			 m.trunc_chain ? "; chain classes cut (count or time)" : "");
 	}
 	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
@@ -2278,7 +2414,7 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 		for (int i = 0; rc == 0 && idx && i < m.nopt; i++) {
 			if ((s->job.zero ? m.opt[i].d : 1) != d)
 				continue;
-			int n = set_option(&m, &m.opt[i], idx);
+			int n = set_option(&m, &m.opt[i], INF, idx);
 			if (n && prev_bp(&m, idx, n, r.estimate_s) == r.estimate_s &&
 			    probe(&m, i, idx, n, r.estimate_s, PM_FEAS, NULL, e) == 1) {
 				oi = i;
@@ -2287,7 +2423,7 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 		}
 	}
 	if (rc == 0 && oi >= 0) {
-		int n = set_option(&m, &m.opt[oi], idx);
+		int n = set_option(&m, &m.opt[oi], INF, idx);
 		Tp = which ? prev_bp(&m, idx, n, nextafter(r.estimate_s, -INF)) : r.estimate_s;
 		int *cy = gp_xcalloc((size_t)n + 1, sizeof *cy), *cx = gp_xcalloc((size_t)n + 1, sizeof *cx);
 		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, false, cy, cx) : NULL;
