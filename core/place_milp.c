@@ -177,13 +177,33 @@ struct pm_opt {
 	double wbw, wlat;              /* ring bandwidth and latency at q */
 };
 
-/* bucket_time by (kind, layers, first, last) for option o: class_tail
+/* One d's classes, kept so that each d's are built once (options come
+ * in d order twice: the uniform ones, then the covering MILP's). */
+struct pm_cset {
+	short *capt;
+	struct pm_class *c;
+	int nc, capc;
+	int *lay;
+	int nlay, caplay;
+	int *order;
+	int Smax, nchain;
+	bool trunc_two, no_two, trunc_chain;
+};
+#define PM_MAXSETS 40
+#define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
+
+/* Stage values by (kind, layers, first, last) for option o: class_tail
  * asks for the same few values for thousands of classes. */
+struct pm_stagev {
+	double tau, loc, opt;          /* one bucket's sync, its local part, optimizer */
+};
+
 struct pm_memo {
 	const struct pm_opt *o;
 	unsigned gen;
+	double W;                      /* the option's WAN sync seconds (class_tail) */
 	unsigned *at;                  /* gen the entry was filled in */
-	double *tau;
+	struct pm_stagev *v;
 };
 
 struct pm {
@@ -207,6 +227,9 @@ struct pm {
 	struct pm_memo *memo;          /* one-bucket sync times of the current option */
 	int *order;                    /* classes by signature, U, index */
 	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
+	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
+	int nsets;
+	size_t setbytes;
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
 	long chain_tries;
@@ -661,11 +684,63 @@ static int sort_classes(struct pm *m);
 
 /* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
  * those already built when memory gives every stage the same capacity. */
+/* Exchanges the current classes (m) with kept set x. */
+static void set_swap(struct pm *m, struct pm_cset *x)
+{
+	struct pm_cset t = { m->capt, m->c, m->nc, m->capc, m->lay, m->nlay, m->caplay,
+			     m->order, m->Smax, m->nchain, m->trunc_two, m->no_two,
+			     m->trunc_chain };
+	m->capt = x->capt;
+	m->c = x->c;
+	m->nc = x->nc;
+	m->capc = x->capc;
+	m->lay = x->lay;
+	m->nlay = x->nlay;
+	m->caplay = x->caplay;
+	m->order = x->order;
+	m->Smax = x->Smax;
+	m->nchain = x->nchain;
+	m->trunc_two = x->trunc_two;
+	m->no_two = x->no_two;
+	m->trunc_chain = x->trunc_chain;
+	*x = t;
+}
+
+static size_t set_bytes(const struct pm *m)
+{
+	return (size_t)m->capc * sizeof *m->c + (size_t)m->caplay * sizeof *m->lay +
+	       (size_t)m->nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
+}
+
 static int enum_classes(struct pm *m, int d)
 {
 	m->cur_d = d;
 	if (caps_for(m, d))
 		return 0;
+	size_t tb = (size_t)m->nk * 64 * 64 * sizeof *m->capt;
+	/* A kept set built for the same capacities: take it, keep ours. */
+	for (int i = 0; i < m->nsets; i++)
+		if (!memcmp(m->sets[i].capt, m->capn, tb)) {
+			set_swap(m, &m->sets[i]);
+			return 0;
+		}
+	if (m->enumerated && m->nsets < PM_MAXSETS &&
+	    m->setbytes + set_bytes(m) <= PM_SETBYTES) {
+		/* Keep the current set; build into fresh arrays. */
+		struct pm_cset *x = &m->sets[m->nsets];
+		*x = (struct pm_cset){ 0 };
+		x->capt = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *x->capt);
+		if (!x->capt)
+			return -1;
+		m->setbytes += set_bytes(m);
+		set_swap(m, x);
+		m->nsets++;
+		/* m->capt is the fresh table: caps_for's result goes to capn. */
+	}
+	short *sw = m->capt;
+	m->capt = m->capn;
+	m->capn = sw;
+	m->enumerated = true;
 	if (enum_build(m) || sort_classes(m))
 		return -1;
 	return 0;
@@ -673,10 +748,6 @@ static int enum_classes(struct pm *m, int d)
 
 static int enum_build(struct pm *m)
 {
-	short *sw = m->capt;
-	m->capt = m->capn;
-	m->capn = sw;
-	m->enumerated = true;
 	m->nc = 0;
 	m->nlay = 0;
 	int need = 0;
@@ -803,6 +874,20 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 {
 	const struct gp_scenario *s = m->sc;
 	const int *lay = m->lay + c->off;
+	struct pm_memo *mm = m->memo;
+	if (mm->o != o) {
+		mm->o = o;
+		mm->gen++;
+		mm->W = grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
+	}
+	/* Per stage: kind, and the boundary delay after it. */
+	int kd[64];
+	double dl[64];
+	for (int g = 0, i = 0; g < c->nseg; g++)
+		for (int j = 0; j < c->n[g]; j++, i++) {
+			kd[i] = c->kind[g];
+			dl[i] = i == c->S - 1 ? 0 : j == c->n[g] - 1 ? c->dcross[g] : m->k[kd[i]].delta;
+		}
 	double E = 0, tail = 0;
 	/* Plan-wide WAN sync (K >= 2): every stage of every replica shares
 	 * the ring's edges, which carry grad_ring_bytes per iteration in all;
@@ -811,60 +896,60 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 	 * sync ends no earlier than its own local phases (RS + AG + latency
 	 * of its n buckets, which leave the link idle in lockstep) plus the
 	 * link's whole work after that point. */
-	double W = grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
+	double W = mm->W;
 	double first = 0;   /* earliest bucket ready, before stage 0's last backward ends */
 	if (W > 0) {
 		double tl = 0;
 		for (int i = 0; i < c->S; i++) {
-			const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+			const struct pm_kind *k = &m->k[kd[i]];
 			bool last = i == c->S - 1;
 			double b = lay[i] * k->bl + (last ? k->lb : 0);
 			double f = tl + (s->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
 			if (f > first)
 				first = f;
-			tl += b + stage_delay(m, c, i);
+			tl += b + dl[i];
 		}
 	}
+	int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
 	for (int i = 0; i < c->S; i++) {
-		const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+		const struct pm_kind *k = &m->k[kd[i]];
 		bool last = i == c->S - 1;
 		int n = lay[i];
-		double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (last ? m->Ep : 0);
 		double b = n * k->bl + (last ? k->lb : 0);
+		/* One bucket's sync (all of it, and its local part) and the
+		 * optimizer step depend on the kind, the layers and the ends
+		 * only: memoised for this option. */
+		size_t key = (((size_t)kd[i] * (size_t)(m->L + 1) + (size_t)n) * 2 + (i == 0)) * 2 + last;
+		struct pm_stagev *v = &mm->v[key];
+		int nb = s->job.sync_overlap ? n : 1;
+		if (mm->at[key] != mm->gen) {
+			mm->at[key] = mm->gen;
+			double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (last ? m->Ep : 0);
+			double grad = params * m->prec;
+			v->tau = v->loc = 0;
+			if (!o->one) {
+				int pmax = o->K >= 2 && s->job.sync_mode == GP_SYNC_HIER
+					   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
+				if (pmax > m->N)
+					pmax = m->N;
+				if (pmax < 2)
+					pmax = 2;
+				v->tau = bucket_time(m, k, grad / nb, o, pmax);
+				v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
+			}
+			v->opt = m->cm->ops->optimizer_time(m->cm->ud, k->g, params / k->tp / dz);
+		}
 		double exposed = 0;
 		if (!o->one) {
-			int pmax = o->K >= 2 && s->job.sync_mode == GP_SYNC_HIER
-				   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
-			if (pmax > m->N)
-				pmax = m->N;
-			if (pmax < 2)
-				pmax = 2;
-			double grad = params * m->prec;
-			int nb = s->job.sync_overlap ? n : 1;
-			struct pm_memo *mm = m->memo;
-			size_t key = (((size_t)c->kind[seg_of(c, i, NULL)] * (size_t)(m->L + 1) + (size_t)n) * 2 +
-				      (i == 0)) * 2 + last;
-			if (mm->o != o) {
-				mm->o = o;
-				mm->gen++;
-			}
-			if (mm->at[key] != mm->gen) {
-				mm->at[key] = mm->gen;
-				mm->tau[key] = bucket_time(m, k, grad / nb, o, pmax);
-			}
-			double tau = mm->tau[key], beta = b / nb;
-			exposed = fmax(tau, nb * tau - (nb - 1) * beta);
-			if (W > 0) {
-				double loc = tau - bucket_wan(m, grad / nb, o);
-				exposed = fmax(exposed, nb * fmax(loc, 0) + W - (first - tail));
-			}
+			double beta = b / nb;
+			exposed = fmax(v->tau, nb * v->tau - (nb - 1) * beta);
+			if (W > 0)
+				exposed = fmax(exposed, nb * v->loc + W - (first - tail));
 		}
-		int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
-		double opt = m->cm->ops->optimizer_time(m->cm->ud, k->g, params / k->tp / dz);
-		double v = exposed + opt - tail;
-		if (v > E || i == 0)
-			E = v;
-		tail += b + stage_delay(m, c, i);
+		double x = exposed + v->opt - tail;
+		if (x > E || i == 0)
+			E = x;
+		tail += b + dl[i];
 	}
 	/* A pipeline cut across DCs sends its last gradients back over a
 	 * link the ring's sync is already filling (processor sharing: every
@@ -1832,12 +1917,16 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 			break;
 		/* The median breakpoint in (lo, hi), by bisection on counts. */
 		double want = cl + floor((ch - cl + 1) / 2), a = lo_t == -INF ? 0 : lo_t, b = hi;
-		for (int it = 0; it < 200 && b - a > 1e-15 * b; it++) {
-			double mid = 0.5 * (a + b);
-			if (count_bp(m, idx, n, mid) >= want)
+		double ca = cl;
+		/* Until (a, b] holds the wanted breakpoint and no earlier one. */
+		for (int it = 0; it < 200 && b - a > 1e-15 * b && ca < want - 1; it++) {
+			double mid = 0.5 * (a + b), cm = count_bp(m, idx, n, mid);
+			if (cm >= want) {
 				b = mid;
-			else
+			} else {
 				a = mid;
+				ca = cm;
+			}
 		}
 		double t = prev_bp(m, idx, n, b);
 		if (!(t > lo_t && t < hi))
@@ -1881,9 +1970,15 @@ static void pm_free(struct pm *m)
 	free(m->capn);
 	free(m->order);
 	free(m->lmat);
+	for (int i = 0; i < m->nsets; i++) {
+		free(m->sets[i].capt);
+		free(m->sets[i].c);
+		free(m->sets[i].lay);
+		free(m->sets[i].order);
+	}
 	if (m->memo) {
 		free(m->memo->at);
-		free(m->memo->tau);
+		free(m->memo->v);
 		free(m->memo);
 	}
 }
@@ -1939,10 +2034,10 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->memo = gp_xcalloc(1, sizeof *m->memo);
 	if (m->memo) {
 		m->memo->at = gp_xcalloc(nmemo, sizeof *m->memo->at);
-		m->memo->tau = gp_xcalloc(nmemo, sizeof *m->memo->tau);
+		m->memo->v = gp_xcalloc(nmemo, sizeof *m->memo->v);
 		m->memo->gen = 1;
 	}
-	if (!m->capt || !m->capn || !m->memo || !m->memo->at || !m->memo->tau)
+	if (!m->capt || !m->capn || !m->memo || !m->memo->at || !m->memo->v)
 		return gp_errf(e, "out of memory");
 	enum_opts(m);
 	return 0;
