@@ -227,6 +227,7 @@ struct pm {
 	struct pm_memo *memo;          /* one-bucket sync times of the current option */
 	int *order;                    /* classes by signature, U, index */
 	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
+	double Tlb;                    /* the work bound on T (work_bound) */
 	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
 	int nsets;
 	size_t setbytes;
@@ -1957,6 +1958,25 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 
 /* ------------------------------------------------------------------ */
 
+/* A lower bound on T for every plan of the model, searched or not: each
+ * stage of a replica running m micro-batches is busy m n x_k <= t_c(m)
+ * <= T, so the GPU-seconds of all N L layer passes (at the fewest per
+ * layer any kind of the pool needs, x_k tp_k; logits left out) fit in the
+ * pools' GPUs x T: T >= N L / sum_p (count_p / w_p). */
+static double work_bound(const struct pm *m)
+{
+	double rate = 0;
+	for (int f = 0; f < m->npools; f++) {
+		double w = INF;
+		for (int i = 0; i < m->nk; i++)
+			if (m->k[i].fp == f && m->k[i].x * m->k[i].tp < w)
+				w = m->k[i].x * m->k[i].tp;
+		if (w < INF && w > 0)
+			rate += m->pl[f]->count / w;
+	}
+	return rate > 0 ? (double)m->N * m->L / rate : 0;
+}
+
 static void pm_free(struct pm *m)
 {
 	free(m->pl);
@@ -2020,6 +2040,7 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 		}
 	if (enum_kinds(m) || link_classes(m))
 		return gp_errf(e, "out of memory");
+	m->Tlb = work_bound(m);
 	m->capt = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *m->capt);
 	m->capn = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *m->capn);
 	m->lmat = gp_xcalloc((size_t)s->ndcs * (size_t)s->ndcs + 1, sizeof *m->lmat);
@@ -2458,10 +2479,12 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		if (goal == GP_OBJ_TIME) {
 			rep->objective = best.T;
 			/* Stopped by the time limit: options not searched yet
-			 * have no bound. */
-			rep->bound = proven ? best.T : best.stopped ? 0 :
+			 * are bounded by the work bound only. */
+			rep->bound = proven ? best.T : best.stopped ? m.Tlb :
 				     fmin(best.T, fmin(m.undecided ? m.bound_undecided : INF,
 						       m.gapstops ? m.bound_gap : INF));
+			if (!proven && rep->bound < m.Tlb)
+				rep->bound = fmin(m.Tlb, best.T);
 		} else {
 			rep->objective = best.obj;
 			rep->bound = proven ? best.obj : 0;
