@@ -559,6 +559,41 @@ static void test_exhaustive_cost(void **state)
 	printf("# exhaustive cost: %d random instances agree, %d proven optimal\n", n, proven);
 }
 
+/* A search the time limit stops reports the work bound: below the
+ * proven optimum, above zero, and its gap says so. */
+static void test_work_bound(void **state)
+{
+	(void)state;
+	static const char *const f[] = { "samples/default.lua", "samples/p2.lua",
+					 "samples/p3.lua", "samples/p4.lua", "samples/p6.lua" };
+	int n = 0;
+	for (int i = 0; i < (int)(sizeof f / sizeof f[0]); i++) {
+		struct gp_err e = { "" };
+		struct gp_scenario *s = gp_scenario_load(f[i], &e);
+		assert_non_null(s);
+		struct gp_plan_opts full = { .time_limit = 30 }, cut = { .time_limit = 1e-3 };
+		struct gp_plan p;
+		struct gp_plan_report r, rc;
+		assert_int_equal(gp_plan_milp(s, &full, NULL, &p, &r, &e), 0);
+		gp_plan_free(&p);
+		assert_int_equal(r.status, GP_MILP_OPTIMAL);
+		if (gp_plan_milp(s, &cut, NULL, &p, &rc, &e) == 0) {
+			gp_plan_free(&p);
+			if (rc.status != GP_MILP_OPTIMAL) {
+				if (!(rc.bound > 0 && rc.bound <= r.objective * (1 + 1e-12)))
+					fail_msg("%s: work bound %.9g, optimum %.9g", f[i], rc.bound,
+						 r.objective);
+				assert_true(fabs(rc.gap - (rc.objective - rc.bound) / rc.objective) < 1e-12);
+				printf("# %s stopped at 1 ms: bound %.4g s, optimum %.4g s\n", f[i],
+				       rc.bound, r.objective);
+				n++;
+			}
+		}
+		gp_scenario_free(s);
+	}
+	assert_true(n >= 2);
+}
+
 static void test_vs_megatron(void **state)
 {
 	(void)state;
@@ -665,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_p3),
 		cmocka_unit_test(test_exhaustive),
 		cmocka_unit_test(test_exhaustive_cost),
+		cmocka_unit_test(test_work_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
