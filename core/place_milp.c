@@ -48,7 +48,8 @@
  *    max(tau, n tau - (n - 1) beta), beta = last backward / n. Ranks and
  *    local ring bandwidth are not known before the plan: tau is the worst
  *    over ring sizes 2..p_max (p_max = replicas the DC, or for flat sync
- *    all DCs, could hold, capped at N), so it is an upper bound. WAN part:
+ *    all DCs, could hold, capped at N and at the option's 2d - 1), so it
+ *    is an upper bound. WAN part:
  *    K DCs at the option's (bandwidth, latency) (see options), as if this
  *    stage alone used the ring. Plan-wide WAN sync (K >= 2): every stage
  *    of every replica shares the ring's link directions, which carry
@@ -66,15 +67,18 @@
  *
  * Options: plan-wide facts the tail depends on are enumerated outside the
  * solver, each a set of constraints on the plan: D = 1 (one replica, no
- * sync); or D >= d (d in {2} or, with ZeRO-1, {2, 4, 8, ...}) with K DCs
+ * sync); or d <= D <= 2d - 1 (d = 2, 4, 8, ...; the last range up to
+ * min(GPUs, N)), which also caps every ring the tail assumes at 2d - 1
+ * (the worst ring size was the whole DC's: P5's estimate was 16 % high,
+ * 3 % with the cap), with K DCs
  * used at most (1, 2, 3, 4, then 6, 8, 12, ... at the upper end) and, for
  * K >= 2, a link class q: any two DCs used must be joined both ways by
  * links of bandwidth >= beta_q (so the ring, in any order, runs at least
  * at beta_q; latency the largest among those links). A plan's estimate is
  * its tightest valid option's.
  *
- * Uniform options (DP inside each DC, as megatron and atlas plan): y >= d
- * replicas of one class (any class, chains included), so every stage's
+ * Uniform options (DP inside each DC, as megatron and atlas plan): y in
+ * [d, 2d - 1] replicas of one class (any class, chains included), so every stage's
  * DP ring stays in its DC and the tail is the K = 1 one (no WAN sync;
  * y = 1, only with d = 1: no sync at all). T(y) = (ceil(N / y) - 1) U_y +
  * Sigma_y + E, U_y and Sigma_y with each link boundary delayed by
@@ -172,8 +176,8 @@ struct pm_class {
 
 struct pm_opt {
 	bool one;                      /* D = 1 */
-	bool uni;                      /* y >= d replicas of one class, DP inside each DC */
-	int d, K, q;                   /* D >= d; at most K DCs; link class q */
+	bool uni;                      /* d <= y <= dhi replicas of one class, DP inside each DC */
+	int d, dhi, K, q;              /* d <= D <= dhi; at most K DCs; link class q */
 	double wbw, wlat;              /* ring bandwidth and latency at q */
 };
 
@@ -933,6 +937,8 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 					   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
 				if (pmax > m->N)
 					pmax = m->N;
+				if (pmax > o->dhi)
+					pmax = o->dhi;   /* no ring holds more than the plan's replicas */
 				if (pmax < 2)
 					pmax = 2;
 				v->tau = bucket_time(m, k, grad / nb, o, pmax);
@@ -1007,26 +1013,28 @@ static void add_opt(struct pm *m, struct pm_opt o)
 static void enum_opts(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
-	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .K = 1, .q = -1 });
-	/* The uniform options first: solved in closed form, they give the
-	 * covering MILPs a good incumbent to search below. */
+	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 });
+	/* Replicas D in [d, 2d - 1] (the last range up to Dmax): the bound
+	 * caps every DP ring the tail assumes. The uniform options first:
+	 * solved in closed form, they give the covering MILPs a good
+	 * incumbent to search below. */
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
-	for (int d = 1; d <= Dmax; d *= 2) {
-		add_opt(m, (struct pm_opt){ .uni = true, .d = d, .K = 1, .q = -1 });
-		if (!s->job.zero && d > 1)
-			break;
-	}
+	for (int d = 1; d <= Dmax; d *= 2)
+		add_opt(m, (struct pm_opt){ .uni = true, .d = d,
+					    .dhi = 2 * d <= Dmax ? 2 * d - 1 : Dmax,
+					    .K = 1, .q = -1 });
 	for (int d = 2; d <= Dmax; d *= 2) {
+		int dhi = 2 * d <= Dmax ? 2 * d - 1 : Dmax;
 		for (int K = 1; K <= s->ndcs;) {
 			if (K == 1) {
-				add_opt(m, (struct pm_opt){ .d = d, .K = 1, .q = -1 });
+				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1 });
 			} else {
 				for (int q = 0; q < m->nq; q++) {
 					double lat = 0;
 					for (int i = 0; i < s->nlinks; i++)
 						if (pair_ok(s, s->links[i].from, s->links[i].to, m->qbw[q]))
 							lat = fmax(lat, s->links[i].latency);
-					add_opt(m, (struct pm_opt){ .d = d, .K = K, .q = q,
+					add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
 								    .wbw = m->qbw[q], .wlat = lat });
 				}
 			}
@@ -1035,8 +1043,6 @@ static void enum_opts(struct pm *m)
 				next = s->ndcs;
 			K = next;
 		}
-		if (!s->job.zero)
-			break;
 	}
 }
 
@@ -1360,7 +1366,7 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 		if (o->one)
 			gp_milp_row(lp, "replicas", n, rc, rv, 1, 1);
 		else
-			gp_milp_row(lp, "replicas", n, rc, rv, o->d, INF);
+			gp_milp_row(lp, "replicas", n, rc, rv, o->d, o->dhi);
 		if (m->budget > 0) {
 			for (int j = 0; j < n; j++)
 				rv[j] = m->c[idx[j]].price;
@@ -1821,6 +1827,8 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
 		int ym = o->d == 1 ? 1 : uni_ymax(m, c);   /* d = 1: a lone replica */
+		if (ym > o->dhi)
+			ym = o->dhi;
 		if (ym < o->d)
 			continue;
 		c->E = class_tail(m, c, o);
@@ -2118,11 +2126,11 @@ static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *bu
 	if (o->one)
 		snprintf(buf, n, "one replica");
 	else if (o->uni)
-		snprintf(buf, n, "replicas of one class, >= %d, DP inside each DC", o->d);
+		snprintf(buf, n, "%d-%d replicas of one class, DP inside each DC", o->d, o->dhi);
 	else if (o->K < 2)
-		snprintf(buf, n, ">= %d replicas in one DC", o->d);
+		snprintf(buf, n, "%d-%d replicas in one DC", o->d, o->dhi);
 	else
-		snprintf(buf, n, ">= %d replicas, <= %d DCs on links >= %.3g GB/s", o->d, o->K,
+		snprintf(buf, n, "%d-%d replicas, <= %d DCs on links >= %.3g GB/s", o->d, o->dhi, o->K,
 			 o->wbw / 1e9);
 	(void)m;
 	return buf;
@@ -2619,7 +2627,7 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 			x->price = c->price;
 			x->ymax = c->ymax;
 		}
-		struct gp_place_opt po = { op->one, op->one ? 1 : op->d, op->K, m.N, op->wbw,
+		struct gp_place_opt po = { op->one, op->one ? 1 : op->d, op->one ? 1 : op->dhi, op->K, m.N, op->wbw,
 					   grad_ring_bytes(&m, op), m.bb };
 		if (n && visit(ud, &po, pc, n))
 			break;

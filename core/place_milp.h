@@ -21,7 +21,7 @@ struct gp_place_class {
 /* One option: what the tail depends on plan-wide. */
 struct gp_place_opt {
 	bool one;
-	int d, K, N;
+	int d, dhi, K, N;                      /* d <= replicas <= dhi */
 	double wbw, G, bb;
 };
 
