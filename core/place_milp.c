@@ -70,12 +70,15 @@
  * sync); or d <= D <= 2d - 1 (d = 2, 4, 8, ...; the last range up to
  * min(GPUs, N)), which also caps every ring the tail assumes at 2d - 1
  * (the worst ring size was the whole DC's: P5's estimate was 16 % high,
- * 3 % with the cap), with K DCs
+ * 3 % with the cap; where no ring exceeds 2d - 1 anyway the option admits
+ * every D >= d), with K DCs
  * used at most (1, 2, 3, 4, then 6, 8, 12, ... at the upper end) and, for
  * K >= 2, a link class q: any two DCs used must be joined both ways by
  * links of bandwidth >= beta_q (so the ring, in any order, runs at least
  * at beta_q; latency the largest among those links). A plan's estimate is
- * its tightest valid option's.
+ * its tightest valid option's. The uniform options come first, then the
+ * others from the most replicas and DCs down: the incumbent they leave
+ * lets the screens dismiss the capped options with few replicas.
  *
  * Uniform options (DP inside each DC, as megatron and atlas plan): y in
  * [d, 2d - 1] replicas of one class (any class, chains included), so every stage's
@@ -105,7 +108,7 @@
  *    per link: sum y_c bb / (bandwidth U_c) <= 1 over classes crossing it
  *      (lockstep replicas cross together every cycle; the per-replica
  *      boundary delay in Sigma_c holds only while the link keeps up),
- *    budget: sum y_c $/h_c <= budget, and D = 1 or sum y_c >= d.
+ *    budget: sum y_c $/h_c <= budget, and D = 1 or d <= sum y_c <= dhi.
  * Feasibility is monotone in T, and the optimum T* is a breakpoint
  * (m - 1) U_c + Sigma_c + E_c: per option a binary search over the
  * breakpoints below the best T so far (by rank, counted in closed form;
@@ -114,8 +117,10 @@
  * D = 1 needs no MILP (one class takes all N; solve_one). A probe first
  * drops classes dominated at its T (prune: one-pool classes do as much
  * with the same GPUs), then is screened: infeasible when the K DCs with
- * the most micro-batch capacity cannot take N (cap_ok) or when the LP
- * relaxation is infeasible. A probe still undecided after PM_PROBE_TL
+ * the most micro-batch capacity cannot take N (cap_ok), when dhi
+ * replicas of the class taking the most cannot, or when the LP
+ * relaxation is infeasible. Under a cap on D prune's strongest rule does
+ * not hold, so an infeasible answer there is checked (probe). A probe still undecided after PM_PROBE_TL
  * counts as infeasible for the search; the bound and status say so.
  *
  * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
@@ -1010,6 +1015,23 @@ static void add_opt(struct pm *m, struct pm_opt o)
 		m->opt[m->nopt++] = o;
 }
 
+/* The largest DP ring any kind's tail would assume (bucket_time's
+ * p_max before the option's cap). */
+static int ring_max(const struct pm *m, int K)
+{
+	int r = 2;
+	for (int i = 0; i < m->nk; i++) {
+		const struct pm_kind *k = &m->k[i];
+		int p = K >= 2 && m->sc->job.sync_mode == GP_SYNC_HIER ? m->dc_gpus[k->dc] / k->tp
+								      : m->gpus / k->tp;
+		if (p > m->N)
+			p = m->N;
+		if (p > r)
+			r = p;
+	}
+	return r;
+}
+
 static void enum_opts(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
@@ -1019,29 +1041,45 @@ static void enum_opts(struct pm *m)
 	 * solved in closed form, they give the covering MILPs a good
 	 * incumbent to search below. */
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
+	/* Where no ring the tail assumes exceeds 2d - 1, the cap changes
+	 * nothing: such an option admits every D >= d, and its probes keep
+	 * prune's strongest rule. */
 	for (int d = 1; d <= Dmax; d *= 2)
 		add_opt(m, (struct pm_opt){ .uni = true, .d = d,
-					    .dhi = 2 * d <= Dmax ? 2 * d - 1 : Dmax,
+					    .dhi = 2 * d <= Dmax && (d == 1 || ring_max(m, 1) > 2 * d - 1)
+						   ? 2 * d - 1 : Dmax,
 					    .K = 1, .q = -1 });
-	for (int d = 2; d <= Dmax; d *= 2) {
-		int dhi = 2 * d <= Dmax ? 2 * d - 1 : Dmax;
-		for (int K = 1; K <= s->ndcs;) {
-			if (K == 1) {
-				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1 });
-			} else {
-				for (int q = 0; q < m->nq; q++) {
-					double lat = 0;
-					for (int i = 0; i < s->nlinks; i++)
-						if (pair_ok(s, s->links[i].from, s->links[i].to, m->qbw[q]))
-							lat = fmax(lat, s->links[i].latency);
-					add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
-								    .wbw = m->qbw[q], .wlat = lat });
-				}
-			}
+	/* Then most replicas first: their optimum is usually the best, and
+	 * below it the options capped at few replicas fall to the screens. */
+	int dtop = 1;
+	while (dtop * 2 <= Dmax)
+		dtop *= 2;
+	for (int d = dtop; d >= 2; d /= 2) {
+		/* The DC counts K: 1, 2, 3, 4, then 6, 8, 12, ... and all; the
+		 * most first, for the same reason. */
+		int Ks[64], nK = 0;
+		for (int K = 1; K <= s->ndcs && nK < 64;) {
+			Ks[nK++] = K;
 			int next = K < 4 ? K + 1 : K % 3 == 0 ? K / 3 * 4 : K / 2 * 3;
 			if (K < s->ndcs && next > s->ndcs)
 				next = s->ndcs;
 			K = next;
+		}
+		for (int i = nK - 1; i >= 0; i--) {
+			int K = Ks[i];
+			int dhi = 2 * d <= Dmax && ring_max(m, K) > 2 * d - 1 ? 2 * d - 1 : Dmax;
+			if (K == 1) {
+				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1 });
+				continue;
+			}
+			for (int q = 0; q < m->nq; q++) {
+				double lat = 0;
+				for (int l = 0; l < s->nlinks; l++)
+					if (pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
+						lat = fmax(lat, s->links[l].latency);
+				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
+							    .wbw = m->qbw[q], .wlat = lat });
+			}
 		}
 	}
 }
@@ -1502,9 +1540,11 @@ static void class_use(const struct pm *m, const struct pm_class *c, int f[2], in
  * such c'_p, and sum_p k_p m_c'_p(T) >= m_c(T). Any plan using y replicas
  * of c maps to one using k_p y (or fewer, each keeping a micro-batch, at
  * least y in all) replicas of the c'_p: no more GPUs, DCs, links or
- * dollars, at least as many replicas, the same micro-batches. Ties
- * between equal one-pool classes keep the earlier. Keeps idx's order. */
-static int prune(const struct pm *m, int *idx, int n, double T)
+ * dollars, at least as many replicas, the same micro-batches. With
+ * one_for_one (an option capping the replicas), only a single c'
+ * replica with m_c'(T) >= m_c(T) on GPUs of c dominates. Ties between
+ * equal one-pool classes keep the earlier. Keeps idx's order. */
+static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one)
 {
 	int np = m->npools;
 	int *cnt = gp_xcalloc((size_t)np + 1, sizeof *cnt);
@@ -1543,7 +1583,7 @@ static int prune(const struct pm *m, int *idx, int n, double T)
 		int f[2], g[2], mc = m_of(m, c, T);
 		class_use(m, c, f, g);
 		bool one = f[1] < 0 && c->la < 0;
-		long sum = 0;
+		long sum = 0, single = 0;
 		for (int s = 0; s < 2 && f[s] >= 0; s++) {
 			long best = 0;
 			for (int q = start[f[s]]; q < start[f[s]] + cnt[f[s]]; q++) {
@@ -1554,10 +1594,12 @@ static int prune(const struct pm *m, int *idx, int n, double T)
 					continue;
 				if ((long)k * gm[2 * q + 1] > best)
 					best = (long)k * gm[2 * q + 1];
+				if (k >= 1 && gm[2 * q + 1] > single)
+					single = gm[2 * q + 1];
 			}
 			sum += best;
 		}
-		bool dom = sum >= mc;
+		bool dom = one_for_one ? single >= mc : sum >= mc;
 		if (!dom)
 			idx[kept++] = idx[j];
 	}
@@ -1602,76 +1644,17 @@ static bool cap_ok(const struct pm *m, const struct pm_opt *o, const int *idx, i
 	return tot >= m->N;
 }
 
-/* Solves one probe: 1 feasible (sol filled if given), 0 not, -1 error. */
-static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
-		 struct pm_sol *sol, struct gp_err *e)
+/* Builds and solves the covering MILP of option o on classes idx[0..n):
+ * 1 feasible (sol filled if given, for option oi), 0 not, 3 undecided,
+ * -1 error. */
+static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n,
+		     double T, enum pm_goal goal, struct pm_sol *sol, struct gp_err *e)
 {
-	/* At a fixed T, classes with the same pools, GPUs and links differ
-	 * only in m_c(T): keep the largest of each (idx0 is sorted by
-	 * signature), and none that fits no micro-batch. */
-	int *idx = gp_xcalloc((size_t)n0, sizeof *idx), n = 0;
-	int *cy = gp_xcalloc((size_t)n0, sizeof *cy), *cx = gp_xcalloc((size_t)n0, sizeof *cx);
-	int prev[6] = { -2 }, bm = 0;
-	double pu = -1;
-	for (int j = 0; idx && j < n0; j++) {
-		const struct pm_class *c = &m->c[idx0[j]];
-		int mb = m_of(m, c, T);
-		const int *sg = c->sg;
-		/* (Crossing a link, also U: the cycle rows weigh 1 / U.) */
-		bool same = n > 0 && !memcmp(sg, prev, sizeof prev) && (c->la < 0 || c->U == pu);
-		if (mb >= 1 && !same)
-			pu = c->U;
-		if (mb < 1 || (same && mb <= bm))
-			continue;
-		if (same) {
-			idx[n - 1] = idx0[j];
-		} else {
-			idx[n++] = idx0[j];
-			memcpy(prev, sg, sizeof prev);
-		}
-		bm = mb;
-	}
-	/* (Not with D = 1: the map to k y replicas would break it.) */
-	if (idx && n > 1 && !m->opt[oi].one)
-		n = prune(m, idx, n, T);
-	/* Screening: when the K DCs that could do the most cannot take N
-	 * micro-batches, or the LP relaxation is infeasible, neither is the
-	 * MILP feasible. */
-	if (idx && n > 0 && goal == PM_FEAS && !cap_ok(m, &m->opt[oi], idx, n, T)) {
-		m->screened++;
-		free(idx);
-		free(cy);
-		free(cx);
+	if (n == 0)
 		return 0;
-	}
-	if (idx && cy && cx && n && goal == PM_FEAS) {
-		struct gp_milp *rl = build(m, &m->opt[oi], idx, n, T, goal, true, cy, cx);
-		double left = m->deadline - now_s();
-		struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, PM_PROBE_TL)) };
-		struct gp_milp_report rr;
-		int st = rl ? gp_milp_solve(rl, &rp, &rr, e) : -1;
-		if (st == 0 && rr.status == GP_MILP_INFEASIBLE)
-			n = -1;
-		if (st == 0)
-			gp_milp_report_free(&rr);
-		gp_milp_free(rl);
-		if (n < 0) {
-			m->screened++;
-			free(idx);
-			free(cy);
-			free(cx);
-			return 0;
-		}
-	}
-	struct gp_milp *lp = idx && cy && cx && n ? build(m, &m->opt[oi], idx, n, T, goal, false, cy, cx) : NULL;
-	if (idx && cy && cx && n == 0) {
-		free(idx);
-		free(cy);
-		free(cx);
-		return 0;
-	}
+	int *cy = gp_xcalloc((size_t)n, sizeof *cy), *cx = gp_xcalloc((size_t)n, sizeof *cx);
+	struct gp_milp *lp = cy && cx ? build(m, o, idx, n, T, goal, false, cy, cx) : NULL;
 	if (!lp) {
-		free(idx);
 		free(cy);
 		free(cx);
 		return gp_errf(e, "out of memory");
@@ -1707,7 +1690,120 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 	}
 	gp_milp_report_free(&r);
 	gp_milp_free(lp);
+	free(cy);
+	free(cx);
+	return rc;
+}
+
+/* Is the LP relaxation of option o's covering problem on idx[0..n)
+ * infeasible? (Then so is the MILP.) */
+static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *idx, int n,
+			     double T, int *cy, int *cx, struct gp_err *e)
+{
+	struct gp_milp *rl = build(m, o, idx, n, T, PM_FEAS, true, cy, cx);
+	double left = m->deadline - now_s();
+	struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, PM_PROBE_TL)) };
+	struct gp_milp_report rr;
+	int st = rl ? gp_milp_solve(rl, &rp, &rr, e) : -1;
+	bool inf = st == 0 && rr.status == GP_MILP_INFEASIBLE;
+	if (st == 0)
+		gp_milp_report_free(&rr);
+	gp_milp_free(rl);
+	m->screened += inf;
+	return inf;
+}
+
+/* Solves one probe: 1 feasible (sol filled if given), 0 not, 3
+ * undecided, -1 error.
+ *
+ * prune's strong rule (k replicas of a smaller class for one) does not
+ * hold under the option's cap on replicas (D <= dhi). So a feasibility
+ * probe is screened and solved on the strongly pruned classes; a
+ * feasible answer stands (pruning only removes classes); an infeasible
+ * one stands when the same classes are infeasible without the cap too
+ * (a relaxation), else the probe is solved again on the classes the
+ * one-for-one rule leaves. Objective probes use that rule at once. */
+static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+		 struct pm_sol *sol, struct gp_err *e)
+{
+	const struct pm_opt *o = &m->opt[oi];
+	int Dmax = m->gpus < m->N ? m->gpus : m->N;
+	bool capped = !o->one && o->dhi < Dmax;
+	struct pm_opt ou = *o;
+	ou.dhi = Dmax;
+	/* At a fixed T, classes with the same pools, GPUs and links differ
+	 * only in m_c(T): keep the largest of each (idx0 is sorted by
+	 * signature), and none that fits no micro-batch. */
+	int *idx = gp_xcalloc((size_t)n0 + 1, sizeof *idx), n = 0;
+	int *ia = gp_xcalloc((size_t)n0 + 1, sizeof *ia);
+	int *cy = gp_xcalloc((size_t)n0 + 1, sizeof *cy), *cx = gp_xcalloc((size_t)n0 + 1, sizeof *cx);
+	if (!idx || !ia || !cy || !cx) {
+		free(idx);
+		free(ia);
+		free(cy);
+		free(cx);
+		return gp_errf(e, "out of memory");
+	}
+	int prev[6] = { -2 }, bm = 0;
+	double pu = -1;
+	for (int j = 0; j < n0; j++) {
+		const struct pm_class *c = &m->c[idx0[j]];
+		int mb = m_of(m, c, T);
+		const int *sg = c->sg;
+		/* (Crossing a link, also U: the cycle rows weigh 1 / U.) */
+		bool same = n > 0 && !memcmp(sg, prev, sizeof prev) && (c->la < 0 || c->U == pu);
+		if (mb >= 1 && !same)
+			pu = c->U;
+		if (mb < 1 || (same && mb <= bm))
+			continue;
+		if (same) {
+			idx[n - 1] = idx0[j];
+		} else {
+			idx[n++] = idx0[j];
+			memcpy(prev, sg, sizeof prev);
+		}
+		bm = mb;
+	}
+	/* Under the cap, dhi replicas of the class fitting the most
+	 * micro-batches must take N. */
+	if (capped && goal == PM_FEAS) {
+		int mmax = 0;
+		for (int j = 0; j < n; j++)
+			if (bm = m_of(m, &m->c[idx[j]], T), bm > mmax)
+				mmax = bm;
+		if ((long)o->dhi * mmax < m->N) {
+			m->screened++;
+			n = 0;
+		}
+	}
+	memcpy(ia, idx, (size_t)n * sizeof *ia);
+	int na = n;
+	/* (Not with D = 1: the map to k y replicas would break it.) */
+	if (n > 1 && !o->one)
+		na = prune(m, ia, n, T, capped && goal != PM_FEAS);
+	int rc = -2;
+	/* Screening: when the K DCs that could do the most cannot take N
+	 * micro-batches, or the LP relaxation (without the cap) is
+	 * infeasible, neither is the MILP feasible. */
+	if (na > 0 && goal == PM_FEAS && !cap_ok(m, o, ia, na, T)) {
+		m->screened++;
+		rc = 0;
+	}
+	if (rc == -2 && na > 0 && goal == PM_FEAS && relax_infeasible(m, &ou, ia, na, T, cy, cx, e))
+		rc = 0;
+	if (rc == -2)
+		rc = solve_set(m, oi, o, ia, na, T, goal, sol, e);
+	if (rc == 0 && goal == PM_FEAS && capped && na < n) {
+		int r2 = solve_set(m, oi, &ou, ia, na, T, goal, NULL, e);
+		if (r2 != 0) {
+			memcpy(ia, idx, (size_t)n * sizeof *ia);
+			na = prune(m, ia, n, T, true);
+			rc = r2 < 0 ? r2 : relax_infeasible(m, o, ia, na, T, cy, cx, e) ? 0 :
+			     solve_set(m, oi, o, ia, na, T, goal, sol, e);
+		}
+	}
 	free(idx);
+	free(ia);
 	free(cy);
 	free(cx);
 	return rc;

@@ -475,13 +475,20 @@ static struct gp_scenario *random_case(unsigned seed)
 	p += sprintf(p, "}, links = {");
 	for (int a = 0; a < nd; a++)
 		for (int b = a + 1; b < nd; b++)
-			if (rnd(&st) % 4)
+			if (rnd(&st) % 4) {
+				/* One draw per statement: argument order is unspecified. */
+				double bw = 0.05 * (1 + rnd(&st) % 40);
+				int lat = 1 + (int)(rnd(&st) % 20);
 				p += sprintf(p, "{ 'd%d', 'd%d', bandwidth = GBps(%g), latency = ms(%d) },", a, b,
-					     0.05 * (1 + rnd(&st) % 40), 1 + (int)(rnd(&st) % 20));
+					     bw, lat);
+			}
+	int layers = 2 + (int)(rnd(&st) % 7);
+	int gbs = 1 + (int)(rnd(&st) % 16);
+	int zero = (int)(rnd(&st) % 2);
+	int rc = (int)(rnd(&st) % 4);
 	p += sprintf(p, "}, model = { layers = %d, hidden = 1024, heads = 16, ffn = 4096, vocab = 32000 },"
 		     " job = { seq = 1024, global_batch = %d, zero = %d%s } }",
-		     2 + (int)(rnd(&st) % 7), 1 + (int)(rnd(&st) % 16), (int)(rnd(&st) % 2),
-		     rnd(&st) % 4 ? "" : ", recompute = 'auto'");
+		     layers, gbs, zero, rc ? "" : ", recompute = 'auto'");
 	return scen("%s", buf);
 }
 
