@@ -248,6 +248,7 @@ struct pm {
 	struct pm_opt opt[PM_MAXOPT];
 	int nopt;
 	int probes, undecided, screened;
+	int warm_used;                 /* probes GLPK took a warm solution in */
 	int gapstops;                  /* options left within the gap */
 	double bound_gap;              /* lowest infeasible T they left */
 	double bound_undecided;        /* lower bound left by undecided probes */
@@ -1310,7 +1311,8 @@ static bool twins(const struct gp_scenario *s, int a, int b)
 
 /* Builds the MILP at T; *cols gets the class of each y column. */
 static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const int *idx,
-			     int n, double T, enum pm_goal goal, bool relax, int *cy, int *cx)
+			     int n, double T, enum pm_goal goal, bool relax, int *cy, int *cx,
+			     const struct pm_sol *ws, double *x0)
 {
 	const struct gp_scenario *s = m->sc;
 	struct gp_milp *lp = gp_milp_new();
@@ -1495,6 +1497,24 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 		if (nn)
 			gp_milp_row(lp, nm, nn, rc, rv, -INF, 1);
 	}
+	/* The warm solution as a vector of this model's columns: its y and
+	 * x, the DCs it touches, and the pairs among them. */
+	if (ok && ws && x0) {
+		int nc = gp_milp_ncols(lp);
+		for (int k = 0; k < nc; k++)
+			x0[k] = 0;
+		for (int j = 0; j < n; j++) {
+			const struct pm_class *c = &m->c[idx[j]];
+			x0[cy[j]] = ws->y[idx[j]];
+			x0[cx[j]] = ws->x[idx[j]];
+			for (int sg = 0; dcs && ws->y[idx[j]] > 0 && sg < c->nseg; sg++)
+				x0[cv[m->k[c->kind[sg]].dc]] = 1;
+		}
+		for (int a = 0; dcs && a < nd; a++)
+			for (int b = a + 1; b < nd; b++)
+				if (ce[a * nd + b] > 0)
+					x0[ce[a * nd + b]] = x0[cv[a]] * x0[cv[b]];
+	}
 	for (int l = 0; lc && l < nl; l++) {
 		free(lc[l]);
 		free(lv[l]);
@@ -1648,22 +1668,29 @@ static bool cap_ok(const struct pm *m, const struct pm_opt *o, const int *idx, i
  * 1 feasible (sol filled if given, for option oi), 0 not, 3 undecided,
  * -1 error. */
 static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n,
-		     double T, enum pm_goal goal, struct pm_sol *sol, struct gp_err *e)
+		     double T, enum pm_goal goal, const struct pm_sol *ws, struct pm_sol *sol,
+		     struct gp_err *e)
 {
 	if (n == 0)
 		return 0;
+	int nd = m->sc->ndcs;
 	int *cy = gp_xcalloc((size_t)n, sizeof *cy), *cx = gp_xcalloc((size_t)n, sizeof *cx);
-	struct gp_milp *lp = cy && cx ? build(m, o, idx, n, T, goal, false, cy, cx) : NULL;
+	double *x0 = ws ? gp_xcalloc((size_t)(2 * n + nd + nd * nd + 1), sizeof *x0) : NULL;
+	struct gp_milp *lp = cy && cx ? build(m, o, idx, n, T, goal, false, cy, cx, ws, x0) : NULL;
 	if (!lp) {
 		free(cy);
 		free(cx);
+		free(x0);
 		return gp_errf(e, "out of memory");
 	}
 	m->probes++;
 	double left = m->deadline - now_s();
 	if (left > PM_PROBE_TL)
 		left = PM_PROBE_TL;
-	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05 };
+	/* A warm solution (the last plan of a scan upward in T, still
+	 * feasible here) goes to GLPK through its heuristic callback when
+	 * it satisfies this model; it prunes the branch and bound. */
+	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05, .warm = x0 };
 	struct gp_milp_report r;
 	int rc = gp_milp_solve(lp, &p, &r, e);
 	if (rc == 0) {
@@ -1688,10 +1715,13 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 			rc = gp_errf(e, "the covering MILP at T = %.6g s failed: %s", T, r.msg);
 		}
 	}
+	if (x0 && r.warm_used)
+		m->warm_used++;
 	gp_milp_report_free(&r);
 	gp_milp_free(lp);
 	free(cy);
 	free(cx);
+	free(x0);
 	return rc;
 }
 
@@ -1700,7 +1730,7 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *idx, int n,
 			     double T, int *cy, int *cx, struct gp_err *e)
 {
-	struct gp_milp *rl = build(m, o, idx, n, T, PM_FEAS, true, cy, cx);
+	struct gp_milp *rl = build(m, o, idx, n, T, PM_FEAS, true, cy, cx, NULL, NULL);
 	double left = m->deadline - now_s();
 	struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, PM_PROBE_TL)) };
 	struct gp_milp_report rr;
@@ -1723,8 +1753,8 @@ static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *id
  * one stands when the same classes are infeasible without the cap too
  * (a relaxation), else the probe is solved again on the classes the
  * one-for-one rule leaves. Objective probes use that rule at once. */
-static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
-		 struct pm_sol *sol, struct gp_err *e)
+static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+		    const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e)
 {
 	const struct pm_opt *o = &m->opt[oi];
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
@@ -1780,8 +1810,36 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 	int na = n;
 	/* (Not with D = 1: the map to k y replicas would break it.) */
 	if (n > 1 && !o->one)
-		na = prune(m, ia, n, T, capped && goal != PM_FEAS);
+		na = prune(m, ia, n, T, false);
 	int rc = -2;
+	/* An objective under the cap: without the cap (a relaxation, where
+	 * the strong rule holds) the optimum is a lower bound; when its plan
+	 * keeps the cap it is the optimum. Else the one-for-one classes. */
+	if (capped && goal != PM_FEAS && na > 0) {
+		struct pm_sol t = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *t.y),
+				    .x = gp_xcalloc((size_t)m->nc + 1, sizeof *t.x) };
+		int r1 = t.y && t.x ? solve_set(m, oi, &ou, ia, na, T, goal, ws, &t, e) : -1;
+		long D = 0;
+		for (int j = 0; r1 == 1 && j < na; j++)
+			D += t.y[ia[j]];
+		if (r1 == 1 && D <= o->dhi) {
+			if (sol) {
+				memcpy(sol->y, t.y, (size_t)m->nc * sizeof *sol->y);
+				memcpy(sol->x, t.x, (size_t)m->nc * sizeof *sol->x);
+				sol->T = t.T;
+				sol->obj = t.obj;
+				sol->opt = oi;
+			}
+			rc = 1;
+		} else if (r1 == 0 || r1 < 0) {
+			rc = r1 < 0 && !t.y ? gp_errf(e, "out of memory") : r1;
+		} else {
+			memcpy(ia, idx, (size_t)n * sizeof *ia);
+			na = prune(m, ia, n, T, true);
+		}
+		free(t.y);
+		free(t.x);
+	}
 	/* Screening: when the K DCs that could do the most cannot take N
 	 * micro-batches, or the LP relaxation (without the cap) is
 	 * infeasible, neither is the MILP feasible. */
@@ -1792,14 +1850,14 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 	if (rc == -2 && na > 0 && goal == PM_FEAS && relax_infeasible(m, &ou, ia, na, T, cy, cx, e))
 		rc = 0;
 	if (rc == -2)
-		rc = solve_set(m, oi, o, ia, na, T, goal, sol, e);
+		rc = solve_set(m, oi, o, ia, na, T, goal, ws, sol, e);
 	if (rc == 0 && goal == PM_FEAS && capped && na < n) {
-		int r2 = solve_set(m, oi, &ou, ia, na, T, goal, NULL, e);
+		int r2 = solve_set(m, oi, &ou, ia, na, T, goal, NULL, NULL, e);
 		if (r2 != 0) {
 			memcpy(ia, idx, (size_t)n * sizeof *ia);
 			na = prune(m, ia, n, T, true);
 			rc = r2 < 0 ? r2 : relax_infeasible(m, o, ia, na, T, cy, cx, e) ? 0 :
-			     solve_set(m, oi, o, ia, na, T, goal, sol, e);
+			     solve_set(m, oi, o, ia, na, T, goal, NULL, sol, e);
 		}
 	}
 	free(idx);
@@ -1807,6 +1865,12 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 	free(cy);
 	free(cx);
 	return rc;
+}
+
+static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+		 struct pm_sol *sol, struct gp_err *e)
+{
+	return probe_ws(m, oi, idx0, n0, T, goal, NULL, sol, e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2334,7 +2398,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 {
 	const struct gp_scenario *s = m->sc;
 	int *idx = NULL;
-	struct pm_sol cur = { 0 };
+	struct pm_sol cur = { 0 }, last = { 0 };
 	int rc = 0;
 	best->T = INF;
 	best->obj = INF;
@@ -2361,10 +2425,14 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				free(idx);
 				free(cur.y);
 				free(cur.x);
+				free(last.y);
+				free(last.x);
 				idx = gp_xcalloc((size_t)m->nc, sizeof *idx);
 				cur.y = gp_xcalloc((size_t)m->nc, sizeof *cur.y);
 				cur.x = gp_xcalloc((size_t)m->nc, sizeof *cur.x);
-				if (!idx || !cur.y || !cur.x) {
+				last.y = gp_xcalloc((size_t)m->nc, sizeof *last.y);
+				last.x = gp_xcalloc((size_t)m->nc, sizeof *last.x);
+				if (!idx || !cur.y || !cur.x || !last.y || !last.x) {
 					rc = gp_errf(e, "out of memory");
 					break;
 				}
@@ -2434,13 +2502,21 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			double T = prev_bp(m, idx, n, Tstar);
 			if (T < Tstar)
 				T = next_bp(m, idx, n, T == -INF ? -1 : T);
+			/* Upward in T a plan stays feasible: each probe starts GLPK
+			 * from the last one's. */
+			bool have = false;
 			for (int k = 0; k < PM_COST_SCAN && T < INF; k++) {
 				if (T * pmin / 3600 >= best->obj || now_s() > m->deadline)
 					break;
-				int r = probe(m, oi, idx, n, T, PM_COST, &cur, e);
+				int r = probe_ws(m, oi, idx, n, T, PM_COST, have ? &last : NULL, &cur, e);
 				if (r < 0) {
 					rc = -1;
 					break;
+				}
+				if (r == 1) {
+					memcpy(last.y, cur.y, (size_t)m->nc * sizeof *last.y);
+					memcpy(last.x, cur.x, (size_t)m->nc * sizeof *last.x);
+					have = true;
 				}
 				if (r == 1 && cur.obj < best->obj) {
 					best->obj = cur.obj;
@@ -2467,6 +2543,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	free(idx);
 	free(cur.y);
 	free(cur.x);
+	free(last.y);
+	free(last.x);
 	return rc;
 }
 
@@ -2648,7 +2726,7 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 		int n = set_option(&m, &m.opt[oi], INF, idx);
 		Tp = which ? prev_bp(&m, idx, n, nextafter(r.estimate_s, -INF)) : r.estimate_s;
 		int *cy = gp_xcalloc((size_t)n + 1, sizeof *cy), *cx = gp_xcalloc((size_t)n + 1, sizeof *cx);
-		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, false, cy, cx) : NULL;
+		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, false, cy, cx, NULL, NULL) : NULL;
 		if (!lp) {
 			rc = gp_errf(e, "out of memory");
 		} else {
