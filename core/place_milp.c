@@ -2391,6 +2391,38 @@ static int take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 	return 0;
 }
 
+/* The wan_bytes or cost objective of solution sol at sol->T, as the
+ * covering MILP's objective row counts it (build). */
+static double sol_objective(const struct pm *m, const struct pm_opt *o, const struct pm_sol *sol,
+			    enum gp_objective goal)
+{
+	const struct gp_scenario *s = m->sc;
+	double v = 0, T = sol->T, G = grad_ring_bytes(m, o);
+	bool used[64] = { false };
+	for (int i = 0; i < m->nc; i++) {
+		const struct pm_class *c = &m->c[i];
+		if (sol->y[i] <= 0)
+			continue;
+		for (int g = 0; g < c->nseg; g++)
+			if (m->k[c->kind[g]].dc < 64)
+				used[m->k[c->kind[g]].dc] = true;
+		if (goal == GP_OBJ_COST)
+			v += sol->y[i] * c->price * T / 3600;
+		if (c->la >= 0)
+			v += sol->x[i] * (goal == GP_OBJ_WAN ? 2 * m->bb :
+					  m->bb / 1e9 * (s->links[c->la].price_per_gb +
+							 s->links[c->lb].price_per_gb));
+	}
+	for (int a = 0; G > 0 && !o->one && a < s->ndcs && a < 64; a++)
+		for (int b = a + 1; b < s->ndcs && b < 64; b++) {
+			const struct gp_link *ab = gp_find_link(s, a, b), *ba = gp_find_link(s, b, a);
+			if (!used[a] || !used[b] || !ab || !ba)
+				continue;
+			v += goal == GP_OBJ_WAN ? 2 * G : G / 1e9 * (ab->price_per_gb + ba->price_per_gb);
+		}
+	return v;
+}
+
 /* Runs the whole time search (and the objective's second phase); leaves
  * the winning classes in m (split for best->d) and the solution in sol. */
 static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
@@ -2407,11 +2439,12 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	best->stopped = false;
 	int last_d = -1;
 	double Tstar = INF;
+	struct pm_best p1 = { .opt = -1 };
 	/* Phase 1 finds T*; phase 2 (wan, cost) optimises at or above it. */
 	for (int phase = 1; phase <= (goal == GP_OBJ_TIME ? 1 : 2) && rc == 0; phase++) {
 		for (int oi = 0; oi < m->nopt && rc >= 0; oi++) {
 			const struct pm_opt *o = &m->opt[oi];
-			if (phase == 1 && now_s() > m->deadline) {
+			if (now_s() > m->deadline) {
 				best->stopped = true;
 				break;
 			}
@@ -2438,8 +2471,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				}
 			}
 			if (o->uni) {
-				/* Time only: the wan and cost phases search the MILP's
-				 * options. */
+				/* Time only: the wan and cost phases search the
+				 * MILP's options (from their T*). */
 				double T;
 				if (phase == 1 && goal == GP_OBJ_TIME && solve_uni(m, oi, best->T, &cur, &T) &&
 				    T < best->T) {
@@ -2485,7 +2518,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					rc = -1;
 					break;
 				}
-				if (r == 1 && cur.obj < best->obj - 1e-9 * fabs(best->obj)) {
+				if (r == 1 && (best->obj == INF ||
+					       cur.obj < best->obj - 1e-9 * fabs(best->obj))) {
 					best->obj = cur.obj;
 					if (take(m, best, sol, &cur, T, oi, d)) {
 						rc = gp_errf(e, "out of memory");
@@ -2506,8 +2540,12 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			 * from the last one's. */
 			bool have = false;
 			for (int k = 0; k < PM_COST_SCAN && T < INF; k++) {
-				if (T * pmin / 3600 >= best->obj || now_s() > m->deadline)
+				if (T * pmin / 3600 >= best->obj)
 					break;
+				if (now_s() > m->deadline) {
+					best->stopped = true;
+					break;
+				}
 				int r = probe_ws(m, oi, idx, n, T, PM_COST, have ? &last : NULL, &cur, e);
 				if (r < 0) {
 					rc = -1;
@@ -2534,8 +2572,20 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			Tstar = best->T;
 			if (Tstar == INF)
 				break;
+			p1 = *best;
 			best->T = INF;
 		}
+	}
+	/* Stopped before the second phase took a plan: the fastest one
+	 * stands, with its own objective value. */
+	if (rc == 0 && goal != GP_OBJ_TIME && Tstar < INF && best->T == INF) {
+		*best = (struct pm_best){ .T = Tstar, .opt = p1.opt, .d = p1.d, .lo = p1.lo,
+					  .stopped = true };
+		last_d = -1;
+		if (enum_classes(m, best->d) < 0)
+			rc = gp_errf(e, "out of memory");
+		else
+			best->obj = sol_objective(m, &m->opt[best->opt], sol, goal);
 	}
 	/* Leave the classes split for the winner. */
 	if (rc == 0 && best->opt >= 0 && last_d != best->d && enum_classes(m, best->d) < 0)
@@ -2685,7 +2735,8 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	free(sol.y);
 	free(sol.x);
 	pm_free(&m);
-	if (rc == 0 && o && o->polish)
+	/* The search minimises time: it polishes time plans only. */
+	if (rc == 0 && o && o->polish && goal == GP_OBJ_TIME)
 		polish(s, o, out, rep);
 	return rc;
 }

@@ -92,7 +92,13 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		const struct gp_solver_info *si = &r->solver;
 		fprintf(f, "solver     %s %s: estimate %s", si->engine, si->status,
 			htime(si->objective, a, sizeof a));
-		if (isfinite(si->bound))
+		if (si->unit && !strcmp(si->unit, "usd"))
+			fprintf(f, ", $%.4g per iteration, bound $%.4g, gap %.2f %%", si->value,
+				si->value_bound, 100 * si->gap);
+		else if (si->unit)
+			fprintf(f, ", %.4g WAN bytes, bound %.4g, gap %.2f %%", si->value,
+				si->value_bound, 100 * si->gap);
+		else if (isfinite(si->bound))
 			fprintf(f, ", bound %s, gap %.2f %%", htime(si->bound, b, sizeof b),
 				100 * si->gap);
 		else
@@ -213,6 +219,12 @@ void gp_report_json_solver(FILE *f, const struct gp_solver_info *si)
 	kv_num(f, "bound_s", si->bound);
 	kv_num(f, "gap", si->gap);
 	kv_num(f, "time_s", si->seconds);
+	if (si->unit) {
+		fprintf(f, ", \"objective\": ");
+		json_str(f, si->unit);
+		kv_num(f, "objective_value", si->value);
+		kv_num(f, "bound_value", si->value_bound);
+	}
 	if (si->has_own) {
 		kv_num(f, "own_plan_simulated_s", si->own_sim);
 		fprintf(f, ", \"polished\": %s", si->polished ? "true" : "false");

@@ -185,6 +185,19 @@ print('%+.1f' % (100 * (est - sim) / sim), d['solver']['status'])" 2>/dev/null)
 		echo "not ok $n - milp on $f: estimate vs simulated '$r'"
 	fi
 done
+# Other objectives: the MILP's bound and gap are in their unit.
+t "plan for cost (gap open: exit 3)" 3 "solver +milp [a-z]+: estimate [0-9.]+ s, \\\$[0-9.e-]+ per iteration, bound \\\$" \
+	"$G" plan samples/p4.lua --set 'objective="cost"'
+"$G" plan samples/default.lua --set 'objective="wan_bytes"' --json >"$tmp/w.json" 2>/dev/null
+n=$((n + 1))
+if python3 -c "
+import json
+d = json.load(open('$tmp/w.json'))
+s = d['solver']
+assert s['objective'] == 'bytes' and s['bound_s'] is None, s
+assert s['status'] == 'optimal' and s['bound_value'] == s['objective_value'], s
+assert abs(s['objective_value'] - d['wan_bytes_per_iteration']) <= 1e-6 * s['objective_value'], (s, d['wan_bytes_per_iteration'])
+" 2>"$tmp/err"; then echo "ok $n - plan for WAN bytes: the model's bytes are the simulated ones"; else echo "not ok $n - wan_bytes: $(tail -1 "$tmp/err")"; fi
 # Planning ignores the file's plan, even when an override makes it stale;
 # nil removes a field.
 t "plan with a stale file plan" 0 "solver +milp" "$G" plan samples/default.lua --set model=Llama-2-7B

@@ -226,15 +226,24 @@ static struct gp_plan_opts plan_opts(const struct gp_scenario *s, const struct a
 }
 
 /* The planner's report as the solver object of the JSON and the text. */
-static struct gp_solver_info solver_info(const struct gp_plan_report *rep)
+static struct gp_solver_info solver_info(const struct gp_plan_report *rep,
+				       enum gp_objective goal)
 {
-	return (struct gp_solver_info){ .present = true, .engine = rep->engine,
-					.status = gp_milp_status_name(rep->status),
-					.proven = rep->status == GP_MILP_OPTIMAL,
-					.objective = rep->estimate_s, .bound = rep->bound,
-					.gap = rep->gap, .seconds = rep->seconds,
-					.has_own = rep->has_own, .own_sim = rep->own_sim_s,
-					.polished = rep->polished };
+	struct gp_solver_info si = { .present = true, .engine = rep->engine,
+				     .status = gp_milp_status_name(rep->status),
+				     .proven = rep->status == GP_MILP_OPTIMAL,
+				     .objective = rep->estimate_s, .bound = rep->bound,
+				     .gap = rep->gap, .seconds = rep->seconds,
+				     .has_own = rep->has_own, .own_sim = rep->own_sim_s,
+				     .polished = rep->polished };
+	/* The MILP's bound and gap are in its objective's unit. */
+	if (goal != GP_OBJ_TIME && !strcmp(rep->engine, "milp")) {
+		si.unit = goal == GP_OBJ_COST ? "usd" : "bytes";
+		si.value = rep->objective;
+		si.value_bound = rep->bound;
+		si.bound = -HUGE_VAL;
+	}
+	return si;
 }
 
 /* Runs engine k on s; on success *plan and *r hold the plan and its
@@ -280,7 +289,7 @@ static int cmd_plan(const struct args *a)
 	struct gp_result r;
 	int rc = plan_with(s, a, k, &plan, &rep, &r, 0);
 	if (rc == EXIT_OK) {
-		r.solver = solver_info(&rep);
+		r.solver = solver_info(&rep, s->objective);
 		if (a->json) {
 			gp_report_json(stdout, s, &plan, &r);
 		} else {
@@ -328,7 +337,7 @@ static int cmd_compare(const struct args *a)
 			       "\"solver\": ",
 			       n++ ? "," : "", engines[k].name, r.iteration_time, r.tokens_per_s,
 			       r.usd_per_iteration, r.wan_bytes, r.fits ? "true" : "false");
-			struct gp_solver_info si = solver_info(&rep);
+			struct gp_solver_info si = solver_info(&rep, s->objective);
 			gp_report_json_solver(stdout, &si);
 			printf("}");
 		} else {
