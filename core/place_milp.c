@@ -70,8 +70,8 @@
  * sync); or d <= D <= 2d - 1 (d = 2, 4, 8, ...; the last range up to
  * min(GPUs, N)), which also caps every ring the tail assumes at 2d - 1
  * (the worst ring size was the whole DC's: P5's estimate was 16 % high,
- * 3 % with the cap; where no ring exceeds 2d - 1 anyway the option admits
- * every D >= d), with K DCs
+ * 3 % with the cap); D >= d instead where no ring exceeds 2d - 1 anyway,
+ * and for the covering options above d = PM_CAPD; with K DCs
  * used at most (1, 2, 3, 4, then 6, 8, 12, ... at the upper end) and, for
  * K >= 2, a link class q: any two DCs used must be joined both ways by
  * links of bandwidth >= beta_q (so the ring, in any order, runs at least
@@ -147,6 +147,7 @@
 #define PM_MAXOPT 512
 #define PM_COST_SCAN 64
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
+#define PM_CAPD 8               /* covering options cap the replicas at 2d - 1 up to this d */
 #define PM_SHARE 0.5            /* uniform option: the share of a link's other lockstep crossings a boundary message waits for */
 #define PM_MAXSEG 4             /* segments of a chain class */
 #define PM_MAXCHAIN 1000
@@ -1043,8 +1044,10 @@ static void enum_opts(struct pm *m)
 	 * incumbent to search below. */
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
 	/* Where no ring the tail assumes exceeds 2d - 1, the cap changes
-	 * nothing: such an option admits every D >= d, and its probes keep
-	 * prune's strongest rule. */
+	 * nothing and the option admits every D >= d. The uniform options,
+	 * solved in closed form, are capped otherwise; the covering ones
+	 * only up to d = PM_CAPD (the cap weakens prune, and above that the
+	 * ring's (p - 1) / p changes by a few per cent at most). */
 	for (int d = 1; d <= Dmax; d *= 2)
 		add_opt(m, (struct pm_opt){ .uni = true, .d = d,
 					    .dhi = 2 * d <= Dmax && (d == 1 || ring_max(m, 1) > 2 * d - 1)
@@ -1068,7 +1071,7 @@ static void enum_opts(struct pm *m)
 		}
 		for (int i = nK - 1; i >= 0; i--) {
 			int K = Ks[i];
-			int dhi = 2 * d <= Dmax && ring_max(m, K) > 2 * d - 1 ? 2 * d - 1 : Dmax;
+			int dhi = 2 * d <= Dmax && d <= PM_CAPD && ring_max(m, K) > 2 * d - 1 ? 2 * d - 1 : Dmax;
 			if (K == 1) {
 				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1 });
 				continue;
