@@ -16,6 +16,20 @@ echo
 echo "== placement MILP (--engine milp): samples and a growth table =="
 "$B/tests/placebench" 10
 echo
+echo "== planners as simulated: the MILP's own plan, polished, and the other engines =="
+printf '%-8s %10s %10s %10s %10s %10s %10s %10s %9s\n' sample "milp own" "milp" megatron dp-across atlas search estimate "milp s"
+for f in default p1 p2 p3 p4 p5 p6; do
+	"$G" compare "samples/$f.lua" --json 2>/dev/null | python3 -c "
+import json, sys
+d = {e['engine']: e for e in json.load(sys.stdin)}
+m = d['milp']
+def t(k):
+    return '%10.4g' % d[k]['iteration_time_s'] if k in d else '%10s' % '-'
+print('%-8s %10.4g %s %s %s %s %s %10.4g %9.3f' % ('$f', m['solver']['own_plan_simulated_s'], t('milp'),
+      t('megatron'), t('dp-across-dcs'), t('atlas'), t('search'), m['solver']['objective_s'],
+      m['solver']['time_s']))"
+done
+echo
 echo "== scenario load and validate (geoplan check, 20 runs) =="
 for f in samples/default.lua samples/p6.lua; do
 	start=$(date +%s%N)
