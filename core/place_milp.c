@@ -123,6 +123,12 @@
  * not hold, so an infeasible answer there is checked (probe). A probe still undecided after PM_PROBE_TL
  * counts as infeasible for the search; the bound and status say so.
  *
+ * Warm starts: a given plan (--warm: a heuristic's) becomes classes and
+ * the first option that accepts it at its own breakpoint gives the
+ * incumbent the search starts below (warm_start); in the cost scan each
+ * probe hands GLPK the last feasible plan through its heuristic
+ * callback.
+ *
  * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
  * plans with T <= 1.05 T* (each option at its largest breakpoint below);
  * cost: min $ per iteration = sum y $/h T / 3600 + egress, scanning each
@@ -222,6 +228,8 @@ struct pm {
 	const struct gp_cost_model *cm;
 	int L, N, Smax, npools, gpus;
 	double bb, prec, Lp, Ep, budget, t0, deadline;
+	const struct gp_plan *warm;    /* a plan to start from (warm_start), or NULL */
+	double warm_T;                 /* the incumbent it gave (INF: none) */
 	const struct gp_pool **pl;
 	int *pl_dc, *dc_gpus;
 	struct pm_kind *k;
@@ -2426,6 +2434,145 @@ static double sol_objective(const struct pm *m, const struct pm_opt *o, const st
 	return v;
 }
 
+/* The class of m->c with these segments, or -1. */
+static int find_class(const struct pm *m, int nseg, const int *kind, const int *n)
+{
+	for (int i = 0; i < m->nc; i++) {
+		const struct pm_class *c = &m->c[i];
+		if (c->nseg != nseg)
+			continue;
+		bool same = true;
+		for (int g = 0; g < nseg && same; g++)
+			same = c->kind[g] == kind[g] && c->n[g] == n[g];
+		if (same)
+			return i;
+	}
+	return -1;
+}
+
+/* The kind of a plan stage, or -1. */
+static int stage_kind(const struct pm *m, const struct gp_stage *st)
+{
+	const struct gp_scenario *s = m->sc;
+	enum gp_recompute rc = st->recompute_set ? st->recompute : s->job.recompute;
+	if (st->dc < 0 || st->dc >= s->ndcs || st->pool < 0 || st->pool >= s->dcs[st->dc].npools)
+		return -1;
+	const struct gp_pool *p = &s->dcs[st->dc].pools[st->pool];
+	for (int i = 0; i < m->nk; i++)
+		if (m->k[i].p == p && m->k[i].tp == st->tp && m->k[i].rc == rc)
+			return i;
+	return -1;
+}
+
+/* A warm start from a plan (a heuristic's): its pipelines as classes of
+ * one or two segments, re-split by the model; for every option that
+ * admits the result, T_w = the slowest class's breakpoint at its
+ * micro-batches per replica, and a probe at T_w (the covering MILP
+ * decides: the plan's counts are one witness). The first such T_w is the
+ * incumbent the search starts below. Returns 1 if one was found. */
+static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best,
+		      struct pm_sol *sol, struct gp_err *e)
+{
+	const struct gp_scenario *s = m->sc;
+	int np = warm ? warm->npipes : 0, D = 0, took = 0;
+	int (*seg)[2 * PM_MAXSEG + 1] = np ? gp_xcalloc((size_t)np, sizeof *seg) : NULL;
+	unsigned long dcs = 0;
+	if (!seg)
+		return 0;
+	/* seg[p] = { nseg, kind..., n... } */
+	for (int p = 0; p < np; p++) {
+		const struct gp_pipeline *pp = &warm->pipes[p];
+		int ns = 0;
+		for (int j = 0; j < pp->nstages; j++) {
+			int k = stage_kind(m, &pp->stages[j]);
+			if (k < 0) {
+				free(seg);
+				return 0;
+			}
+			if (ns == 0 || seg[p][ns] != k) {
+				if (ns == 2) {
+					free(seg);
+					return 0;   /* chains: not in the covering options */
+				}
+				ns++;
+				seg[p][ns] = k;
+			}
+			seg[p][PM_MAXSEG + ns]++;
+			if (pp->stages[j].dc < 64)
+				dcs |= 1UL << pp->stages[j].dc;
+		}
+		seg[p][0] = ns;
+		D += pp->replicas;
+	}
+	int *idx = gp_xcalloc((size_t)m->nc + 1, sizeof *idx);
+	struct pm_sol cur = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *cur.y),
+			      .x = gp_xcalloc((size_t)m->nc + 1, sizeof *cur.x) };
+	int ndc = __builtin_popcountl(dcs), cap = m->nc;
+	for (int oi = 0; idx && cur.y && cur.x && oi < m->nopt; oi++) {
+		const struct pm_opt *o = &m->opt[oi];
+		if (o->uni || (o->one ? D != 1 : D < o->d || D > o->dhi || ndc > o->K))
+			continue;
+		bool ok = true;
+		for (int a = 0; ok && o->K >= 2 && a < s->ndcs && a < 64; a++)
+			for (int b = a + 1; ok && b < s->ndcs && b < 64; b++)
+				if ((dcs >> a & 1) && (dcs >> b & 1))
+					ok = pair_ok(s, a, b, o->wbw);
+		if (!ok || enum_classes(m, s->job.zero ? o->d : 1) < 0)
+			continue;
+		if (m->nc > cap) {
+			int *i2 = realloc(idx, (size_t)m->nc * sizeof *idx);
+			int *y2 = realloc(cur.y, (size_t)m->nc * sizeof *cur.y);
+			int *x2 = realloc(cur.x, (size_t)m->nc * sizeof *cur.x);
+			idx = i2 ? i2 : idx;
+			cur.y = y2 ? y2 : cur.y;
+			cur.x = x2 ? x2 : cur.x;
+			if (!i2 || !y2 || !x2)
+				break;
+			cap = m->nc;
+		}
+		int n = set_option(m, o, INF, idx);
+		memset(cur.y, 0, (size_t)m->nc * sizeof *cur.y);
+		memset(cur.x, 0, (size_t)m->nc * sizeof *cur.x);
+		double T = -INF;
+		for (int p = 0; ok && p < np; p++) {
+			int c = find_class(m, seg[p][0], &seg[p][1], &seg[p][PM_MAXSEG + 1]);
+			ok = c >= 0;
+			if (ok) {
+				cur.y[c] += warm->pipes[p].replicas;
+				cur.x[c] += warm->pipes[p].replicas * warm->pipes[p].micro_batches;
+			}
+		}
+		for (int c = 0; ok && c < m->nc; c++)
+			if (cur.y[c] > 0) {
+				if (o->one || !m->c[c].on)
+					m->c[c].E = class_tail(m, &m->c[c], o);
+				T = fmax(T, bp(&m->c[c], (cur.x[c] + cur.y[c] - 1) / cur.y[c]));
+			}
+		if (!ok || !(T < best->T))
+			continue;
+		/* The option's classes (sorted by set_option) and the plan's. */
+		int nn = n;
+		for (int c = 0; c < m->nc; c++)
+			if (!m->c[c].on && cur.y[c] > 0)
+				idx[nn++] = c;
+		int r = probe(m, oi, idx, nn, T, PM_FEAS, &cur, e);
+		if (r < 0) {
+			took = -1;
+			break;
+		}
+		if (r == 1 && take(m, best, sol, &cur, T, oi, s->job.zero ? o->d : 1) == 0) {
+			best->lo = -INF;
+			took++;
+			break;   /* an incumbent is all the search needs */
+		}
+	}
+	free(seg);
+	free(idx);
+	free(cur.y);
+	free(cur.x);
+	return took;
+}
+
 /* Runs the whole time search (and the objective's second phase); leaves
  * the winning classes in m (split for best->d) and the solution in sol. */
 static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
@@ -2441,6 +2588,9 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	best->opt = -1;
 	best->stopped = false;
 	int last_d = -1;
+	if (m->warm && warm_start(m, m->warm, best, sol, e) < 0)
+		return -1;
+	m->warm_T = best->T;
 	double Tstar = INF;
 	struct pm_best p1 = { .opt = -1 };
 	/* Phase 1 finds T*; phase 2 (wan, cost) optimises at or above it. */
@@ -2671,7 +2821,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 {
 	struct gp_plan_report rloc;
 	struct pm m;
-	(void)warm;   /* the search is exact and fast: no warm start needed */
+
 	if (!rep)
 		rep = &rloc;
 	memset(rep, 0, sizeof *rep);
@@ -2682,7 +2832,10 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	rep->bound = -INF;
 	rep->gap = INF;
 	enum gp_objective goal = o ? o->objective : GP_OBJ_TIME;
-	if (pm_init(&m, s, o, e)) {
+	int init = pm_init(&m, s, o, e);
+	m.warm = warm;
+	m.warm_T = INF;
+	if (init) {
 		rep->status = GP_MILP_INFEASIBLE;
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
 		pm_free(&m);
@@ -2732,6 +2885,15 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
 			 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
 			 m.trunc_chain ? "; chain classes cut (count or time)" : "");
+		if (warm) {
+			size_t l = strlen(rep->note);
+			if (m.warm_T < INF)
+				snprintf(rep->note + l, sizeof rep->note - l,
+					 "; warm start: the given plan as classes at %.9g s", m.warm_T);
+			else
+				snprintf(rep->note + l, sizeof rep->note - l,
+					 "; warm start: the given plan maps to no option's classes");
+		}
 	}
 	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);

@@ -92,6 +92,9 @@ if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gant
 # engines are named.
 t "plan default is milp" 0 "solver +milp optimal: estimate .*; its plan simulated" "$G" plan samples/default.lua
 t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua --engine search
+t "plan --warm" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
+t "plan --warm milp" 2 "--warm: expected megatron, dp-across-dcs, atlas or search, got 'milp'" "$G" plan samples/p4.lua --warm milp
+t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.lua --warm
 t "plan --no-polish" 0 "solver +milp optimal: estimate [0-9.]+ s, bound .*; simulated [0-9.]+ s$" "$G" plan samples/p1.lua --no-polish
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi

@@ -598,6 +598,56 @@ static void test_work_bound(void **state)
 	assert_true(n >= 2);
 }
 
+/* A warm start from a baseline's plan (or the MILP's own) changes the
+ * time the search takes, never its answer; the incumbent it gives is no
+ * better than the optimum. */
+static void test_warm(void **state)
+{
+	(void)state;
+	static const char *const f[] = { "samples/default.lua", "samples/p3.lua",
+					 "samples/p4.lua", "samples/p6.lua" };
+	int warmed = 0;
+	for (int i = 0; i < (int)(sizeof f / sizeof f[0]); i++) {
+		struct gp_err e = { "" };
+		struct gp_scenario *s = gp_scenario_load(f[i], &e);
+		assert_non_null(s);
+		struct gp_plan_opts o = { .time_limit = 30, .schedule = GP_SCHED_1F1B };
+		struct gp_plan p, w[3];
+		struct gp_plan_report r, rw;
+		int nw = 0;
+		assert_int_equal(gp_plan_milp(s, &o, NULL, &p, &r, &e), 0);
+		assert_int_equal(r.status, GP_MILP_OPTIMAL);
+		w[nw++] = p;
+		if (gp_plan_megatron(s, &o, &w[nw], &rw, &e) == 0)
+			nw++;
+		if (gp_plan_atlas(s, &o, &w[nw], &rw, &e) == 0)
+			nw++;
+		for (int k = 0; k < nw; k++) {
+			struct gp_plan q;
+			double t0 = wall();
+			assert_int_equal(gp_plan_milp(s, &o, &w[k], &q, &rw, &e), 0);
+			gp_plan_free(&q);
+			assert_int_equal(rw.status, GP_MILP_OPTIMAL);
+			if (fabs(rw.objective - r.objective) > 1e-9 * r.objective)
+				fail_msg("%s warm %d: %.9g, without %.9g (%s)", f[i], k, rw.objective,
+					 r.objective, rw.note);
+			const char *at = strstr(rw.note, "as classes at ");
+			if (at) {
+				if (atof(at + 14) < r.objective * (1 - 1e-6))
+					fail_msg("%s warm %d: incumbent %s below the optimum %.9g (%s)", f[i], k, at, r.objective, r.note);
+				warmed++;
+			}
+			printf("# %s warm %s: %.3f s (cold %.3f s)%s\n", f[i],
+			       k == 0 ? "milp" : k == 1 ? "megatron" : "atlas", wall() - t0, r.seconds,
+			       at ? "" : ", maps to no option");
+		}
+		for (int k = 0; k < nw; k++)
+			gp_plan_free(&w[k]);
+		gp_scenario_free(s);
+	}
+	assert_true(warmed >= 4);
+}
+
 static void test_vs_megatron(void **state)
 {
 	(void)state;
@@ -705,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_exhaustive),
 		cmocka_unit_test(test_exhaustive_cost),
 		cmocka_unit_test(test_work_bound),
+		cmocka_unit_test(test_warm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@ struct args {
 	unsigned seed;
 	int jobs, jsonl;
 	int no_polish;
+	const char *warm;
 	const char *points;
 };
 

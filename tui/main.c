@@ -183,15 +183,26 @@ static int cmd_gantt(const struct args *a)
 typedef int (*engine_fn)(const struct gp_scenario *, const struct gp_plan_opts *,
 			 struct gp_plan *, struct gp_plan_report *, struct gp_err *);
 
-/* The placement MILP takes an optional warm plan; the command line has
- * none to give it yet. */
+static int warm_engine = -1;   /* --warm: the engine whose plan starts the MILP */
+static int plan_with_engine(int k, const struct gp_scenario *s, const struct gp_plan_opts *o,
+			    struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+
+/* The placement MILP, started from --warm's plan when given (a plan
+ * that engine cannot make only leaves the MILP cold). */
 static int plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_opts mo = *o;
 	if (mo.time_limit <= 0)
 		mo.time_limit = 10;
-	return gp_plan_milp(s, &mo, NULL, out, rep, e);
+	struct gp_plan w;
+	struct gp_plan_report wr;
+	struct gp_err we = { "" };
+	bool have = warm_engine >= 0 && plan_with_engine(warm_engine, s, o, &w, &wr, &we) == 0;
+	int rc = gp_plan_milp(s, &mo, have ? &w : NULL, out, rep, e);
+	if (have)
+		gp_plan_free(&w);
+	return rc;
 }
 
 static const struct {
@@ -205,6 +216,12 @@ static const struct {
 	{ "search", gp_plan_search },
 };
 #define NENGINES (int)(sizeof engines / sizeof engines[0])
+
+static int plan_with_engine(int k, const struct gp_scenario *s, const struct gp_plan_opts *o,
+			    struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	return engines[k].fn(s, o, out, rep, e);
+}
 
 int find_engine(const char *name)
 {
@@ -255,6 +272,7 @@ int plan_with(struct gp_scenario *s, const struct args *a, int k,
 	struct gp_err e;
 	struct gp_plan_opts o = plan_opts(s, a);
 	*rep = (struct gp_plan_report){ .engine = engines[k].name };
+	warm_engine = a->warm ? find_engine(a->warm) : -1;
 	if (engines[k].fn(s, &o, plan, rep, &e)) {
 		cli_fail("%s: %s", a->file, e.msg);
 		return rep->status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
@@ -397,6 +415,7 @@ static void help(FILE *f)
 		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
 		   "  --engine E     plan: milp (default), megatron, dp-across-dcs, atlas or search\n"
 		   "  --no-polish    milp: return the MILP's own plan, without the search's polish\n"
+		   "  --warm E       milp: start its search from engine E's plan\n"
 		   "  --seed N       seed of the search engine (default 1)\n"
 		   "  --json, --csv  machine-readable output (sim; --json also plan, compare)\n"
 		   "  -j N           sweep: points in N parallel processes\n"
@@ -487,6 +506,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
 			if (parse_int(o, next, 1, 256, &a.jobs))
 				return EXIT_USAGE;
+			i++;
+		} else if (!strcmp(o, "--warm")) {
+			if (!next)
+				return usage_error("%s needs an engine", o);
+			int k = find_engine(next);
+			if (k < 0 || !strcmp(next, "milp"))
+				return usage_error("--warm: expected megatron, dp-across-dcs, atlas or search, got '%s'",
+						   next);
+			a.warm = next;
 			i++;
 		} else if (!strcmp(o, "--no-polish")) {
 			a.no_polish = 1;
