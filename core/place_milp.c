@@ -150,7 +150,6 @@
 
 #define INF HUGE_VAL
 #define PM_MAXCLASS 50000
-#define PM_MAXOPT 512
 #define PM_COST_SCAN 64
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
 #define PM_CAPD 8               /* covering options cap the replicas at 2d - 1 up to this d */
@@ -248,13 +247,14 @@ struct pm {
 	double Tlb;                    /* the work bound on T (work_bound) */
 	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
 	int nsets;
-	size_t setbytes;
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
 	long chain_tries;
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
-	struct pm_opt opt[PM_MAXOPT];
+	struct pm_opt *opt;
+	int capopt;
+	bool opt_oom;                  /* an option could not be added: no proof */
 	int nopt;
 	int probes, undecided, screened;
 	int warm_used;                 /* probes GLPK took a warm solution in */
@@ -744,15 +744,18 @@ static int enum_classes(struct pm *m, int d)
 			set_swap(m, &m->sets[i]);
 			return 0;
 		}
-	if (m->enumerated && m->nsets < PM_MAXSETS &&
-	    m->setbytes + set_bytes(m) <= PM_SETBYTES) {
+	size_t kept = 0;
+	for (int i = 0; i < m->nsets; i++)
+		kept += (size_t)m->sets[i].capc * sizeof *m->c +
+			(size_t)m->sets[i].caplay * sizeof *m->lay +
+			(size_t)m->sets[i].nc * sizeof *m->order + tb;
+	if (m->enumerated && m->nsets < PM_MAXSETS && kept + set_bytes(m) <= PM_SETBYTES) {
 		/* Keep the current set; build into fresh arrays. */
 		struct pm_cset *x = &m->sets[m->nsets];
 		*x = (struct pm_cset){ 0 };
 		x->capt = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *x->capt);
 		if (!x->capt)
 			return -1;
-		m->setbytes += set_bytes(m);
 		set_swap(m, x);
 		m->nsets++;
 		/* m->capt is the fresh table: caps_for's result goes to capn. */
@@ -761,8 +764,11 @@ static int enum_classes(struct pm *m, int d)
 	m->capt = m->capn;
 	m->capn = sw;
 	m->enumerated = true;
-	if (enum_build(m) || sort_classes(m))
+	if (enum_build(m) || sort_classes(m)) {
+		m->enumerated = false;   /* half built: never reuse it */
+		m->nc = 0;
 		return -1;
+	}
 	return 0;
 }
 
@@ -1021,8 +1027,17 @@ static bool pair_ok(const struct gp_scenario *s, int a, int b, double bw)
 
 static void add_opt(struct pm *m, struct pm_opt o)
 {
-	if (m->nopt < PM_MAXOPT)
-		m->opt[m->nopt++] = o;
+	if (m->nopt == m->capopt) {
+		int nc = m->capopt ? 2 * m->capopt : 64;
+		struct pm_opt *a = realloc(m->opt, (size_t)nc * sizeof *a);
+		if (!a) {
+			m->opt_oom = true;
+			return;
+		}
+		m->opt = a;
+		m->capopt = nc;
+	}
+	m->opt[m->nopt++] = o;
 }
 
 /* The largest DP ring any kind's tail would assume (bucket_time's
@@ -1843,7 +1858,7 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 			}
 			rc = 1;
 		} else if (r1 == 0 || r1 < 0) {
-			rc = r1 < 0 && !t.y ? gp_errf(e, "out of memory") : r1;
+			rc = r1 < 0 && (!t.y || !t.x) ? gp_errf(e, "out of memory") : r1;
 		} else {
 			memcpy(ia, idx, (size_t)n * sizeof *ia);
 			na = prune(m, ia, n, T, true);
@@ -1860,9 +1875,10 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 	}
 	if (rc == -2 && na > 0 && goal == PM_FEAS && relax_infeasible(m, &ou, ia, na, T, cy, cx, e))
 		rc = 0;
+	bool by_milp = rc == -2;
 	if (rc == -2)
 		rc = solve_set(m, oi, o, ia, na, T, goal, ws, sol, e);
-	if (rc == 0 && goal == PM_FEAS && capped && na < n) {
+	if (rc == 0 && by_milp && goal == PM_FEAS && capped && na < n) {
 		int r2 = solve_set(m, oi, &ou, ia, na, T, goal, NULL, NULL, e);
 		if (r2 != 0) {
 			memcpy(ia, idx, (size_t)n * sizeof *ia);
@@ -1991,10 +2007,14 @@ static int uni_ymax(const struct pm *m, const struct pm_class *c)
 static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double *T)
 {
 	const struct pm_opt *o = &m->opt[oi];
-	struct pm_opt one = { .one = true, .d = 1, .K = 1, .q = -1 };
+	static const struct pm_opt one = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
 	int bc = -1, by = 0;
 	double bt = INF;
 	*T = INF;
+	/* The lone replica's tails first, then the option's: class_tail's
+	 * memo holds one option at a time. */
+	for (int i = 0; o->d == 1 && i < m->nc; i++)
+		m->c[i].E1 = class_tail(m, &m->c[i], &one);
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
 		int ym = o->d == 1 ? 1 : uni_ymax(m, c);   /* d = 1: a lone replica */
@@ -2003,7 +2023,8 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 		if (ym < o->d)
 			continue;
 		c->E = class_tail(m, c, o);
-		c->E1 = o->d == 1 ? class_tail(m, c, &one) : INF;
+		if (o->d != 1)
+			c->E1 = INF;
 		/* Without links T falls with y: the largest; else every y
 		 * (the shared links slow the cycle as y grows); and y = 1. */
 		int y0 = c->la >= 0 ? o->d : ym;
@@ -2108,7 +2129,9 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 				ca = cm;
 			}
 		}
-		double t = prev_bp(m, idx, n, b);
+		/* (a, b] holds the wanted breakpoint and a has want - 1 below
+		 * it: the next one after a. */
+		double t = next_bp(m, idx, n, a);
 		if (!(t > lo_t && t < hi))
 			t = next_bp(m, idx, n, lo_t == -INF ? -1 : lo_t);
 		if (!(t > lo_t && t < hi))
@@ -2169,6 +2192,7 @@ static void pm_free(struct pm *m)
 	free(m->capn);
 	free(m->order);
 	free(m->lmat);
+	free(m->opt);
 	for (int i = 0; i < m->nsets; i++) {
 		free(m->sets[i].capt);
 		free(m->sets[i].c);
@@ -2240,6 +2264,8 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	if (!m->capt || !m->capn || !m->memo || !m->memo->at || !m->memo->v)
 		return gp_errf(e, "out of memory");
 	enum_opts(m);
+	if (m->opt_oom)
+		return gp_errf(e, "out of memory");
 	return 0;
 }
 
@@ -2313,6 +2339,13 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 	const struct gp_scenario *s = m->sc;
 	char msg[768];
 	rep->status = GP_MILP_INFEASIBLE;
+	/* Memory: the largest d (ZeRO-1 shrinks the state with d) holds
+	 * the most; the search may have left another d's classes. */
+	int dm = 1;
+	while (s->job.zero && dm * 2 <= m->gpus)
+		dm *= 2;
+	if (enum_classes(m, dm) < 0)
+		return gp_errf(e, "out of memory");
 	if (m->nc == 0 && m->miss < INF) {
 		double best = INF;
 		const struct pm_kind *bk = NULL;
@@ -2409,14 +2442,15 @@ static double sol_objective(const struct pm *m, const struct pm_opt *o, const st
 {
 	const struct gp_scenario *s = m->sc;
 	double v = 0, T = sol->T, G = grad_ring_bytes(m, o);
-	bool used[64] = { false };
+	bool *used = gp_xcalloc((size_t)s->ndcs + 1, sizeof *used);
+	if (!used)
+		return INF;
 	for (int i = 0; i < m->nc; i++) {
 		const struct pm_class *c = &m->c[i];
 		if (sol->y[i] <= 0)
 			continue;
 		for (int g = 0; g < c->nseg; g++)
-			if (m->k[c->kind[g]].dc < 64)
-				used[m->k[c->kind[g]].dc] = true;
+			used[m->k[c->kind[g]].dc] = true;
 		if (goal == GP_OBJ_COST)
 			v += sol->y[i] * c->price * T / 3600;
 		if (c->la >= 0)
@@ -2424,13 +2458,14 @@ static double sol_objective(const struct pm *m, const struct pm_opt *o, const st
 					  m->bb / 1e9 * (s->links[c->la].price_per_gb +
 							 s->links[c->lb].price_per_gb));
 	}
-	for (int a = 0; G > 0 && !o->one && a < s->ndcs && a < 64; a++)
-		for (int b = a + 1; b < s->ndcs && b < 64; b++) {
+	for (int a = 0; G > 0 && !o->one && a < s->ndcs; a++)
+		for (int b = a + 1; b < s->ndcs; b++) {
 			const struct gp_link *ab = gp_find_link(s, a, b), *ba = gp_find_link(s, b, a);
 			if (!used[a] || !used[b] || !ab || !ba)
 				continue;
 			v += goal == GP_OBJ_WAN ? 2 * G : G / 1e9 * (ab->price_per_gb + ba->price_per_gb);
 		}
+	free(used);
 	return v;
 }
 
@@ -2476,9 +2511,12 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 	const struct gp_scenario *s = m->sc;
 	int np = warm ? warm->npipes : 0, D = 0, took = 0;
 	int (*seg)[2 * PM_MAXSEG + 1] = np ? gp_xcalloc((size_t)np, sizeof *seg) : NULL;
-	unsigned long dcs = 0;
-	if (!seg)
+	bool *dcs = gp_xcalloc((size_t)s->ndcs + 1, sizeof *dcs);
+	if (!seg || !dcs) {
+		free(seg);
+		free(dcs);
 		return 0;
+	}
 	/* seg[p] = { nseg, kind..., n... } */
 	for (int p = 0; p < np; p++) {
 		const struct gp_pipeline *pp = &warm->pipes[p];
@@ -2487,19 +2525,20 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 			int k = stage_kind(m, &pp->stages[j]);
 			if (k < 0) {
 				free(seg);
+				free(dcs);
 				return 0;
 			}
 			if (ns == 0 || seg[p][ns] != k) {
 				if (ns == 2) {
 					free(seg);
+					free(dcs);
 					return 0;   /* chains: not in the covering options */
 				}
 				ns++;
 				seg[p][ns] = k;
 			}
 			seg[p][PM_MAXSEG + ns]++;
-			if (pp->stages[j].dc < 64)
-				dcs |= 1UL << pp->stages[j].dc;
+			dcs[pp->stages[j].dc] = true;
 		}
 		seg[p][0] = ns;
 		D += pp->replicas;
@@ -2507,18 +2546,29 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 	int *idx = gp_xcalloc((size_t)m->nc + 1, sizeof *idx);
 	struct pm_sol cur = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *cur.y),
 			      .x = gp_xcalloc((size_t)m->nc + 1, sizeof *cur.x) };
-	int ndc = __builtin_popcountl(dcs), cap = m->nc;
+	int ndc = 0, cap = m->nc;
+	for (int a = 0; a < s->ndcs; a++)
+		ndc += dcs[a];
+	/* Uniform plans (megatron's, atlas's) are scored here under covering
+	 * options, which charge a WAN sync their in-DC rings never make: a
+	 * weak incumbent, never a wrong one. */
 	for (int oi = 0; idx && cur.y && cur.x && oi < m->nopt; oi++) {
 		const struct pm_opt *o = &m->opt[oi];
 		if (o->uni || (o->one ? D != 1 : D < o->d || D > o->dhi || ndc > o->K))
 			continue;
+		if (now_s() > m->deadline)
+			break;
 		bool ok = true;
-		for (int a = 0; ok && o->K >= 2 && a < s->ndcs && a < 64; a++)
-			for (int b = a + 1; ok && b < s->ndcs && b < 64; b++)
-				if ((dcs >> a & 1) && (dcs >> b & 1))
+		for (int a = 0; ok && o->K >= 2 && a < s->ndcs; a++)
+			for (int b = a + 1; ok && b < s->ndcs; b++)
+				if (dcs[a] && dcs[b])
 					ok = pair_ok(s, a, b, o->wbw);
-		if (!ok || enum_classes(m, s->job.zero ? o->d : 1) < 0)
+		if (!ok)
 			continue;
+		if (enum_classes(m, s->job.zero ? o->d : 1) < 0) {
+			took = gp_errf(e, "out of memory");
+			break;
+		}
 		if (m->nc > cap) {
 			int *i2 = realloc(idx, (size_t)m->nc * sizeof *idx);
 			int *y2 = realloc(cur.y, (size_t)m->nc * sizeof *cur.y);
@@ -2567,6 +2617,7 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 		}
 	}
 	free(seg);
+	free(dcs);
 	free(idx);
 	free(cur.y);
 	free(cur.x);
@@ -2781,6 +2832,8 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	double t0 = now_s(), own = sim_time(s, o, out);
 	struct gp_plan_opts so = *o;
 	so.polish = false;
+	/* The search's own limit (2 s) for each run, not the MILP's. */
+	so.time_limit = o->time_limit > 0 && o->time_limit < 2 ? o->time_limit : 2;
 	struct gp_plan w[2] = { *out, { 0 } };
 	struct gp_plan_report r;
 	struct gp_err e = { "" };
