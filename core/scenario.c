@@ -188,7 +188,7 @@ int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 	for (int i = 0; i < s->ngpus; i++) {
 		const struct gp_gpu *g = &s->gpus[i];
 		if (g->flops < MIN_FLOPS || g->hbm_bw < MIN_BW)
-			return gp_errf(e, "%s: gpus[\"%s\"]: tflops %g and hbm_bandwidth %g are out of range (at least 1 GFLOP/s and 1 kB/s)",
+			return gp_errf(e, "%s: gpus[\"%s\"]: tflops %g FLOP/s and hbm_bandwidth %g B/s: expected at least 1 GFLOP/s and 1 kB/s (write TFLOPS(x) and GBps(x))",
 				       f, g->name, g->flops, g->hbm_bw);
 	}
 	if (s->has_plan && gp_plan_validate(s, &s->plan, e)) {
