@@ -182,6 +182,7 @@ struct pm_class {
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
 	int ymax;
 	int sg[6];                     /* signature: pools, GPUs, links (class_sig) */
+	int at;                        /* push_class's attempt number in its build */
 	bool on;                       /* in the current option */
 };
 
@@ -247,6 +248,8 @@ struct pm {
 	double Tlb;                    /* the work bound on T (work_bound) */
 	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
 	int nsets;
+	const struct pm_cset *prev;    /* the set built before this one, to reuse from */
+	int attempt, prev_j;
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
 	long chain_tries;
@@ -554,7 +557,31 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		m->lay = a;
 		m->caplay = nc;
 	}
+	int at = m->attempt++;
+	const struct pm_cset *pv = m->prev;
+	if (pv) {
+		/* Built the same way before: when every segment's stage
+		 * capacities are the same, so is the class (or its absence). */
+		while (m->prev_j < pv->nc && pv->c[m->prev_j].at < at)
+			m->prev_j++;
+		bool same = true;
+		for (int g = 0; g < c->nseg && same; g++) {
+			size_t row = ((size_t)c->kind[g] * 64 + (size_t)(c->S - 1)) * 64;
+			same = !memcmp(m->capt + row, pv->capt + row, (size_t)c->S * sizeof *m->capt);
+		}
+		if (same) {
+			if (m->prev_j >= pv->nc || pv->c[m->prev_j].at != at)
+				return 0;
+			struct pm_class x = pv->c[m->prev_j];
+			memcpy(m->lay + m->nlay, pv->lay + x.off, (size_t)x.S * sizeof *m->lay);
+			x.off = m->nlay;
+			m->nlay += x.S;
+			m->c[m->nc++] = x;
+			return 0;
+		}
+	}
 	struct pm_class x = *c;
+	x.at = at;
 	if (class_split(m, &x, m->lay + m->nlay))
 		return 0;
 	x.off = m->nlay;
@@ -702,8 +729,6 @@ static int stages_needed(const struct pm *m, int k)
 static int enum_build(struct pm *m);
 static int sort_classes(struct pm *m);
 
-/* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
- * those already built when memory gives every stage the same capacity. */
 /* Exchanges the current classes (m) with kept set x. */
 static void set_swap(struct pm *m, struct pm_cset *x)
 {
@@ -732,6 +757,8 @@ static size_t set_bytes(const struct pm *m)
 	       (size_t)m->nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
 }
 
+/* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
+ * those already built when memory gives every stage the same capacity. */
 static int enum_classes(struct pm *m, int d)
 {
 	m->cur_d = d;
@@ -758,7 +785,10 @@ static int enum_classes(struct pm *m, int d)
 			return -1;
 		set_swap(m, x);
 		m->nsets++;
+		m->prev = x;
 		/* m->capt is the fresh table: caps_for's result goes to capn. */
+	} else {
+		m->prev = NULL;
 	}
 	short *sw = m->capt;
 	m->capt = m->capn;
@@ -776,6 +806,8 @@ static int enum_build(struct pm *m)
 {
 	m->nc = 0;
 	m->nlay = 0;
+	m->attempt = 0;
+	m->prev_j = 0;
 	int need = 0;
 	for (int i = 0; i < m->nk; i++) {
 		int s = stages_needed(m, i);
@@ -790,6 +822,9 @@ static int enum_build(struct pm *m)
 	if (Smax > 64)
 		Smax = 64;
 	m->Smax = Smax;
+	/* Attempts are numbered alike only for the same stage bound. */
+	if (m->prev && m->prev->Smax != Smax)
+		m->prev = NULL;
 	for (int a = 0; a < m->nk; a++)
 		for (int n = 1; n <= Smax; n++) {
 			struct pm_class c = { .nseg = 1, .kind = { a, a }, .n = { n, 0 }, .S = n,
@@ -2116,11 +2151,12 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		double ch = count_bp(m, idx, n, nextafter(hi, -INF));
 		if (ch - cl < 0.5)
 			break;
-		/* The median breakpoint in (lo, hi), by bisection on counts. */
+		/* About the median breakpoint in (lo, hi), by bisection on counts. */
 		double want = cl + floor((ch - cl + 1) / 2), a = lo_t == -INF ? 0 : lo_t, b = hi;
 		double ca = cl;
-		/* Until (a, b] holds the wanted breakpoint and no earlier one. */
-		for (int it = 0; it < 200 && b - a > 1e-15 * b && ca < want - 1; it++) {
+		/* Until (a, b] holds the wanted breakpoint and no earlier one,
+		 * or 16 halvings: near the median is as good for the search. */
+		for (int it = 0; it < 16 && b - a > 1e-15 * b && ca < want - 1; it++) {
 			double mid = 0.5 * (a + b), cm = count_bp(m, idx, n, mid);
 			if (cm >= want) {
 				b = mid;
