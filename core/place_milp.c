@@ -120,8 +120,13 @@
  * the most micro-batch capacity cannot take N (cap_ok), when dhi
  * replicas of the class taking the most cannot, or when the LP
  * relaxation is infeasible. Under a cap on D prune's strongest rule does
- * not hold, so an infeasible answer there is checked (probe). A probe still undecided after PM_PROBE_TL
- * counts as infeasible for the search; the bound and status say so.
+ * not hold, so an infeasible answer there is checked (probe). The
+ * options are searched twice: first with probes of at most PM_QUICK_TL
+ * (easy options give an incumbent early), then with PM_PROBE_TL the
+ * options a short probe left undecided. A probe undecided in the second
+ * pass counts as infeasible for the search; each option keeps the lowest
+ * T it may still hold (undecided probes, gap stops), and the bound is
+ * the least of those.
  *
  * Warm starts: a given plan (--warm: a heuristic's) becomes classes and
  * the first option that accepts it at its own breakpoint gives the
@@ -152,6 +157,7 @@
 #define PM_MAXCLASS 50000
 #define PM_COST_SCAN 64
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
+#define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
 #define PM_CAPD 8               /* covering options cap the replicas at 2d - 1 up to this d */
 #define PM_SHARE 0.5            /* uniform option: the share of a link's other lockstep crossings a boundary message waits for */
 #define PM_MAXSEG 4             /* segments of a chain class */
@@ -228,6 +234,7 @@ struct pm {
 	const struct gp_cost_model *cm;
 	int L, N, Smax, npools, gpus;
 	double bb, prec, Lp, Ep, budget, t0, deadline;
+	double probe_tl;               /* seconds a probe may take now */
 	const struct gp_plan *warm;    /* a plan to start from (warm_start), or NULL */
 	double warm_T;                 /* the incumbent it gave (INF: none) */
 	const struct gp_pool **pl;
@@ -264,6 +271,10 @@ struct pm {
 	int gapstops;                  /* options left within the gap */
 	double bound_gap;              /* lowest infeasible T they left */
 	double bound_undecided;        /* lower bound left by undecided probes */
+	double *ob;                    /* per option: the lowest T it may still hold
+					* below the incumbent (undecided probes, gap
+					* stops); INF when searched to the end */
+	int cur_oi;                    /* the option being searched */
 	double miss;                   /* smallest memory overshoot (need / have) */
 	char why[256];
 };
@@ -1746,8 +1757,8 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 	}
 	m->probes++;
 	double left = m->deadline - now_s();
-	if (left > PM_PROBE_TL)
-		left = PM_PROBE_TL;
+	if (left > m->probe_tl)
+		left = m->probe_tl;
 	/* A warm solution (the last plan of a scan upward in T, still
 	 * feasible here) goes to GLPK through its heuristic callback when
 	 * it satisfies this model; it prunes the branch and bound. */
@@ -1793,7 +1804,7 @@ static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *id
 {
 	struct gp_milp *rl = build(m, o, idx, n, T, PM_FEAS, true, cy, cx, NULL, NULL);
 	double left = m->deadline - now_s();
-	struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, PM_PROBE_TL)) };
+	struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, m->probe_tl)) };
 	struct gp_milp_report rr;
 	int st = rl ? gp_milp_solve(rl, &rp, &rr, e) : -1;
 	bool inf = st == 0 && rr.status == GP_MILP_INFEASIBLE;
@@ -1945,6 +1956,8 @@ static void undecided(struct pm *m, double lo)
 	double b = lo == -INF ? 0 : lo;
 	if (!m->undecided || b < m->bound_undecided)
 		m->bound_undecided = b;
+	if (m->ob && b < m->ob[m->cur_oi])
+		m->ob[m->cur_oi] = b;
 	m->undecided++;
 }
 
@@ -2144,6 +2157,8 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		if (g > 0 && lo_t > -INF && hi - lo_t <= g * hi) {
 			if (!m->gapstops || lo_t < m->bound_gap)
 				m->bound_gap = lo_t;
+			if (m->ob && lo_t < m->ob[m->cur_oi])
+				m->ob[m->cur_oi] = lo_t;
 			m->gapstops++;
 			break;
 		}
@@ -2229,6 +2244,7 @@ static void pm_free(struct pm *m)
 	free(m->order);
 	free(m->lmat);
 	free(m->opt);
+	free(m->ob);
 	for (int i = 0; i < m->nsets; i++) {
 		free(m->sets[i].capt);
 		free(m->sets[i].c);
@@ -2251,6 +2267,7 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->cm = &gp_default_cost;
 	m->t0 = now_s();
 	m->deadline = m->t0 + (o && o->time_limit > 0 ? o->time_limit : 60);
+	m->probe_tl = PM_PROBE_TL;
 	m->budget = o ? o->budget_usd_per_hour : 0;
 	m->miss = INF;
 	m->L = s->model.layers;
@@ -2680,10 +2697,35 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	m->warm_T = best->T;
 	double Tstar = INF;
 	struct pm_best p1 = { .opt = -1 };
-	/* Phase 1 finds T*; phase 2 (wan, cost) optimises at or above it. */
+	/* Phase 1 finds T*; phase 2 (wan, cost) optimises at or above it.
+	 * Phase 1 passes over the options twice: first with short probes
+	 * (an incumbent from the easy options early), then again, with
+	 * full-length probes, over the options a short probe left undecided;
+	 * only the second pass's undecided probes stay in the proof. */
+	char *redo = gp_xcalloc((size_t)m->nopt + 1, 1);
+	m->ob = gp_xcalloc((size_t)m->nopt + 1, sizeof *m->ob);
+	if (!redo || !m->ob) {
+		free(redo);
+		return gp_errf(e, "out of memory");
+	}
+	for (int oi = 0; oi < m->nopt; oi++)
+		m->ob[oi] = INF;
 	for (int phase = 1; phase <= (goal == GP_OBJ_TIME ? 1 : 2) && rc == 0; phase++) {
+	    for (int pass = 0; pass < (phase == 1 ? 2 : 1) && rc == 0 && !best->stopped; pass++) {
+		m->probe_tl = phase == 1 && pass == 0 ? fmin(PM_QUICK_TL, PM_PROBE_TL) : PM_PROBE_TL;
+		if (phase == 1 && pass == 1) {
+			bool any = false;
+			for (int oi = 0; oi < m->nopt; oi++)
+				any |= redo[oi];
+			if (!any)
+				break;
+			m->undecided = 0;
+			m->gapstops = 0;
+		}
 		for (int oi = 0; oi < m->nopt && rc >= 0; oi++) {
 			const struct pm_opt *o = &m->opt[oi];
+			if (phase == 1 && pass == 1 && !redo[oi])
+				continue;
 			if (now_s() > m->deadline) {
 				best->stopped = true;
 				break;
@@ -2730,7 +2772,12 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			if (phase == 1) {
 				double T, lo;
 				cur.T = -1;
+				int u0 = m->undecided;
+				m->cur_oi = oi;
+				m->ob[oi] = INF;   /* (a redo supersedes the first pass) */
 				int r = solve_option(m, oi, idx, n, best->T, &cur, &T, &lo, e);
+				if (pass == 0 && m->undecided > u0)
+					redo[oi] = 1;
 				if (r < 0) {
 					rc = -1;
 					break;
@@ -2758,6 +2805,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					rc = -1;
 					break;
 				}
+				if (r == 3)
+					best->stopped = true;   /* undecided: no proof */
 				if (r == 1 && (best->obj == INF ||
 					       cur.obj < best->obj - 1e-9 * fabs(best->obj))) {
 					best->obj = cur.obj;
@@ -2791,6 +2840,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					rc = -1;
 					break;
 				}
+				if (r == 3)
+					best->stopped = true;   /* undecided: no proof */
 				if (r == 1) {
 					memcpy(last.y, cur.y, (size_t)m->nc * sizeof *last.y);
 					memcpy(last.x, cur.x, (size_t)m->nc * sizeof *last.x);
@@ -2808,6 +2859,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				T = next_bp(m, idx, n, T);
 			}
 		}
+	    }
 		if (phase == 1 && goal != GP_OBJ_TIME) {
 			Tstar = best->T;
 			if (Tstar == INF)
@@ -2830,6 +2882,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	/* Leave the classes split for the winner. */
 	if (rc == 0 && best->opt >= 0 && last_d != best->d && enum_classes(m, best->d) < 0)
 		rc = gp_errf(e, "out of memory");
+	free(redo);
 	free(idx);
 	free(cur.y);
 	free(cur.x);
@@ -2951,15 +3004,17 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			used += sol.y[i] > 0;
 		rep->estimate_s = best.T;
 		rep->seconds = now_s() - m.t0;
-		bool proven = !best.stopped && !m.undecided && !m.gapstops;
+		double ob = INF;   /* the lowest T an option may still hold */
+		for (int oi = 0; m.ob && oi < m.nopt; oi++)
+			ob = fmin(ob, m.ob[oi]);
+		bool proven = !best.stopped && ob == INF;
 		rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
 		if (goal == GP_OBJ_TIME) {
 			rep->objective = best.T;
 			/* Stopped by the time limit: options not searched yet
 			 * are bounded by the work bound only. */
 			rep->bound = proven ? best.T : best.stopped ? m.Tlb :
-				     fmin(best.T, fmin(m.undecided ? m.bound_undecided : INF,
-						       m.gapstops ? m.bound_gap : INF));
+				     fmin(best.T, ob);
 			if (!proven && rep->bound < m.Tlb)
 				rep->bound = fmin(m.Tlb, best.T);
 		} else {
