@@ -81,17 +81,19 @@
  * lets the screens dismiss the capped options with few replicas.
  *
  * Uniform options (DP inside each DC, as megatron and atlas plan): y in
- * [d, 2d - 1] replicas of one class (any class, chains included), so every stage's
- * DP ring stays in its DC and the tail is the K = 1 one (no WAN sync;
- * y = 1, only with d = 1: no sync at all). T(y) = (ceil(N / y) - 1) U_y +
- * Sigma_y + E, U_y and Sigma_y with each link boundary delayed by
+ * [d, 2d - 1] replicas of one class (any class, chains included), so
+ * every stage's DP ring stays in its DC, holds exactly y replicas, and
+ * the tail is the K = 1 one with rings of at most y (no WAN sync; y = 1,
+ * only with d = 1: no sync at all). T(y) = (ceil(N / y) - 1) U_y +
+ * Sigma_y + E(y), U_y and Sigma_y with each link boundary delayed by
  * latency + (1 + PM_SHARE (y - 1)) bb / bandwidth (lockstep replicas
  * share the link; PM_SHARE a compromise fitted by hand to gp_simulate on
  * default and p1), and T >= bb N / bandwidth per link crossed; y <= the
  * pools', cycle rows' and budget's limits. Solved in closed form per
  * class (no MILP); time objective only (wan_bytes and cost search the
- * MILP's options). Not cross-checked by gp_place_milp_classes, which
- * reports the MILP's options only.
+ * MILP's options). gp_place_milp_classes reports the MILP's options
+ * only; covering_only (gp_plan_opts) leaves the uniform ones out, for
+ * the exhaustive and CBC cross-checks.
  *
  * For a fixed option and T, class c fits m_c(T) = max m <= N with
  * t_c(m) <= T micro-batches per replica, and feasibility is a covering MILP
@@ -2010,7 +2012,7 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
  * crosses carries bb N <= bandwidth T and y bb <= bandwidth U (its cycle
  * row). T falls with y, so per class the largest y the pools, cycle rows
  * and budget allow, and y = 1 when d = 1. No MILP. */
-static double uni_T(const struct pm *m, struct pm_class *c, int y)
+static double uni_T(const struct pm *m, struct pm_class *c, int y, double E)
 {
 	const struct gp_scenario *s = m->sc;
 	int mb = (m->N + y - 1) / y;
@@ -2025,7 +2027,7 @@ static double uni_T(const struct pm *m, struct pm_class *c, int y)
 	if (c->la >= 0 && y > 1)
 		class_times(m, &x, m->lay + x.off);
 	class_sig(m, &x, x.sg);
-	double T = x.sig + (y == 1 ? c->E1 : c->E) + (mb - 1) * x.U;
+	double T = x.sig + E + (mb - 1) * x.U;
 	for (int b = 0; b + 1 < c->nseg; b++)
 		for (int w = 0; w < 2; w++)
 			if (c->lk[b][w] >= 0)
@@ -2059,10 +2061,27 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 	int bc = -1, by = 0;
 	double bt = INF;
 	*T = INF;
-	/* The lone replica's tails first, then the option's: class_tail's
-	 * memo holds one option at a time. */
+	/* With y replicas of one class every stage's ring holds y: the tail
+	 * of T(y) takes the rings up to y (oy[y - d]: the option capped at y;
+	 * class_tail's memo keys on the option, so each gets its own copy).
+	 * The tail capped at d bounds every y >= d from below: only a (class,
+	 * y) whose bound beats the best so far gets its own tail. */
+	int ny = o->dhi - o->d + 1;
+	struct pm_opt *oy = gp_xcalloc((size_t)ny + 1, sizeof *oy);
+	double *Elo = gp_xcalloc((size_t)m->nc + 1, sizeof *Elo);
+	if (!oy || !Elo) {
+		free(oy);
+		free(Elo);
+		return 0;
+	}
+	for (int k = 0; k < ny; k++) {
+		oy[k] = *o;
+		oy[k].dhi = o->d + k;
+	}
 	for (int i = 0; o->d == 1 && i < m->nc; i++)
 		m->c[i].E1 = class_tail(m, &m->c[i], &one);
+	for (int i = 0; i < m->nc; i++)
+		Elo[i] = class_tail(m, &m->c[i], &oy[0]);
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
 		int ym = o->d == 1 ? 1 : uni_ymax(m, c);   /* d = 1: a lone replica */
@@ -2070,11 +2089,11 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 			ym = o->dhi;
 		if (ym < o->d)
 			continue;
-		c->E = class_tail(m, c, o);
+		c->E = Elo[i];
 		if (o->d != 1)
 			c->E1 = INF;
-		/* Without links T falls with y: the largest; else every y
-		 * (the shared links slow the cycle as y grows); and y = 1. */
+		/* Without links, the most replicas; else every y (the shared
+		 * links slow the cycle as y grows); and y = 1. */
 		int y0 = c->la >= 0 ? o->d : ym;
 		for (int y = y0; y <= ym + 1; y++) {
 			int yy = y <= ym ? y : 1;
@@ -2082,7 +2101,11 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 				break;
 			if (m->budget > 0 && yy * c->price > m->budget * (1 + 1e-12))
 				continue;
-			double t = uni_T(m, c, yy);
+			double t = uni_T(m, c, yy, yy == 1 ? c->E1 : Elo[i]);
+			if (!(t < bt))
+				continue;
+			if (yy > o->d)
+				t = uni_T(m, c, yy, class_tail(m, c, &oy[yy - o->d]));
 			if (t < bt) {
 				bt = t;
 				bc = i;
@@ -2090,6 +2113,11 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 			}
 		}
 	}
+	/* The copies die here: the memo must not take their address for
+	 * another option later. */
+	m->memo->o = NULL;
+	free(oy);
+	free(Elo);
 	if (bc < 0 || bt >= below)
 		return 0;
 	*T = bt;
@@ -2752,6 +2780,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					break;
 				}
 			}
+			if (o->uni && m->o && m->o->covering_only)
+				continue;
 			if (o->uni) {
 				/* Time only: the wan and cost phases search the
 				 * MILP's options (from their T*). */
@@ -3057,6 +3087,9 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 {
 	struct gp_plan p;
 	struct gp_plan_report r;
+	struct gp_plan_opts oc = o ? *o : (struct gp_plan_opts){ 0 };
+	oc.covering_only = true;   /* the winner must be a covering option */
+	o = &oc;
 	if (gp_plan_milp(s, o, NULL, &p, &r, e))
 		return -1;
 	gp_plan_free(&p);

@@ -23,6 +23,9 @@ struct gp_plan_opts {
 	enum gp_sched schedule;   /* schedule the plan will run (1f1b default) */
 	bool polish;              /* milp: then run the search seeded with its plan
 				   * and keep whichever simulates faster */
+	bool covering_only;       /* milp: only the covering MILP's options (no
+				   * uniform ones): what the exhaustive and CBC
+				   * cross-checks enumerate */
 };
 
 struct gp_plan_report {
