@@ -502,12 +502,12 @@ static void test_exhaustive(void **state)
 		 * (uniform options only add plans; checked below). */
 		struct gp_plan_opts o = { .time_limit = 20, .covering_only = true };
 		struct gp_plan_opts all = { .time_limit = 20 };
-		struct gp_plan p;
+		struct gp_plan p, pa;
 		struct gp_plan_report r, ra;
 		struct gp_err e = { "" };
 		int rc = gp_plan_milp(s, &o, NULL, &p, &r, &e);
-		if (rc == 0 && gp_plan_milp(s, &all, NULL, &p, &ra, &e) == 0) {
-			gp_plan_free(&p);
+		if (rc == 0 && gp_plan_milp(s, &all, NULL, &pa, &ra, &e) == 0) {
+			gp_plan_free(&pa);
 			if (!(ra.objective <= r.objective * (1 + 1e-12)))
 				fail_msg("seed %u: all options %.9g, covering only %.9g", seed,
 					 ra.objective, r.objective);
