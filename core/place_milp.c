@@ -270,9 +270,6 @@ struct pm {
 	int nopt;
 	int probes, undecided, screened;
 	int warm_used;                 /* probes GLPK took a warm solution in */
-	int gapstops;                  /* options left within the gap */
-	double bound_gap;              /* lowest infeasible T they left */
-	double bound_undecided;        /* lower bound left by undecided probes */
 	double *ob;                    /* per option: the lowest T it may still hold
 					* below the incumbent (undecided probes, gap
 					* stops); INF when searched to the end */
@@ -764,10 +761,12 @@ static void set_swap(struct pm *m, struct pm_cset *x)
 	*x = t;
 }
 
-static size_t set_bytes(const struct pm *m)
+/* Memory a class set takes (the current one: set_bytes(m, NULL)). */
+static size_t set_bytes(const struct pm *m, const struct pm_cset *x)
 {
-	return (size_t)m->capc * sizeof *m->c + (size_t)m->caplay * sizeof *m->lay +
-	       (size_t)m->nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
+	int capc = x ? x->capc : m->capc, caplay = x ? x->caplay : m->caplay, nc = x ? x->nc : m->nc;
+	return (size_t)capc * sizeof *m->c + (size_t)caplay * sizeof *m->lay +
+	       (size_t)nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
 }
 
 /* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
@@ -786,10 +785,8 @@ static int enum_classes(struct pm *m, int d)
 		}
 	size_t kept = 0;
 	for (int i = 0; i < m->nsets; i++)
-		kept += (size_t)m->sets[i].capc * sizeof *m->c +
-			(size_t)m->sets[i].caplay * sizeof *m->lay +
-			(size_t)m->sets[i].nc * sizeof *m->order + tb;
-	if (m->enumerated && m->nsets < PM_MAXSETS && kept + set_bytes(m) <= PM_SETBYTES) {
+		kept += set_bytes(m, &m->sets[i]);
+	if (m->enumerated && m->nsets < PM_MAXSETS && kept + set_bytes(m, NULL) <= PM_SETBYTES) {
 		/* Keep the current set; build into fresh arrays. */
 		struct pm_cset *x = &m->sets[m->nsets];
 		*x = (struct pm_cset){ 0 };
@@ -1956,8 +1953,6 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 static void undecided(struct pm *m, double lo)
 {
 	double b = lo == -INF ? 0 : lo;
-	if (!m->undecided || b < m->bound_undecided)
-		m->bound_undecided = b;
 	if (m->ob && b < m->ob[m->cur_oi])
 		m->ob[m->cur_oi] = b;
 	m->undecided++;
@@ -2183,11 +2178,8 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		/* Within the requested gap: stop; lo_t bounds this option. */
 		double g = m->o ? m->o->gap : 0;
 		if (g > 0 && lo_t > -INF && hi - lo_t <= g * hi) {
-			if (!m->gapstops || lo_t < m->bound_gap)
-				m->bound_gap = lo_t;
 			if (m->ob && lo_t < m->ob[m->cur_oi])
 				m->ob[m->cur_oi] = lo_t;
-			m->gapstops++;
 			break;
 		}
 		double cl = lo_t == -INF ? 0 : count_bp(m, idx, n, lo_t);
@@ -2748,7 +2740,6 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			if (!any)
 				break;
 			m->undecided = 0;
-			m->gapstops = 0;
 		}
 		for (int oi = 0; oi < m->nopt && rc >= 0; oi++) {
 			const struct pm_opt *o = &m->opt[oi];
@@ -3053,8 +3044,8 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		}
 		rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
 		snprintf(rep->note, sizeof rep->note,
-			 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
-			 best.T, m.probes, m.undecided, PM_PROBE_TL, rep->seconds, m.nopt,
+			 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
+			 best.T, m.probes, m.undecided, PM_PROBE_TL, m.screened, m.warm_used, rep->seconds, m.nopt,
 			 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
 			 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
 			 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",

@@ -659,6 +659,38 @@ static void test_warm(void **state)
 	assert_true(warmed >= 4);
 }
 
+static int count_opt(void *ud, const struct gp_place_opt *o, const struct gp_place_class *c, int n)
+{
+	(void)o;
+	(void)c;
+	(void)n;
+	++*(int *)ud;
+	return 0;
+}
+
+/* 16 DCs in a full mesh with 8 link bandwidths make more than 512
+ * options (10 replica ranges x 8 DC counts x 8 link classes): none may
+ * be dropped (they once were, silently). */
+static void test_many_options(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = scen(
+		"local dcs, links, bw = {}, {}, { 10, 20, 40, 50, 80, 100, 200, 400 }\n"
+		"for i = 0, 15 do dcs[#dcs + 1] = { name = 'd' .. i, pools = { { gpu = 'H100', count = 64 } } } end\n"
+		"for a = 0, 15 do for b = a + 1, 15 do\n"
+		"  links[#links + 1] = { 'd' .. a, 'd' .. b, bandwidth = Gbps(bw[#links %% 8 + 1]), latency = ms(10) }\n"
+		"end end\n"
+		"return { dcs = dcs, links = links, model = 'OPT-350M',"
+		" job = { seq = 2048, global_batch = 1024, zero = 0 } }");
+	struct gp_plan_opts o = { .time_limit = 30 };
+	struct gp_err e = { "" };
+	int n = 0;
+	assert_int_equal(gp_place_milp_classes(s, &o, count_opt, &n, &e), 0);
+	printf("# 16-DC mesh: %d options with classes\n", n);
+	assert_true(n > 512);
+	gp_scenario_free(s);
+}
+
 static void test_vs_megatron(void **state)
 {
 	(void)state;
@@ -767,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_exhaustive_cost),
 		cmocka_unit_test(test_work_bound),
 		cmocka_unit_test(test_warm),
+		cmocka_unit_test(test_many_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
