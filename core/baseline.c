@@ -412,7 +412,7 @@ static double est_plan(struct ctx *c, const struct gp_plan *p)
 	       *bwin = tloc + nd, *topt = bwin + nd;
 	int *kk = ia, *steps = kk + nd, *rings = steps + nd, *cnt = rings + nd * ndc;
 	double T = 0, bytes = gp_boundary_bytes(s), every = s->job.sync_every;
-	bool hier = s->job.sync_mode == GP_SYNC_HIER;
+	bool hier = gp_plan_sync(s, p) == GP_SYNC_HIER;
 	int di = 0;
 	for (int g = 0; g < p->npipes && T < INF; g++) {
 		const struct gp_pipeline *pp = &p->pipes[g];
@@ -1052,7 +1052,7 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		 "dp-across-dcs: %d pipeline groups (%s) in %d DC%s%s, %s gradient sync, batch by compute; %d plans simulated",
 		 bng, bvar ? "largest pool per DC" : "one per pool", kdc, kdc > 1 ? "s" : "",
 		 dropped ? " (some left out: no gradient ring)" : "",
-		 kdc < 2 ? "local" : s->job.sync_mode == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
+		 kdc < 2 ? "local" : gp_plan_sync(s, out) == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
 		 c.nsim);
 	return 0;
 }

@@ -950,7 +950,7 @@ static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
 static const char *const precisions[] = { "bf16", "fp16", NULL };
 static const char *const optimizers[] = { "adam", NULL };
 static const char *const recomputes[] = { "none", "selective", "full", "auto", NULL };
-static const char *const sync_modes[] = { "flat", "hierarchical", NULL };
+static const char *const sync_modes[] = { "flat", "hierarchical", "auto", NULL };
 
 static int conv_job(struct cv *c, int top)
 {
@@ -975,7 +975,7 @@ static int conv_job(struct cv *c, int top)
 		cv_err(c, "job.zero", "expected 0 or 1, got %d", j->zero);
 		goto fail;
 	}
-	j->sync_mode = GP_SYNC_HIER;
+	j->sync_mode = GP_SYNC_AUTO;
 	j->sync_every = 1;
 	j->sync_overlap = true;
 	int got = get_table(c, -1, "job", "sync", 0);
@@ -983,7 +983,7 @@ static int conv_job(struct cv *c, int top)
 		goto fail;
 	if (got) {
 		if (check_keys(c, -1, "job.sync", sync_keys, 0) ||
-		    get_enum(c, -1, "job.sync", "mode", sync_modes, GP_SYNC_HIER, &mode) ||
+		    get_enum(c, -1, "job.sync", "mode", sync_modes, GP_SYNC_AUTO, &mode) ||
 		    get_int(c, -1, "job.sync", "every", F_POS, 1, &j->sync_every) ||
 		    get_bool(c, -1, "job.sync", "overlap", true, &j->sync_overlap)) {
 			lua_pop(L, 1);
@@ -1006,7 +1006,7 @@ fail:
 
 /* --- plan ------------------------------------------------------------ */
 
-static const char *const plan_keys[] = { "schedule", "chunks", "pipelines", NULL };
+static const char *const plan_keys[] = { "schedule", "chunks", "sync", "pipelines", NULL };
 static const char *const pipe_keys[] = { "micro_batches", "replicas", "stages", NULL };
 static const char *const stage_keys[] = { "dc", "gpu", "tp", "layers",
 	"recompute", NULL };
@@ -1088,12 +1088,16 @@ static int conv_plan(struct cv *c, int top)
 	static const char *sched_names[GP_SCHED__N + 1];
 	for (int k = 0; k < GP_SCHED__N; k++)
 		sched_names[k] = gp_sched_name(k);
-	int sched;
+	static const char *const plan_syncs[] = { "flat", "hierarchical", NULL };
+	int sched, sync;
 	if (check_keys(c, -1, "plan", plan_keys, 0) ||
 	    get_enum(c, -1, "plan", "schedule", sched_names, GP_SCHED_1F1B, &sched) ||
-	    get_int(c, -1, "plan", "chunks", F_POS, 1, &pl->chunks))
+	    get_int(c, -1, "plan", "chunks", F_POS, 1, &pl->chunks) ||
+	    get_enum(c, -1, "plan", "sync", plan_syncs, -1, &sync))
 		goto fail;
 	pl->schedule = sched;
+	pl->sync_set = sync >= 0;
+	pl->sync_mode = sync >= 0 ? sync : GP_SYNC_HIER;
 	if (get_table(c, -1, "plan", "pipelines", 1) != 1)
 		goto fail;
 	long n = check_array(c, -1, "plan.pipelines", 100000);

@@ -75,8 +75,12 @@
  * used at most (1, 2, 3, 4, then 6, 8, 12, ... at the upper end) and, for
  * K >= 2, a link class q: any two DCs used must be joined both ways by
  * links of bandwidth >= beta_q (so the ring, in any order, runs at least
- * at beta_q; latency the largest among those links). A plan's estimate is
- * its tightest valid option's. The uniform options come first, then the
+ * at beta_q; latency the largest among those links), and for K >= 2 a
+ * DP sync mode: the job's, or flat and hierarchical both when it says
+ * auto (the plan then carries the winner's; flat: one ring of all
+ * replicas, 2 (p - 1) / p of the gradients on every edge, p <= dhi, and
+ * its WAN latencies, at least 2 (d - 1), the part that leaves the link
+ * idle). A plan's estimate is its tightest valid option's. The uniform options come first, then the
  * others from the most replicas and DCs down: the incumbent they leave
  * lets the screens dismiss the capped options with few replicas.
  *
@@ -199,6 +203,7 @@ struct pm_opt {
 	bool uni;                      /* d <= y <= dhi replicas of one class, DP inside each DC */
 	int d, dhi, K, q;              /* d <= D <= dhi; at most K DCs; link class q */
 	double wbw, wlat;              /* ring bandwidth and latency at q */
+	enum gp_sync_mode mode;        /* DP sync across DCs (K >= 2), flat or hierarchical */
 };
 
 /* One d's classes, kept so that each d's are built once (options come
@@ -906,7 +911,7 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 			p = pmax;   /* the NIC regime only grows with p */
 		struct gp_sync_q q = { .bytes = bytes, .tp = k->tp, .replicas = p,
 				       .dcs = o->K, .local = p, .wan_bw = o->wbw,
-				       .wan_lat = o->wlat, .mode = j->sync_mode,
+				       .wan_lat = o->wlat, .mode = o->mode,
 				       .every = j->sync_every };
 		/* sim.c's dp_group: NVLink when the ring fits in a node. */
 		if ((long)p * k->tp <= k->p->per_node) {
@@ -936,9 +941,14 @@ static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *
 	const struct gp_job *j = &m->sc->job;
 	if (o->one || o->K < 2)
 		return 0;
-	int ranks = j->sync_mode == GP_SYNC_HIER ? o->K : 2;
-	double f = j->sync_mode == GP_SYNC_HIER ? 2.0 * (o->K - 1) / o->K : 2.0;
-	return f * bytes / j->sync_every / o->wbw + 2.0 * (ranks - 1) * o->wlat / j->sync_every;
+	if (o->mode == GP_SYNC_FLAT) {
+		/* One ring of all the replicas, every step across the WAN:
+		 * the link carries the bytes (2 (p - 1) / p of them, p <= dhi). */
+		double f = o->dhi >= 2 ? 2.0 * (o->dhi - 1) / o->dhi : 2.0;
+		return f * bytes / j->sync_every / o->wbw;
+	}
+	return 2.0 * (o->K - 1) / o->K * bytes / j->sync_every / o->wbw +
+	       2.0 * (o->K - 1) * o->wlat / j->sync_every;
 }
 
 static double class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
@@ -999,7 +1009,7 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 			double grad = params * m->prec;
 			v->tau = v->loc = 0;
 			if (!o->one) {
-				int pmax = o->K >= 2 && s->job.sync_mode == GP_SYNC_HIER
+				int pmax = o->K >= 2 && o->mode == GP_SYNC_HIER
 					   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
 				if (pmax > m->N)
 					pmax = m->N;
@@ -1008,7 +1018,14 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 				if (pmax < 2)
 					pmax = 2;
 				v->tau = bucket_time(m, k, grad / nb, o, pmax);
-				v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
+				/* What of it leaves the link idle: the local phases
+				 * (hierarchical), or for a flat ring across DCs its
+				 * 2 (p - 1) WAN latencies, p >= d (this feeds a lower
+				 * bound, where tau takes the worst ring). */
+				if (o->K >= 2 && o->mode == GP_SYNC_FLAT)
+					v->loc = 2.0 * (o->d - 1) * o->wlat / s->job.sync_every;
+				else
+					v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
 			}
 			v->opt = m->cm->ops->optimizer_time(m->cm->ud, k->g, params / k->tp / dz);
 		}
@@ -1087,12 +1104,12 @@ static void add_opt(struct pm *m, struct pm_opt o)
 
 /* The largest DP ring any kind's tail would assume (bucket_time's
  * p_max before the option's cap). */
-static int ring_max(const struct pm *m, int K)
+static int ring_max(const struct pm *m, int K, enum gp_sync_mode mode)
 {
 	int r = 2;
 	for (int i = 0; i < m->nk; i++) {
 		const struct pm_kind *k = &m->k[i];
-		int p = K >= 2 && m->sc->job.sync_mode == GP_SYNC_HIER ? m->dc_gpus[k->dc] / k->tp
+		int p = K >= 2 && mode == GP_SYNC_HIER ? m->dc_gpus[k->dc] / k->tp
 								      : m->gpus / k->tp;
 		if (p > m->N)
 			p = m->N;
@@ -1105,7 +1122,11 @@ static int ring_max(const struct pm *m, int K)
 static void enum_opts(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
-	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 });
+	/* The sync mode matters across DCs only: options with K >= 2 come
+	 * once per mode the job allows (both when it says auto). */
+	enum gp_sync_mode m1 = gp_plan_sync(s, NULL), modes[2] = { m1, GP_SYNC_FLAT };
+	int nmodes = s->job.sync_mode == GP_SYNC_AUTO ? 2 : 1;
+	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1, .mode = m1 });
 	/* Replicas D in [d, 2d - 1] (the last range up to Dmax): the bound
 	 * caps every DP ring the tail assumes. The uniform options first:
 	 * solved in closed form, they give the covering MILPs a good
@@ -1118,9 +1139,9 @@ static void enum_opts(struct pm *m)
 	 * ring's (p - 1) / p changes by a few per cent at most). */
 	for (int d = 1; d <= Dmax; d *= 2)
 		add_opt(m, (struct pm_opt){ .uni = true, .d = d,
-					    .dhi = 2 * d <= Dmax && (d == 1 || ring_max(m, 1) > 2 * d - 1)
+					    .dhi = 2 * d <= Dmax && (d == 1 || ring_max(m, 1, m1) > 2 * d - 1)
 						   ? 2 * d - 1 : Dmax,
-					    .K = 1, .q = -1 });
+					    .K = 1, .q = -1, .mode = m1 });
 	/* Then most replicas first: their optimum is usually the best, and
 	 * below it the options capped at few replicas fall to the screens. */
 	int dtop = 1;
@@ -1139,9 +1160,10 @@ static void enum_opts(struct pm *m)
 		}
 		for (int i = nK - 1; i >= 0; i--) {
 			int K = Ks[i];
-			int dhi = 2 * d <= Dmax && d <= PM_CAPD && ring_max(m, K) > 2 * d - 1 ? 2 * d - 1 : Dmax;
 			if (K == 1) {
-				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1 });
+				int dhi = 2 * d <= Dmax && d <= PM_CAPD && ring_max(m, 1, m1) > 2 * d - 1
+					  ? 2 * d - 1 : Dmax;
+				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1, .mode = m1 });
 				continue;
 			}
 			for (int q = 0; q < m->nq; q++) {
@@ -1149,8 +1171,13 @@ static void enum_opts(struct pm *m)
 				for (int l = 0; l < s->nlinks; l++)
 					if (pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
 						lat = fmax(lat, s->links[l].latency);
-				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
-							    .wbw = m->qbw[q], .wlat = lat });
+				for (int mi = 0; mi < nmodes; mi++) {
+					int dhi = 2 * d <= Dmax && d <= PM_CAPD &&
+						  ring_max(m, K, modes[mi]) > 2 * d - 1 ? 2 * d - 1 : Dmax;
+					add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
+								    .wbw = m->qbw[q], .wlat = lat,
+								    .mode = modes[mi] });
+				}
 			}
 		}
 	}
@@ -1350,7 +1377,10 @@ static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
 	if (o->one || o->K < 2)
 		return 0;
 	double G = m->prec * (m->L * m->Lp + 2 * m->Ep);
-	double f = m->sc->job.sync_mode == GP_SYNC_HIER ? 2.0 * (o->K - 1) / o->K : 2.0;
+	/* Each ring edge carries 2 (p - 1) / p of the gradients, p = the
+	 * DCs (hierarchical) or the replicas (flat), at most K or dhi. */
+	int p = o->mode == GP_SYNC_HIER ? o->K : o->dhi;
+	double f = p >= 2 ? 2.0 * (p - 1) / p : 2.0;
 	return f * G / m->sc->job.sync_every;
 }
 
@@ -2353,6 +2383,13 @@ static int make_plan(const struct pm *m, const struct pm_sol *sol, struct gp_pla
 	memset(out, 0, sizeof *out);
 	out->schedule = k;
 	out->chunks = 1;
+	/* The sync mode is a decision when the job leaves it open: the
+	 * option's, written only where the ring crosses DCs. */
+	const struct pm_opt *o = sol->opt >= 0 && sol->opt < m->nopt ? &m->opt[sol->opt] : NULL;
+	if (s->job.sync_mode == GP_SYNC_AUTO && o && !o->one && !o->uni && o->K >= 2) {
+		out->sync_set = true;
+		out->sync_mode = o->mode;
+	}
 	out->pipes = gp_xcalloc((size_t)m->nc * 2 + 1, sizeof *out->pipes);
 	if (!out->pipes)
 		return -1;
@@ -2388,6 +2425,14 @@ static int make_plan(const struct pm *m, const struct pm_sol *sol, struct gp_pla
 			}
 		}
 	}
+	if (out->sync_set) {
+		int dc0 = out->npipes ? out->pipes[0].stages[0].dc : -1;
+		bool across = false;
+		for (int i = 0; i < out->npipes && !across; i++)
+			for (int j = 0; j < out->pipes[i].nstages && !across; j++)
+				across = out->pipes[i].stages[j].dc != dc0;
+		out->sync_set = across;
+	}
 	return 0;
 }
 
@@ -2400,9 +2445,9 @@ static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *bu
 	else if (o->K < 2)
 		snprintf(buf, n, "%d-%d replicas in one DC", o->d, o->dhi);
 	else
-		snprintf(buf, n, "%d-%d replicas, <= %d DCs on links >= %.3g GB/s", o->d, o->dhi, o->K,
-			 o->wbw / 1e9);
-	(void)m;
+		snprintf(buf, n, "%d-%d replicas, <= %d DCs on links >= %.3g GB/s%s", o->d, o->dhi, o->K,
+			 o->wbw / 1e9, m->sc->job.sync_mode != GP_SYNC_AUTO ? ""
+			 : o->mode == GP_SYNC_FLAT ? ", flat sync" : ", hierarchical sync");
 	return buf;
 }
 
@@ -2629,6 +2674,8 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 		const struct pm_opt *o = &m->opt[oi];
 		if (o->uni || (o->one ? D != 1 : D < o->d || D > o->dhi || ndc > o->K))
 			continue;
+		if (!o->one && o->K >= 2 && ndc >= 2 && o->mode != gp_plan_sync(s, warm))
+			continue;   /* the plan's sync runs another way */
 		if (now_s() > m->deadline)
 			break;
 		bool ok = true;
@@ -2937,21 +2984,29 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 }
 
 static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		   struct gp_plan *out, struct gp_plan_report *rep)
+		   const struct gp_plan *warm, struct gp_plan *out, struct gp_plan_report *rep)
 {
 	double t0 = now_s(), own = sim_time(s, o, out);
 	struct gp_plan_opts so = *o;
 	so.polish = false;
 	/* The search's own limit (2 s) for each run, not the MILP's. */
 	so.time_limit = o->time_limit > 0 && o->time_limit < 2 ? o->time_limit : 2;
-	struct gp_plan w[2] = { *out, { 0 } };
+	/* Seeds of the second search: the MILP's plan, the search's, and
+	 * the warm plan when there is one (so a plan given to improve on is
+	 * never lost). */
+	struct gp_plan w[3] = { *out, { 0 }, { 0 } };
 	struct gp_plan_report r;
 	struct gp_err e = { "" };
 	double ts = INF, tg = INF;
-	if (gp_plan_search(s, &so, &w[1], &r, &e) == 0)
+	int nw = 1;
+	if (gp_plan_search(s, &so, &w[1], &r, &e) == 0) {
 		ts = r.estimate_s;
+		nw++;
+	}
+	if (warm)
+		w[nw++] = *warm;
 	struct gp_plan pg = { 0 };
-	if (gp_plan_search_from(s, &so, w, ts < INF ? 2 : 1, &pg, &r, &e) == 0)
+	if (gp_plan_search_from(s, &so, w, nw, &pg, &r, &e) == 0)
 		tg = r.estimate_s;
 	rep->has_own = true;
 	rep->own_sim_s = own;
@@ -2974,8 +3029,8 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	rep->seconds += now_s() - t0;
 	size_t l = strlen(rep->note);
 	snprintf(rep->note + l, sizeof rep->note - l,
-		 "; simulated: MILP's plan %.4g s, search %.4g s, search seeded with both %.4g s: %s plan kept",
-		 own, ts, tg, kept);
+		 "; simulated: MILP's plan %.4g s, search %.4g s, search seeded with %s %.4g s: %s plan kept",
+		 own, ts, warm ? "them and the warm plan" : "both", tg, kept);
 }
 
 int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -3067,7 +3122,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	pm_free(&m);
 	/* The search minimises time: it polishes time plans only. */
 	if (rc == 0 && o && o->polish && goal == GP_OBJ_TIME)
-		polish(s, o, out, rep);
+		polish(s, o, warm, out, rep);
 	return rc;
 }
 
@@ -3186,7 +3241,7 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 			x->ymax = c->ymax;
 		}
 		struct gp_place_opt po = { op->one, op->one ? 1 : op->d, op->one ? 1 : op->dhi, op->K, m.N, op->wbw,
-					   grad_ring_bytes(&m, op), m.bb };
+					   grad_ring_bytes(&m, op), m.bb, op->mode };
 		if (n && visit(ud, &po, pc, n))
 			break;
 	}

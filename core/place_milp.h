@@ -23,6 +23,7 @@ struct gp_place_opt {
 	bool one;
 	int d, dhi, K, N;                      /* d <= replicas <= dhi */
 	double wbw, G, bb;
+	enum gp_sync_mode mode;                /* DP sync across DCs (K >= 2) */
 };
 
 typedef int (*gp_place_visit)(void *ud, const struct gp_place_opt *o,

@@ -65,8 +65,7 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		m->gated ? " gated" : "");
 	fprintf(f, "job        %.0f sequences x %.0f tokens, micro-batch %.0f, sync %s every %d\n",
 		sc->job.global_batch, sc->job.seq, sc->job.micro_batch,
-		sc->job.sync_mode == GP_SYNC_HIER ? "hierarchical" : "flat",
-		sc->job.sync_every);
+		gp_sync_name(gp_plan_sync(sc, p)), sc->job.sync_every);
 	fprintf(f, "plan       %s", gp_sched_name(p->schedule));
 	if (r->chunks > 1)
 		fprintf(f, " x%d chunks", r->chunks);
@@ -179,7 +178,10 @@ static void json_plan(FILE *f, const struct gp_scenario *sc, const struct gp_pla
 {
 	fprintf(f, "{\"schedule\": ");
 	json_str(f, gp_sched_name(p->schedule));
-	fprintf(f, ", \"chunks\": %d, \"pipelines\": [", p->chunks);
+	fprintf(f, ", \"chunks\": %d, ", p->chunks);
+	if (p->sync_set)
+		fprintf(f, "\"sync\": \"%s\", ", gp_sync_name(p->sync_mode));
+	fprintf(f, "\"pipelines\": [");
 	for (int i = 0; i < p->npipes; i++) {
 		const struct gp_pipeline *pp = &p->pipes[i];
 		fprintf(f, "%s{\"micro_batches\": %d, \"replicas\": %d, \"stages\": [",
@@ -252,7 +254,7 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 	NUM("wan_sync_bytes_per_iteration", r->wan_bytes_sync);
 #undef NUM
 	fprintf(f, ",\n  \"sync\": {\"mode\": \"%s\", \"every\": %d, \"overlap\": %s}",
-		sc->job.sync_mode == GP_SYNC_HIER ? "hierarchical" : "flat",
+		gp_sync_name(gp_plan_sync(sc, p)),
 		sc->job.sync_every, sc->job.sync_overlap ? "true" : "false");
 	fprintf(f, ",\n  \"gpus\": %d,\n  \"fits\": %s", r->gpus, r->fits ? "true" : "false");
 	if (!r->fits) {
@@ -325,6 +327,8 @@ int gp_plan_write_lua(FILE *f, const struct gp_scenario *sc,
 		gp_sched_name(p->schedule));
 	if (p->chunks > 1)
 		fprintf(f, "%s  chunks = %d,\n", ind, p->chunks);
+	if (p->sync_set)
+		fprintf(f, "%s  sync = \"%s\",\n", ind, gp_sync_name(p->sync_mode));
 	fprintf(f, "%s  pipelines = {\n", ind);
 	for (int i = 0; i < p->npipes; i++) {
 		const struct gp_pipeline *pp = &p->pipes[i];

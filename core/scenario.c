@@ -24,6 +24,18 @@ const char *gp_sched_name(enum gp_sched k)
 	return (unsigned)k < GP_SCHED__N ? sched_names[k] : "?";
 }
 
+enum gp_sync_mode gp_plan_sync(const struct gp_scenario *s, const struct gp_plan *p)
+{
+	if (p && p->sync_set)
+		return p->sync_mode;
+	return s->job.sync_mode == GP_SYNC_FLAT ? GP_SYNC_FLAT : GP_SYNC_HIER;
+}
+
+const char *gp_sync_name(enum gp_sync_mode m)
+{
+	return m == GP_SYNC_FLAT ? "flat" : m == GP_SYNC_HIER ? "hierarchical" : "auto";
+}
+
 int gp_sched_parse(const char *name, enum gp_sched *out)
 {
 	for (int k = 0; k < GP_SCHED__N; k++)

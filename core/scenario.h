@@ -31,7 +31,8 @@ enum gp_sched {
 	GP_SCHED__N
 };
 
-enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER };
+/* AUTO (job.sync.mode only): the planner chooses per plan. */
+enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER, GP_SYNC_AUTO };
 enum gp_objective { GP_OBJ_TIME, GP_OBJ_COST, GP_OBJ_WAN };
 
 struct gp_gpu {
@@ -103,6 +104,8 @@ struct gp_pipeline {
 struct gp_plan {
 	enum gp_sched schedule;
 	int chunks;
+	enum gp_sync_mode sync_mode; /* flat or hierarchical, when sync_set */
+	bool sync_set;              /* given in the plan (else gp_plan_sync's) */
 	struct gp_pipeline *pipes;
 	int npipes;
 };
@@ -144,6 +147,10 @@ int gp_find_dc(const struct gp_scenario *s, const char *name);
 const struct gp_link *gp_find_link(const struct gp_scenario *s, int a, int b);
 
 const char *gp_sched_name(enum gp_sched k);
+/* The DP sync mode a plan runs: its own, else the job's, else (job says
+ * auto) hierarchical. p may be NULL. */
+enum gp_sync_mode gp_plan_sync(const struct gp_scenario *s, const struct gp_plan *p);
+const char *gp_sync_name(enum gp_sync_mode m);
 int gp_sched_parse(const char *name, enum gp_sched *out);
 const char *gp_recompute_name(enum gp_recompute r);
 int gp_recompute_parse(const char *name, enum gp_recompute *out);

@@ -2,7 +2,8 @@
  * search.c: the search engine of planner.h, a genetic search over
  * heterogeneous plans in the spirit of DT-FM (Yuan et al., NeurIPS '22):
  * individuals are pipeline groups of stages (DC, pool, TP, layers) with
- * replicas and batch shares; mutation and crossover keep them valid; the
+ * replicas and batch shares (and the DP sync mode across DCs when the job
+ * says auto); mutation and crossover keep them valid; the
  * fitness is the simulated iteration time. Seeded with the three
  * reference engines of baseline.c, so it is never worse than them.
  */
@@ -35,6 +36,7 @@ struct sg_group {
 
 struct indiv {
 	int ng;
+	int sync;         /* enum gp_sync_mode: a gene when the job says auto */
 	double fit;
 	uint64_t hash;
 	struct sg_group g[SG_MAXG];
@@ -68,6 +70,7 @@ static uint64_t sg_hash(const struct indiv *x)
 	uint64_t h = 1469598103934665603ULL;
 #define MIX(v) do { h ^= (uint64_t)(uint32_t)(v); h *= 1099511628211ULL; } while (0)
 	MIX(x->ng);
+	MIX(x->sync);
 	for (int g = 0; g < x->ng; g++) {
 		const struct sg_group *gr = &x->g[g];
 		MIX(gr->nst);
@@ -103,14 +106,19 @@ static int sg_to_plan(const struct search *sr, const struct indiv *x, struct gp_
 		gp_plan_free(&b.p);
 		return -1;
 	}
+	if (s->job.sync_mode == GP_SYNC_AUTO) {
+		b.p.sync_set = true;
+		b.p.sync_mode = x->sync;
+	}
 	*out = b.p;
 	return 0;
 }
 
 /* A plan's pipelines with the same stage shapes become one group. */
-static int sg_from_plan(const struct gp_plan *p, struct indiv *x)
+static int sg_from_plan(const struct gp_scenario *s, const struct gp_plan *p, struct indiv *x)
 {
 	memset(x, 0, sizeof *x);
+	x->sync = gp_plan_sync(s, p);
 	for (int i = 0; i < p->npipes; i++) {
 		const struct gp_pipeline *pp = &p->pipes[i];
 		if (pp->nstages > SG_MAXST)
@@ -314,6 +322,8 @@ static void sg_mutate(struct search *sr, struct indiv *x)
 	struct sg_group *gr = &x->g[g];
 	int i = rnd(sr, gr->nst), op = rnd(sr, 13);
 	struct sg_stage *st = &gr->st[i];
+	if (s->job.sync_mode == GP_SYNC_AUTO && rnd(sr, 8) == 0)
+		x->sync = x->sync == GP_SYNC_FLAT ? GP_SYNC_HIER : GP_SYNC_FLAT;
 	switch (op) {
 	case 0: case 1: {   /* move layers across a stage boundary */
 		if (gr->nst < 2)
@@ -491,6 +501,7 @@ static void sg_random(struct search *sr, struct indiv *x)
 	const struct gp_scenario *s = sr->c->sc;
 	int d, q, L = s->model.layers;
 	memset(x, 0, sizeof *x);
+	x->sync = gp_plan_sync(s, NULL);
 	sg_random_pool(sr, &d, &q);
 	x->ng = 1;
 	struct sg_group *gr = &x->g[0];
@@ -564,13 +575,13 @@ static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		seed_t[i] = r.estimate_s;
 		size_t l = strlen(seeded);
 		snprintf(seeded + l, sizeof seeded - l, "%s%s", nseed++ ? ", " : "", names[i]);
-		if (sg_from_plan(&seeds[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
+		if (sg_from_plan(s, &seeds[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
 			sg_fit(&sr, &pop[npop]);
 			npop++;
 		}
 	}
 	for (int i = 0; i < nwarm && npop < SG_POP; i++) {
-		if (sg_from_plan(&warm[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
+		if (sg_from_plan(s, &warm[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
 			sg_fit(&sr, &pop[npop]);
 			npop++;
 		}

@@ -150,6 +150,7 @@ struct lnk {
 struct sim {
 	const struct gp_scenario *sc;
 	const struct gp_plan *plan;
+	enum gp_sync_mode mode;     /* gp_plan_sync: flat or hierarchical */
 	const struct gp_cost_model *cm;
 	const struct gp_sim_opts *opt;
 	bool record;
@@ -477,7 +478,7 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes)
 	const struct gp_stage *st = &s->plan->pipes[d->g].stages[d->s];
 	/* This pipeline's replicas' share of the ring's WAN traffic. */
 	struct gp_sync_q q = { .bytes = bytes * s->g[d->g].R / d->D, .replicas = d->D,
-			       .dcs = d->k, .mode = s->sc->job.sync_mode,
+			       .dcs = d->k, .mode = s->mode,
 			       .every = s->sc->job.sync_every };
 	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q) };
 	return 0;
@@ -548,7 +549,7 @@ static void sync_kick(struct sim *s, int di)
 	double t;
 	if (d->k <= 1)
 		t = local_allreduce(s, d, b->shard, d->D);
-	else if (s->sc->job.sync_mode == GP_SYNC_HIER)
+	else if (s->mode == GP_SYNC_HIER)
 		t = local_allreduce(s, d, b->shard, d->local) / 2; /* reduce-scatter */
 	else
 		t = 0;
@@ -563,7 +564,7 @@ static void on_sync(struct sim *s, int di)
 		/* Across DCs: the k-way ring between DCs, every edge at once. */
 		d->phase = 1;
 		d->pending = d->k;
-		int steps = s->sc->job.sync_mode == GP_SYNC_HIER ? d->k : d->D;
+		int steps = s->mode == GP_SYNC_HIER ? d->k : d->D;
 		for (int i = 0; i < d->k; i++) {
 			int a = d->ring[i], c = d->ring[(i + 1) % d->k];
 			int li = link_index(s->sc, a, c);
@@ -575,7 +576,7 @@ static void on_sync(struct sim *s, int di)
 	}
 	if (d->k > 1 && d->phase == 1) {
 		d->phase = 2;
-		double t = s->sc->job.sync_mode == GP_SYNC_HIER
+		double t = s->mode == GP_SYNC_HIER
 			   ? local_allreduce(s, d, b->shard, d->local) / 2 : 0;
 		push(s, s->now + t, EV_SYNC, di, 0);
 		return;
@@ -730,7 +731,7 @@ static int dp_group(struct sim *s, struct dev *d)
 	 * one node, else the NICs, r of them per node carrying the ring's
 	 * channels (Megatron places TP innermost, then DP). */
 	const struct gp_pool *pool = &s->sc->dcs[me->dc].pools[me->pool];
-	int ranks = d->k > 1 && s->sc->job.sync_mode == GP_SYNC_HIER ? d->local : d->D;
+	int ranks = d->k > 1 && s->mode == GP_SYNC_HIER ? d->local : d->D;
 	if ((long)ranks * me->tp <= pool->per_node) {
 		d->local_bw = pool->nvlink * gp_eta_nvlink();
 		d->local_lat = 8.2e-6;
@@ -1101,7 +1102,7 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 	memset(r, 0, sizeof *r);
 	if (gp_plan_validate(sc, plan, e))
 		return -1;
-	struct sim s = { .sc = sc, .plan = plan, .e = e };
+	struct sim s = { .sc = sc, .plan = plan, .mode = gp_plan_sync(sc, plan), .e = e };
 	s.cm = opt && opt->cost ? opt->cost : &gp_default_cost;
 	s.opt = opt;
 	s.record = opt && opt->record;

@@ -93,7 +93,11 @@ if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gant
 t "plan default is milp" 0 "solver +milp optimal: estimate .*; its plan simulated" "$G" plan samples/default.lua
 t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua --engine search
 t "plan --warm" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
-t "plan --warm milp" 2 "--warm: expected megatron, dp-across-dcs, atlas or search, got 'milp'" "$G" plan samples/p4.lua --warm milp
+t "plan --warm milp" 2 "--warm: expected plan, megatron, dp-across-dcs, atlas or search, got 'milp'" "$G" plan samples/p4.lua --warm milp
+t "plan --warm plan" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p6.lua --warm plan --no-polish
+t "plan --warm plan, no plan" 2 "--warm plan: the scenario has no plan to start from" "$G" plan samples/p6.lua --warm plan --set plan=nil
+t "plan sync auto: p5 goes flat" 0 '^  sync = "flat",' "$G" plan samples/p5.lua --no-polish
+t "sim plan.sync overrides the job's" 0 "sync flat every 1" "$G" sim samples/p5.lua --set plan.sync=flat
 t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.lua --warm
 t "plan --no-polish" 0 "solver +milp optimal: estimate [0-9.]+ s, bound .*; simulated [0-9.]+ s$" "$G" plan samples/p1.lua --no-polish
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron

@@ -180,7 +180,7 @@ static void test_megatron_brute_force(void **state)
 					next += n;
 				}
 				struct gp_pipeline pp = { M / d, d, st, p };
-				struct gp_plan plan = { GP_SCHED_1F1B, 1, &pp, 1 };
+				struct gp_plan plan = { .schedule = GP_SCHED_1F1B, .chunks = 1, .pipes = &pp, .npipes = 1 };
 				struct gp_result r;
 				struct gp_err e = { "" };
 				if (gp_simulate(s, &plan, NULL, &r, &e))

@@ -486,16 +486,19 @@ static struct gp_scenario *random_case(unsigned seed)
 	int gbs = 1 + (int)(rnd(&st) % 16);
 	int zero = (int)(rnd(&st) % 2);
 	int rc = (int)(rnd(&st) % 4);
+	static const char *const sync[3] = { "", ", sync = { mode = 'flat' }",
+					     ", sync = { mode = 'hierarchical' }" };
+	int sm = (int)(rnd(&st) % 3);
 	p += sprintf(p, "}, model = { layers = %d, hidden = 1024, heads = 16, ffn = 4096, vocab = 32000 },"
-		     " job = { seq = 1024, global_batch = %d, zero = %d%s } }",
-		     layers, gbs, zero, rc ? "" : ", recompute = 'auto'");
+		     " job = { seq = 1024, global_batch = %d, zero = %d%s%s } }",
+		     layers, gbs, zero, rc ? "" : ", recompute = 'auto'", sync[sm]);
 	return scen("%s", buf);
 }
 
 static void test_exhaustive(void **state)
 {
 	(void)state;
-	int n = 0, inf = 0, uni = 0;
+	int n = 0, inf = 0, uni = 0, flat = 0, xflat = 0;
 	for (unsigned seed = 1; n < 200; seed++) {
 		struct gp_scenario *s = random_case(seed);
 		/* The covering options: the plan space the enumeration sees
@@ -516,6 +519,13 @@ static void test_exhaustive(void **state)
 		struct ex x = { .s = s, .best = HUGE_VAL };
 		assert_int_equal(gp_place_milp_classes(s, &o, ex_visit, &x, &e), 0);
 		if (rc == 0) {
+			flat += s->job.sync_mode == GP_SYNC_AUTO && p.sync_set && p.sync_mode == GP_SYNC_FLAT;
+			if (s->job.sync_mode == GP_SYNC_FLAT)
+				for (int i = 0; i < p.npipes; i++)
+					if (p.pipes[i].stages[0].dc != p.pipes[0].stages[0].dc) {
+						xflat++;   /* replicas in two DCs: a flat ring across */
+						break;
+					}
 			gp_plan_free(&p);
 			if (r.status != GP_MILP_OPTIMAL || fabs(r.objective - x.best) > 1e-9 * x.best)
 				fail_msg("seed %u: milp %s T = %.9g, exhaustive %.9g (%s)", seed,
@@ -528,8 +538,8 @@ static void test_exhaustive(void **state)
 		gp_scenario_free(s);
 		n++;
 	}
-	printf("# exhaustive: %d random instances agree (%d without a plan); the uniform options beat the covering ones on %d\n",
-	       n, inf, uni);
+	printf("# exhaustive: %d random instances agree (%d without a plan); the uniform options beat the covering ones on %d; job sync auto: flat chosen on %d; job sync flat: %d rings across DCs\n",
+	       n, inf, uni, flat, xflat);
 }
 
 /* The cost objective (minimum $ per iteration) against exhaustive
@@ -612,6 +622,54 @@ static void test_work_bound(void **state)
 /* A warm start from a baseline's plan (or the MILP's own) changes the
  * time the search takes, never its answer; the incumbent it gives is no
  * better than the optimum. */
+/* job.sync.mode = "auto": the DP sync mode is a decision. Its options
+ * are those of both modes, so the optimum is the better of the two fixed
+ * modes' optima (an option of either mode left out fails this); the plan
+ * carries its mode, which the simulator runs whatever the job says. P5
+ * (DT-FM's two sites, slow NICs inside each) goes flat; P3 stays
+ * hierarchical. */
+static void test_sync_auto(void **state)
+{
+	(void)state;
+	static const char *const f[] = { "samples/p5.lua", "samples/p3.lua" };
+	static const char *const set[3] = { "job.sync.mode=auto", "job.sync.mode=flat",
+					    "job.sync.mode=hierarchical" };
+	for (int i = 0; i < 2; i++) {
+		struct gp_scenario *s[3];
+		struct gp_plan p[3];
+		struct gp_plan_report r[3];
+		for (int k = 0; k < 3; k++) {
+			struct gp_err e = { "" };
+			s[k] = gp_scenario_load_set(f[i], &set[k], 1, &e);
+			assert_non_null(s[k]);
+			struct gp_plan_opts o = { .time_limit = 30, .schedule = GP_SCHED_1F1B };
+			assert_int_equal(gp_plan_milp(s[k], &o, NULL, &p[k], &r[k], &e), 0);
+			assert_int_equal(r[k].status, GP_MILP_OPTIMAL);
+		}
+		double best = fmin(r[1].objective, r[2].objective);
+		enum gp_sync_mode want = r[1].objective < r[2].objective ? GP_SYNC_FLAT : GP_SYNC_HIER;
+		printf("# %s: auto %.4f s (%s), flat %.4f s, hierarchical %.4f s\n", f[i],
+		       r[0].objective, gp_sync_name(gp_plan_sync(s[0], &p[0])), r[1].objective,
+		       r[2].objective);
+		assert_close(r[0].objective, best, 1e-9);
+		assert_true(!p[1].sync_set && !p[2].sync_set);   /* the job decided */
+		if (fabs(r[1].objective - r[2].objective) > 1e-6 * best) {
+			assert_true(p[0].sync_set);
+			assert_int_equal(p[0].sync_mode, want);
+		}
+		assert_int_equal(gp_plan_sync(s[0], &p[0]), i == 0 ? GP_SYNC_FLAT : GP_SYNC_HIER);
+		/* The plan's mode, not the job's: the same times under every job. */
+		double t0 = simulate(s[0], &p[0]);
+		assert_close(simulate(s[1], &p[0]), t0, 1e-12);
+		assert_close(simulate(s[2], &p[0]), t0, 1e-12);
+		assert_close(r[0].objective, t0, 0.05);
+		for (int k = 0; k < 3; k++) {
+			gp_plan_free(&p[k]);
+			gp_scenario_free(s[k]);
+		}
+	}
+}
+
 static void test_warm(void **state)
 {
 	(void)state;
@@ -799,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_exhaustive_cost),
 		cmocka_unit_test(test_work_bound),
 		cmocka_unit_test(test_warm),
+		cmocka_unit_test(test_sync_auto),
 		cmocka_unit_test(test_many_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

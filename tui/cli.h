@@ -43,6 +43,9 @@ struct gp_scenario *load(const struct args *a);
 /* The override planning commands add: they ignore the file's plan, so it
  * is dropped before validation. */
 extern const char *const cli_no_plan[1];
+/* How many of cli_no_plan a planning command adds: none with --warm plan
+ * (the file's plan is the warm start). */
+int cli_nplan_sets(const struct args *a);
 /* Simulates the scenario's plan (after --schedule/--chunks). */
 int simulate(struct gp_scenario *s, const struct args *a, int record, struct gp_result *r);
 /* Runs planner --engine (or the default) and simulates its plan. */

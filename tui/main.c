@@ -183,7 +183,10 @@ static int cmd_gantt(const struct args *a)
 typedef int (*engine_fn)(const struct gp_scenario *, const struct gp_plan_opts *,
 			 struct gp_plan *, struct gp_plan_report *, struct gp_err *);
 
-static int warm_engine = -1;   /* --warm: the engine whose plan starts the MILP */
+/* --warm: the engine whose plan starts the MILP; WARM_FILE: the
+ * scenario's own plan. */
+#define WARM_FILE (-2)
+static int warm_engine = -1;
 static int plan_with_engine(int k, const struct gp_scenario *s, const struct gp_plan_opts *o,
 			    struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 
@@ -198,6 +201,8 @@ static int plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct gp_plan w;
 	struct gp_plan_report wr;
 	struct gp_err we = { "" };
+	if (warm_engine == WARM_FILE)
+		return gp_plan_milp(s, &mo, s->has_plan ? &s->plan : NULL, out, rep, e);
 	bool have = warm_engine >= 0 && plan_with_engine(warm_engine, s, o, &w, &wr, &we) == 0;
 	int rc = gp_plan_milp(s, &mo, have ? &w : NULL, out, rep, e);
 	if (have)
@@ -272,7 +277,11 @@ int plan_with(struct gp_scenario *s, const struct args *a, int k,
 	struct gp_err e;
 	struct gp_plan_opts o = plan_opts(s, a);
 	*rep = (struct gp_plan_report){ .engine = engines[k].name };
-	warm_engine = a->warm ? find_engine(a->warm) : -1;
+	warm_engine = !a->warm ? -1 : !strcmp(a->warm, "plan") ? WARM_FILE : find_engine(a->warm);
+	if (warm_engine == WARM_FILE && !s->has_plan) {
+		cli_fail("%s: --warm plan: the scenario has no plan to start from", a->file);
+		return EXIT_USAGE;
+	}
 	if (engines[k].fn(s, &o, plan, rep, &e)) {
 		cli_fail("%s: %s", a->file, e.msg);
 		return rep->status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
@@ -292,6 +301,11 @@ int plan_with(struct gp_scenario *s, const struct args *a, int k,
  * them. */
 const char *const cli_no_plan[1] = { "plan=nil" };
 
+int cli_nplan_sets(const struct args *a)
+{
+	return a->warm && !strcmp(a->warm, "plan") ? 0 : 1;
+}
+
 static int cmd_plan(const struct args *a)
 {
 	const char *name = a->engine ? a->engine : "milp";
@@ -299,7 +313,7 @@ static int cmd_plan(const struct args *a)
 	if (k < 0)
 		return usage_error("--engine: unknown engine '%s' (milp, megatron, dp-across-dcs, atlas, search)",
 				   name);
-	struct gp_scenario *s = load_with(a, cli_no_plan, 1);
+	struct gp_scenario *s = load_with(a, cli_no_plan, cli_nplan_sets(a));
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_plan plan;
@@ -331,7 +345,7 @@ static int cmd_plan(const struct args *a)
 
 static int cmd_compare(const struct args *a)
 {
-	struct gp_scenario *s = load_with(a, cli_no_plan, 1);
+	struct gp_scenario *s = load_with(a, cli_no_plan, cli_nplan_sets(a));
 	if (!s)
 		return EXIT_INPUT;
 	if (a->json)
@@ -415,7 +429,7 @@ static void help(FILE *f)
 		   "  --set PATH=V   override a scenario field, e.g. 'links[ams-fra].bandwidth=Gbps(50)'\n"
 		   "  --engine E     plan: milp (default), megatron, dp-across-dcs, atlas or search\n"
 		   "  --no-polish    milp: return the MILP's own plan, without the search's polish\n"
-		   "  --warm E       milp: start its search from engine E's plan\n"
+		   "  --warm E       milp: start from engine E's plan, or the file's (plan)\n"
 		   "  --seed N       seed of the search engine (default 1)\n"
 		   "  --json, --csv  machine-readable output (sim; --json also plan, compare)\n"
 		   "  -j N           sweep: points in N parallel processes\n"
@@ -511,8 +525,8 @@ int main(int argc, char **argv)
 			if (!next)
 				return usage_error("%s needs an engine", o);
 			int k = find_engine(next);
-			if (k < 0 || !strcmp(next, "milp"))
-				return usage_error("--warm: expected megatron, dp-across-dcs, atlas or search, got '%s'",
+			if ((k < 0 && strcmp(next, "plan")) || !strcmp(next, "milp"))
+				return usage_error("--warm: expected plan, megatron, dp-across-dcs, atlas or search, got '%s'",
 						   next);
 			a.warm = next;
 			i++;
