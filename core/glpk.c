@@ -15,7 +15,10 @@
  * The root LP is solved first with the simplex method and presolve off,
  * because a warm start goes in through the branch-and-cut callback
  * (glp_ios_heur_sol at GLP_IHEUR), which needs the tree to work on our
- * own columns, not on a presolved copy.
+ * own columns, not on a presolved copy. Without a warm start a caller
+ * may ask for GLPK's MIP presolver instead (params.presolve): its bound
+ * tightening settles some covering problems in a tenth of the time
+ * branch and bound takes (the placement MILP's probes).
  */
 #include "solver.h"
 
@@ -429,24 +432,40 @@ static bool root_lp(struct run *run, glp_prob *P)
 	return false;
 }
 
-static void branch_and_cut(struct run *run, glp_prob *P)
+static void branch_and_cut(struct run *run, glp_prob *P, bool presolve)
 {
 	struct gp_milp_report *r = run->r;
 	glp_iocp ip;
 	glp_init_iocp(&ip);
 	ip.msg_lev = GLP_MSG_OFF;
-	ip.presolve = GLP_OFF;
+	ip.presolve = presolve ? GLP_ON : GLP_OFF;
 	ip.tm_lim = ms_left(run);
 	ip.mip_gap = run->p->gap > 0 ? run->p->gap : 0;
 	/* Measured on 8-stage, 16-micro-batch schedules: MIR cuts lift the
 	 * big-M bound; other cuts, the feasibility pump and proximity search
 	 * (which spends its own time budget) did not pay. */
 	ip.mir_cuts = GLP_ON;
+	/* Measured on the placement MILP's probes (16 DCs x 4 GPU types,
+	 * 1 % gap): 4.0 s with MIR cuts and Driebeck-Tomlin branching, 2.0 s
+	 * without cuts and branching on the first fractional column. */
+	if (run->p->light) {
+		ip.mir_cuts = GLP_OFF;
+		ip.br_tech = GLP_BR_FFV;
+	}
 	ip.cb_func = callback;
 	ip.cb_info = run;
 	int ret = glp_intopt(P, &ip);
 	run->glp_ret = ret;
 	int st = glp_mip_status(P);
+	if (ret == GLP_ENOPFS) {   /* the presolver (or its LP) found no point */
+		r->status = GP_MILP_INFEASIBLE;
+		return;
+	}
+	if (ret == GLP_ENODFS) {
+		r->status = GP_MILP_ERROR;
+		snprintf(r->msg, sizeof r->msg, "the LP relaxation is unbounded");
+		return;
+	}
 	if (ret == GLP_EFAIL || ret == GLP_EROOT || ret == GLP_EBOUND) {
 		r->status = GP_MILP_ERROR;
 		snprintf(r->msg, sizeof r->msg, "branch and cut failed (GLPK code %d)", ret);
@@ -474,8 +493,10 @@ static void branch_and_cut(struct run *run, glp_prob *P)
 static void guarded_solve(struct run *run)
 {
 	glp_prob *P = build(run->m);
-	if (root_lp(run, P) && !time_up(run))
-		branch_and_cut(run, P);
+	if (run->p->presolve && !run->warm1)
+		branch_and_cut(run, P, true);
+	else if (root_lp(run, P) && !time_up(run))
+		branch_and_cut(run, P, false);
 	glp_delete_prob(P);
 }
 

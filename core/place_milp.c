@@ -124,9 +124,20 @@
  * drops classes dominated at its T (prune: one-pool classes do as much
  * with the same GPUs), then is screened: infeasible when the K DCs with
  * the most micro-batch capacity cannot take N (cap_ok), when dhi
- * replicas of the class taking the most cannot, or when the LP
- * relaxation is infeasible. Under a cap on D prune's strongest rule does
- * not hold, so an infeasible answer there is checked (probe). The
+ * replicas of the class taking the most cannot, when d replicas of the
+ * smallest class need more GPUs than there are, or when the LP
+ * relaxation is infeasible (the first two also per option, before its
+ * tails, with no tail). Else the LP's point, rounded (round_lp), may be
+ * a plan, which settles the probe; else GLPK decides, with its MIP
+ * presolve (bound tightening: a tenth of the time on the large infeasible
+ * probes), no cuts and first-fractional branching (light: half the time
+ * of MIR cuts and Driebeck-Tomlin branching on the 16-DC case). Under a
+ * cap on D prune's strongest rule does not hold: the probe is solved
+ * without the cap first (infeasible there, infeasible here; a plan within
+ * the cap is one here), else on the one-for-one classes. With a gap g,
+ * an option below an incumbent T is first probed at its last breakpoint
+ * <= (1 - g) T: infeasible there, it cannot beat T by more than g (and
+ * such a probe, with room to spare, is proven sooner). The
  * options are searched twice: first with probes of at most PM_QUICK_TL
  * (easy options give an incumbent early), then with PM_PROBE_TL the
  * options a short probe left undecided. A probe undecided in the second
@@ -153,6 +164,7 @@
 #include "cost.h"
 #include "sim.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +204,9 @@ struct pm_class {
 	int lk[PM_MAXSEG][2];          /* links crossed by boundary s (forward, back; or -1) */
 	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
+	double U0;                     /* the split's slowest stage (class_split) */
+	double first;                  /* earliest sync bucket ready before stage 0's
+					* last backward ends (class_tail) */
 	int ymax;
 	int sg[6];                     /* signature: pools, GPUs, links (class_sig) */
 	int at;                        /* push_class's attempt number in its build */
@@ -275,6 +290,7 @@ struct pm {
 	int nopt;
 	int probes, undecided, screened;
 	int warm_used;                 /* probes GLPK took a warm solution in */
+	int rounded;                   /* probes the LP's point, rounded, settled */
 	double *ob;                    /* per option: the lowest T it may still hold
 					* below the incumbent (undecided probes, gap
 					* stops); INF when searched to the end */
@@ -354,17 +370,45 @@ static int cap_of(const struct pm *m, int k, int i, int S)
 	return m->capt[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i];
 }
 
-/* Fills m->capn for d; returns true when it equals m->capt (the classes
- * built for the previous d stand: memory is all d changes). */
+/* Capacity tables a and b build the same classes when they agree on
+ * the pipelines of at most Smax stages, the most a set built from a
+ * holds (the fewest stages any kind needs, which sets Smax, is then the
+ * same too: it is below Smax). */
+static bool caps_same(const struct pm *m, const short *a, const short *b, int Smax)
+{
+	size_t blk = (size_t)Smax * 64 * sizeof *a;
+	for (int k = 0; k < m->nk; k++)
+		if (memcmp(a + (size_t)k * 64 * 64, b + (size_t)k * 64 * 64, blk))
+			return false;
+	return true;
+}
+
+/* Fills m->capn for d; returns true when it builds the classes of
+ * m->capt (the classes built for the previous d stand: memory is all d
+ * changes). */
 static bool caps_for(struct pm *m, int d)
 {
-	for (int k = 0; k < m->nk; k++)
-		for (int S = 1; S <= 64 && S <= m->L; S++)
-			for (int i = 0; i < S; i++)
-				m->capn[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i] =
-					(short)stage_cap(m, &m->k[k], i, S, d);
-	return m->enumerated &&
-	       !memcmp(m->capn, m->capt, (size_t)m->nk * 64 * 64 * sizeof *m->capt);
+	/* Row by row in S, up to the Smax enum_build will take (the fewest
+	 * stages any kind needs, + 8); the rows past it stay 0. */
+	int top = m->L < 64 ? m->L : 64, need = 0;
+	memset(m->capn, 0, (size_t)m->nk * 64 * 64 * sizeof *m->capn);
+	for (int S = 1; S <= top; S++) {
+		for (int k = 0; k < m->nk; k++) {
+			long tot = 0;
+			bool ok = true;
+			for (int i = 0; i < S; i++) {
+				int c = stage_cap(m, &m->k[k], i, S, d);
+				m->capn[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i] = (short)c;
+				ok = ok && c >= 1;
+				tot += c;
+			}
+			if (!need && ok && tot >= m->L)
+				need = S;
+		}
+		if (need && S >= (need + 8 > 8 ? need + 8 : 8))
+			break;
+	}
+	return m->enumerated && caps_same(m, m->capn, m->capt, m->Smax);
 }
 
 static int enum_kinds(struct pm *m)
@@ -491,6 +535,7 @@ static int class_split(struct pm *m, struct pm_class *c, int *lay)
 	}
 	if (U0 == INF)
 		return -1;
+	c->U0 = U0;
 	int mx[64];
 	long cap[PM_MAXSEG] = { 0 };
 	for (int i = 0; i < S; i++) {
@@ -548,6 +593,18 @@ static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
 	}
 	c->U = U;
 	c->sig = sig;
+	/* As class_tail's: option-independent, so set_option can bound the
+	 * tail before computing it. */
+	double tl = 0, first = 0;
+	for (int i = 0; i < S; i++) {
+		const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+		double b = lay[i] * k->bl + (i == S - 1 ? k->lb : 0);
+		double f = tl + (m->sc->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
+		if (f > first)
+			first = f;
+		tl += b + dl[i];
+	}
+	c->first = first;
 }
 
 static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
@@ -584,8 +641,28 @@ static int push_class(struct pm *m, const struct pm_class *c)
 			size_t row = ((size_t)c->kind[g] * 64 + (size_t)(c->S - 1)) * 64;
 			same = !memcmp(m->capt + row, pv->capt + row, (size_t)c->S * sizeof *m->capt);
 		}
+		/* Or when it was built and no stage's capacity, old or new,
+		 * binds at or below its U0: the split is the same. */
+		bool had = m->prev_j < pv->nc && pv->c[m->prev_j].at == at;
+		for (int i = 0; !same && had && i < c->S; i++) {
+			const struct pm_class *o = &pv->c[m->prev_j];
+			const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+			double e = i == c->S - 1 ? k->lx : 0;
+			size_t at_i = ((size_t)c->kind[seg_of(c, i, NULL)] * 64 + (size_t)(c->S - 1)) * 64 + (size_t)i;
+			int cap = m->capt[at_i] < pv->capt[at_i] ? m->capt[at_i] : pv->capt[at_i];
+			/* Layers stage i could hold at U0 with no memory limit. */
+			double f = k->x > 0 ? floor((o->U0 - e) / k->x) : INF;
+			while (f > 0 && f * k->x + e > o->U0)
+				f--;
+			while (f + 1 < INF && (f + 1) * k->x + e <= o->U0)
+				f++;
+			if (f > cap)
+				break;
+			if (i == c->S - 1)
+				same = true;
+		}
 		if (same) {
-			if (m->prev_j >= pv->nc || pv->c[m->prev_j].at != at)
+			if (!had)
 				return 0;
 			struct pm_class x = pv->c[m->prev_j];
 			memcpy(m->lay + m->nlay, pv->lay + x.off, (size_t)x.S * sizeof *m->lay);
@@ -781,10 +858,9 @@ static int enum_classes(struct pm *m, int d)
 	m->cur_d = d;
 	if (caps_for(m, d))
 		return 0;
-	size_t tb = (size_t)m->nk * 64 * 64 * sizeof *m->capt;
 	/* A kept set built for the same capacities: take it, keep ours. */
 	for (int i = 0; i < m->nsets; i++)
-		if (!memcmp(m->sets[i].capt, m->capn, tb)) {
+		if (caps_same(m, m->sets[i].capt, m->capn, m->sets[i].Smax)) {
 			set_swap(m, &m->sets[i]);
 			return 0;
 		}
@@ -978,19 +1054,7 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 	 * of its n buckets, which leave the link idle in lockstep) plus the
 	 * link's whole work after that point. */
 	double W = mm->W;
-	double first = 0;   /* earliest bucket ready, before stage 0's last backward ends */
-	if (W > 0) {
-		double tl = 0;
-		for (int i = 0; i < c->S; i++) {
-			const struct pm_kind *k = &m->k[kd[i]];
-			bool last = i == c->S - 1;
-			double b = lay[i] * k->bl + (last ? k->lb : 0);
-			double f = tl + (s->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
-			if (f > first)
-				first = f;
-			tl += b + dl[i];
-		}
-	}
+	double first = c->first;   /* earliest bucket ready, before stage 0's last backward ends */
 	int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
 	for (int i = 0; i < c->S; i++) {
 		const struct pm_kind *k = &m->k[kd[i]];
@@ -1252,6 +1316,7 @@ static bool same_run(const struct pm_class *a, const struct pm_class *b)
  * classes left in idx, sorted by signature, U, fill + tail. */
 static int set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 {
+	double W = o->one || o->K < 2 ? 0 : grad_ring_bytes(m, o) / o->wbw;
 	const struct gp_scenario *s = m->sc;
 	int n = 0;
 	for (int j = 0; j < m->nc; j++) {
@@ -1269,6 +1334,11 @@ static int set_option(struct pm *m, const struct pm_opt *o, double below, int *i
 			continue;
 		if (!o->one && o->K >= 2 && xdc &&
 		    !pair_ok(s, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
+			continue;
+		/* The tail is at least stage 0's, whose sync ends no earlier
+		 * than the option's WAN time W after the first bucket is
+		 * ready (class_tail), plus W for a class cut across DCs. */
+		if (W > 0 && c->sig + fmax(W - c->first, 0) + (c->la >= 0 ? W : 0) >= below)
 			continue;
 		c->E = class_tail(m, c, o);
 		/* Insertion into the run of equal signature and U by fill +
@@ -1655,6 +1725,18 @@ static void class_use(const struct pm *m, const struct pm_class *c, int f[2], in
 	}
 }
 
+/* The fewest GPUs a replica of the classes idx[0..n) takes. */
+static long fewest_gpus(const struct pm *m, const int *idx, int n)
+{
+	long g = LONG_MAX;
+	for (int j = 0; j < n; j++) {
+		const int *sg = m->c[idx[j]].sg;
+		if (sg[1] + sg[3] < g)
+			g = sg[1] + sg[3];
+	}
+	return g;
+}
+
 /* Dominance at a fixed T: a class c is dropped when one-pool classes
  * (no links, one DC) on its pools do as much with its GPUs: on each pool
  * p of c, k_p = floor(GPUs of c on p / GPUs of c'_p) copies of the best
@@ -1784,6 +1866,26 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 		free(x0);
 		return gp_errf(e, "out of memory");
 	}
+	/* A feasibility probe handed a plan this model accepts is settled. */
+	if (goal == PM_FEAS && x0 && gp_milp_violation(lp, x0) <= 1e-9) {
+		if (sol) {
+			memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
+			memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
+			for (int j = 0; j < n; j++) {
+				sol->y[idx[j]] = ws->y[idx[j]];
+				sol->x[idx[j]] = ws->x[idx[j]];
+			}
+			sol->T = T;
+			sol->obj = 0;
+			sol->opt = oi;
+		}
+		m->rounded++;
+		gp_milp_free(lp);
+		free(cy);
+		free(cx);
+		free(x0);
+		return 1;
+	}
 	m->probes++;
 	double left = m->deadline - now_s();
 	if (left > m->probe_tl)
@@ -1791,7 +1893,8 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 	/* A warm solution (the last plan of a scan upward in T, still
 	 * feasible here) goes to GLPK through its heuristic callback when
 	 * it satisfies this model; it prunes the branch and bound. */
-	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05, .warm = x0 };
+	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05, .warm = x0,
+				    .presolve = true, .light = true };
 	struct gp_milp_report r;
 	int rc = gp_milp_solve(lp, &p, &r, e);
 	if (rc == 0) {
@@ -1827,9 +1930,10 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 }
 
 /* Is the LP relaxation of option o's covering problem on idx[0..n)
- * infeasible? (Then so is the MILP.) */
+ * infeasible? (Then so is the MILP.) If not and yl is given, yl[j] gets
+ * the LP's replicas of class idx[j] (0 when it has no point). */
 static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *idx, int n,
-			     double T, int *cy, int *cx, struct gp_err *e)
+			     double T, int *cy, int *cx, double *yl, struct gp_err *e)
 {
 	struct gp_milp *rl = build(m, o, idx, n, T, PM_FEAS, true, cy, cx, NULL, NULL);
 	double left = m->deadline - now_s();
@@ -1837,11 +1941,144 @@ static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *id
 	struct gp_milp_report rr;
 	int st = rl ? gp_milp_solve(rl, &rp, &rr, e) : -1;
 	bool inf = st == 0 && rr.status == GP_MILP_INFEASIBLE;
+	for (int j = 0; yl && j < n; j++)
+		yl[j] = st == 0 && rr.x && (rr.status == GP_MILP_OPTIMAL ||
+					    rr.status == GP_MILP_FEASIBLE) ? rr.x[cy[j]] : 0;
 	if (st == 0)
 		gp_milp_report_free(&rr);
 	gp_milp_free(rl);
 	m->screened += inf;
 	return inf;
+}
+
+/* A plan rounded from the LP relaxation's replicas yl[0..n) of classes
+ * idx (a primal heuristic: GLPK's branch and bound often needs longer to
+ * find a first point of these covering problems than to prove them
+ * infeasible): each class keeps floor(yl) replicas; then, while the
+ * replicas cannot take N micro-batches at T, one more replica of the
+ * class that adds the most micro-batches per GPU and still fits its
+ * pools, the option's DCs and links, the budget and dhi (classes the LP
+ * used first); then replicas of the smallest classes up to d; the
+ * micro-batches go to classes that cross no link first. Fills h (y, x
+ * per class) and returns true when it has a candidate; solve_set checks
+ * it against the model exactly. */
+static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int n,
+		     double T, const double *yl, struct pm_sol *h)
+{
+	const struct gp_scenario *s = m->sc;
+	int nd = s->ndcs;
+	long *used = gp_xcalloc((size_t)m->npools + 1, sizeof *used);
+	bool *dcu = gp_xcalloc((size_t)nd + 1, sizeof *dcu);
+	int *mb = gp_xcalloc((size_t)n + 1, sizeof *mb);
+	bool ok = used && dcu && mb;
+	long D = 0, cap = 0, N = m->N;
+	double price = 0;
+	for (int j = 0; ok && j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		mb[j] = m_of(m, c, T);
+		int y = (int)floor(yl[j] + 1e-6);
+		h->y[idx[j]] = h->x[idx[j]] = 0;
+		if (y > c->ymax)
+			y = c->ymax;
+		if (y < 1 || mb[j] < 1)
+			continue;
+		int f[2], g[2];
+		class_use(m, c, f, g);
+		h->y[idx[j]] = y;
+		for (int q = 0; q < 2; q++)
+			if (f[q] >= 0)
+				used[f[q]] += (long)g[q] * y;
+		for (int sg = 0; sg < c->nseg; sg++)
+			dcu[m->k[c->kind[sg]].dc] = true;
+		D += y;
+		cap += (long)mb[j] * y;
+		price += c->price * y;
+	}
+	for (int f = 0; ok && f < m->npools; f++)
+		ok = used[f] <= m->pl[f]->count;
+	/* Add replicas: toward N micro-batches, then toward d replicas. */
+	for (int stage = 0; ok && stage < 2; stage++) {
+		while (stage == 0 ? cap < N : D < o->d) {
+			int bj = -1;
+			double bs = -1;
+			for (int j = 0; j < n; j++) {
+				const struct pm_class *c = &m->c[idx[j]];
+				if (mb[j] < 1 || h->y[idx[j]] >= c->ymax || D + 1 > o->dhi || D + 1 > N)
+					continue;
+				if (m->budget > 0 && price + c->price > m->budget)
+					continue;
+				int f[2], g[2];
+				class_use(m, c, f, g);
+				bool fits = true;
+				for (int q = 0; q < 2 && fits; q++)
+					fits = f[q] < 0 || used[f[q]] + g[q] <= m->pl[f[q]]->count;
+				/* New DCs: within K, joined at the option's class. */
+				int nu = 0, kdc[PM_MAXSEG];
+				for (int sg = 0; fits && sg < c->nseg; sg++) {
+					int dc = m->k[c->kind[sg]].dc;
+					if (!dcu[dc])
+						kdc[nu++] = dc;
+				}
+				if (fits && nu) {
+					int have = 0;
+					for (int a = 0; a < nd; a++)
+						have += dcu[a];
+					fits = have + nu <= (o->K < 1 ? 1 : o->K);
+					for (int a = 0; fits && o->K >= 2 && a < nd; a++)
+						for (int u = 0; fits && u < nu; u++)
+							if (dcu[a] || (u > 0 && a == kdc[0]))
+								fits = a == kdc[u] || pair_ok(s, a, kdc[u], o->wbw);
+				}
+				if (!fits)
+					continue;
+				double gp = (double)(g[0] + g[1]);
+				double sc = stage == 0 ? mb[j] / gp : 1 / gp;
+				if (yl[j] > 1e-6)
+					sc *= 4;   /* the LP's classes first */
+				if (sc > bs) {
+					bs = sc;
+					bj = j;
+				}
+			}
+			if (bj < 0)
+				break;
+			const struct pm_class *c = &m->c[idx[bj]];
+			int f[2], g[2];
+			class_use(m, c, f, g);
+			for (int q = 0; q < 2; q++)
+				if (f[q] >= 0)
+					used[f[q]] += g[q];
+			for (int sg = 0; sg < c->nseg; sg++)
+				dcu[m->k[c->kind[sg]].dc] = true;
+			h->y[idx[bj]]++;
+			D++;
+			cap += mb[bj];
+			price += c->price;
+		}
+	}
+	ok = ok && cap >= N && D >= (o->one ? 1 : o->d) && D <= (o->one ? 1 : o->dhi) && D <= N;
+	/* Micro-batches: one per replica, the rest to classes that cross
+	 * no link first (links carry 2bsh per micro-batch). */
+	long left = N - D;
+	for (int pass = 0; ok && pass < 2; pass++)
+		for (int j = 0; j < n; j++) {
+			const struct pm_class *c = &m->c[idx[j]];
+			int y = h->y[idx[j]];
+			if (pass == 0)
+				h->x[idx[j]] = y;
+			if (!y || (pass == 0) != (c->la < 0))
+				continue;
+			long add = (long)(mb[j] - 1) * y;
+			if (add > left)
+				add = left;
+			h->x[idx[j]] += (int)add;
+			left -= add;
+		}
+	ok = ok && left == 0;
+	free(used);
+	free(dcu);
+	free(mb);
+	return ok;
 }
 
 /* Solves one probe: 1 feasible (sol filled if given), 0 not, 3
@@ -1894,6 +2131,12 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 			memcpy(prev, sg, sizeof prev);
 		}
 		bm = mb;
+	}
+	/* At least d replicas, each with the GPUs of the smallest class
+	 * that fits a micro-batch at T. */
+	if (!o->one && n && fewest_gpus(m, idx, n) * o->d > m->gpus) {
+		m->screened++;
+		n = 0;
 	}
 	/* Under the cap, dhi replicas of the class fitting the most
 	 * micro-batches must take N. */
@@ -1948,17 +2191,63 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 		m->screened++;
 		rc = 0;
 	}
-	if (rc == -2 && na > 0 && goal == PM_FEAS && relax_infeasible(m, &ou, ia, na, T, cy, cx, e))
+	double *yl = goal == PM_FEAS && !ws && !o->one ? gp_xcalloc((size_t)n0 + 1, sizeof *yl) : NULL;
+	if (rc == -2 && na > 0 && goal == PM_FEAS && relax_infeasible(m, &ou, ia, na, T, cy, cx, yl, e))
 		rc = 0;
 	bool by_milp = rc == -2;
+	/* The LP's point, rounded, may settle the probe without branching. */
+	struct pm_sol hs = { 0 };
+	if (rc == -2 && yl) {
+		hs.y = gp_xcalloc((size_t)m->nc + 1, sizeof *hs.y);
+		hs.x = gp_xcalloc((size_t)m->nc + 1, sizeof *hs.x);
+		if (hs.y && hs.x && round_lp(m, o, ia, na, T, yl, &hs))
+			ws = &hs;
+	}
+	if (rc == -2 && goal == PM_FEAS && capped && na < n) {
+		/* The strong rule holds without the cap: solve that first.
+		 * Infeasible there, infeasible here; a plan within the cap is
+		 * one here; else the one-for-one classes under the cap. */
+		struct pm_sol t = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *t.y),
+				    .x = gp_xcalloc((size_t)m->nc + 1, sizeof *t.x) };
+		int r1 = t.y && t.x ? solve_set(m, oi, &ou, ia, na, T, goal, ws, &t, e)
+				    : gp_errf(e, "out of memory");
+		long D = 0;
+		for (int j = 0; r1 == 1 && j < na; j++)
+			D += t.y[ia[j]];
+		by_milp = false;
+		if (r1 == 1 && D <= o->dhi) {
+			if (sol) {
+				memcpy(sol->y, t.y, (size_t)m->nc * sizeof *sol->y);
+				memcpy(sol->x, t.x, (size_t)m->nc * sizeof *sol->x);
+				sol->T = T;
+				sol->obj = t.obj;
+				sol->opt = oi;
+			}
+			rc = 1;
+		} else if (r1 <= 0) {
+			rc = r1;
+		} else {
+			memcpy(ia, idx, (size_t)n * sizeof *ia);
+			na = prune(m, ia, n, T, true);
+			rc = relax_infeasible(m, o, ia, na, T, cy, cx, NULL, e) ? 0 :
+			     solve_set(m, oi, o, ia, na, T, goal, NULL, sol, e);
+		}
+		free(t.y);
+		free(t.x);
+	}
 	if (rc == -2)
 		rc = solve_set(m, oi, o, ia, na, T, goal, ws, sol, e);
+	if (ws == &hs)
+		ws = NULL;
+	free(hs.y);
+	free(hs.x);
+	free(yl);
 	if (rc == 0 && by_milp && goal == PM_FEAS && capped && na < n) {
 		int r2 = solve_set(m, oi, &ou, ia, na, T, goal, NULL, NULL, e);
 		if (r2 != 0) {
 			memcpy(ia, idx, (size_t)n * sizeof *ia);
 			na = prune(m, ia, n, T, true);
-			rc = r2 < 0 ? r2 : relax_infeasible(m, o, ia, na, T, cy, cx, e) ? 0 :
+			rc = r2 < 0 ? r2 : relax_infeasible(m, o, ia, na, T, cy, cx, NULL, e) ? 0 :
 			     solve_set(m, oi, o, ia, na, T, goal, NULL, sol, e);
 		}
 	}
@@ -2172,6 +2461,31 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		hi = prev_bp(m, idx, n, nextafter(below, -INF));
 	if (hi == -INF)
 		return 0;
+	/* With a gap g, an option matters only if it beats the best by more
+	 * than g: probe first at the last breakpoint t <= (1 - g) best. No
+	 * plan there, and none of the option's is below the next breakpoint,
+	 * which is above (1 - g) best: within the gap, and such a probe, with
+	 * room to spare, is proven infeasible sooner. */
+	double g = m->o ? m->o->gap : 0;
+	if (g > 0 && below < INF) {
+		double t = prev_bp(m, idx, n, below * (1 - g));
+		if (t == -INF)
+			return 0;   /* not even the fastest breakpoint is that far down */
+		if (t < hi) {
+			int r0 = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
+			if (r0 < 0)
+				return -1;
+			if (r0 == 0) {
+				double nb = next_bp(m, idx, n, t);
+				if (m->ob && nb < m->ob[m->cur_oi])
+					m->ob[m->cur_oi] = nb;
+				*lo = t;
+				return 0;
+			}
+			if (r0 == 1)
+				hi = t;   /* far below the best: search on from here */
+		}
+	}
 	int r = probe(m, oi, idx, n, hi, PM_FEAS, sol, e);
 	if (r == 3)
 		undecided(m, -INF);
@@ -2206,7 +2520,6 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 	}
 	for (;;) {
 		/* Within the requested gap: stop; lo_t bounds this option. */
-		double g = m->o ? m->o->gap : 0;
 		if (g > 0 && lo_t > -INF && hi - lo_t <= g * hi) {
 			if (m->ob && lo_t < m->ob[m->cur_oi])
 				m->ob[m->cur_oi] = lo_t;
@@ -2834,7 +3147,35 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				}
 				continue;
 			}
+			/* Screened before the tails are computed: even with no
+			 * tail, dhi replicas of the class fitting the most
+			 * micro-batches below the best (within the gap) cannot
+			 * take N. */
+			if (phase == 1 && best->T < INF && !o->one) {
+				double g = m->o ? m->o->gap : 0, Tg = best->T * (1 - g);
+				long mmax = 0;
+				for (int j = 0; j < m->nc; j++) {
+					const struct pm_class *c = &m->c[j];
+					if (c->nseg > 2 || c->sig >= Tg)
+						continue;
+					double f = c->U > 0 ? floor((Tg - c->sig) / c->U) + 1 : m->N;
+					if (f > mmax)
+						mmax = f > m->N ? m->N : (long)f;
+				}
+				if (mmax * o->dhi < m->N) {
+					m->screened++;
+					if (g > 0 && Tg < m->ob[oi])
+						m->ob[oi] = Tg;
+					continue;
+				}
+			}
 			int n = set_option(m, o, phase == 1 ? best->T : INF, idx);
+			/* No T helps an option whose d replicas of its smallest
+			 * class need more GPUs than there are. */
+			if (n && !o->one && fewest_gpus(m, idx, n) * o->d > m->gpus) {
+				m->screened++;
+				n = 0;
+			}
 			if (!n)
 				continue;
 			if (phase == 1) {
@@ -3099,8 +3440,8 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		}
 		rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
 		snprintf(rep->note, sizeof rep->note,
-			 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
-			 best.T, m.probes, m.undecided, PM_PROBE_TL, m.screened, m.warm_used, rep->seconds, m.nopt,
+			 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
+			 best.T, m.probes, m.undecided, PM_PROBE_TL, m.screened, m.rounded, m.warm_used, rep->seconds, m.nopt,
 			 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
 			 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
 			 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",

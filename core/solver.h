@@ -36,6 +36,13 @@ struct gp_milp_params {
 	double gap;                /* relative gap to stop at; 0: prove optimum */
 	const double *warm;        /* [ncols] incumbent, or NULL; used only
 				    * if feasible (gp_milp_violation) */
+	bool presolve;             /* the solver's MIP presolve (bound
+				    * tightening) before branch and bound;
+				    * ignored when a warm start is used */
+	bool light;                /* no cutting planes, branch on the first
+				    * fractional column: for many small
+				    * covering problems, where cuts and
+				    * costlier branching rules do not pay */
 	volatile const int *cancel;  /* non-zero: stop soon (another thread) */
 	/* Called from the solving thread when the incumbent or bound moves;
 	 * report fields status..seconds are filled, x is not. */
