@@ -192,6 +192,10 @@ print('%+.1f' % (100 * (est - sim) / sim), d['solver']['status'])" 2>/dev/null)
 		echo "not ok $n - milp on $f: estimate vs simulated '$r'"
 	fi
 done
+# --gap: a plan within it exits 0, one stopped above it 3.
+t "plan --gap 0.01 reached: exit 0" 0 "solver +milp feasible: estimate [0-9.]+ s, bound [0-9.]+ s, gap (0\\.[0-9]+|1\\.00) %" \
+	"$G" plan samples/p3.lua --gap 0.01 --no-polish
+t "plan stopped above --gap: exit 3" 3 "solver +milp feasible" "$G" plan samples/p3.lua --gap 0.001 --time-limit 0.01 --no-polish
 # Other objectives: the MILP's bound and gap are in their unit.
 t "plan for cost (gap open: exit 3)" 3 "solver +milp [a-z]+: estimate [0-9.]+ s, \\\$[0-9.e-]+ per iteration, bound \\\$" \
 	"$G" plan samples/p4.lua --set 'objective="cost"'

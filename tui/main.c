@@ -334,8 +334,8 @@ static int cmd_plan(const struct args *a)
 		if (!r.fits)
 			rc = EXIT_INFEASIBLE;
 		else if (rep.status != GP_MILP_OPTIMAL && strcmp(rep.engine, "search") &&
-			 isfinite(rep.bound))
-			rc = EXIT_GAP;
+			 isfinite(rep.bound) && !(rep.gap <= a->gap * (1 + 1e-9)))
+			rc = EXIT_GAP;   /* not within --gap (default 0) */
 		gp_result_free(&r);
 		gp_plan_free(&plan);
 	}
