@@ -409,6 +409,8 @@ static bool root_lp(struct run *run, glp_prob *P)
 	glp_init_smcp(&sp);
 	sp.msg_lev = GLP_MSG_OFF;
 	sp.tm_lim = ms_left(run);
+	if (run->p->dual)
+		sp.meth = GLP_DUALP;
 	int ret = glp_simplex(P, &sp);
 	int st = glp_get_status(P);
 	if (ret == 0 && st == GLP_OPT) {

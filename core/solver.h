@@ -39,6 +39,10 @@ struct gp_milp_params {
 	bool presolve;             /* the solver's MIP presolve (bound
 				    * tightening) before branch and bound;
 				    * ignored when a warm start is used */
+	bool dual;                 /* the LPs by the dual simplex (primal if
+				    * it fails): for feasibility problems
+				    * (every basis dual feasible), where it
+				    * is several times faster */
 	bool light;                /* no cutting planes, branch on the first
 				    * fractional column: for many small
 				    * covering problems, where cuts and
