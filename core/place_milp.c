@@ -149,17 +149,21 @@
  *
  * Warm starts: a given plan (--warm: a heuristic's) becomes classes and
  * the first option that accepts it at its own breakpoint gives the
- * incumbent the search starts below (warm_start); in the cost scan each
- * probe hands GLPK the last feasible plan through its heuristic
- * callback.
+ * incumbent the search starts below (warm_start); in the cost phase each
+ * probe hands GLPK the last feasible plan found at a smaller T through
+ * its heuristic callback.
  *
  * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
  * plans with T <= 1.05 T* (each option at its largest breakpoint below);
- * cost: min $ per iteration = sum y $/h T / 3600 + egress, scanning each
- * option's breakpoints upward from T* while T times the cheapest $/h any
- * plan of the option needs can still beat the best (at most PM_COST_SCAN
- * breakpoints an option; FEASIBLE when that cap stops a scan). The budget
- * is a constraint throughout.
+ * cost: min $ per iteration = sum y $/h T / 3600 + egress, from the
+ * fastest plan (the first incumbent) by branch and bound over intervals
+ * of T per option (cost_bb: a plan in [a, b] costs at least a P(b) /
+ * 3600, P(T) the least $/h at T; intervals of at most PM_LEAF_BP
+ * breakpoints are enumerated, those narrower than 1 + PM_COST_RES left
+ * open at their bound). The D = 1 option's probes are closed forms
+ * (one_obj). The bound reported is the least of the open intervals',
+ * and at least the work bound's dollars (work_cost_bound). The budget is
+ * a constraint throughout.
  */
 #include "place_milp.h"
 #include "planner.h"
@@ -175,7 +179,8 @@
 
 #define INF HUGE_VAL
 #define PM_MAXCLASS 50000
-#define PM_COST_SCAN 64
+#define PM_COST_RES 1e-3             /* cost phase: the narrowest interval it splits */
+#define PM_LEAF_BP 16                /* cost phase: breakpoints an interval enumerates */
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
 #define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
 #define PM_CAPD 8               /* covering options cap the replicas at 2d - 1 up to this d */
@@ -294,6 +299,8 @@ struct pm {
 	int probes, undecided, screened;
 	int warm_used;                 /* probes GLPK took a warm solution in */
 	int rounded;                   /* probes the LP's point, rounded, settled */
+	double cost_lb;                /* cost phase: no plan left unscanned costs less */
+	bool bound_only;               /* objective probes: a lower bound suffices */
 	double *ob;                    /* per option: the lowest T it may still hold
 					* below the incumbent (undecided probes, gap
 					* stops); INF when searched to the end */
@@ -1440,6 +1447,9 @@ enum pm_goal { PM_FEAS, PM_WAN, PM_COST, PM_PRICE };
 
 struct pm_sol {
 	double T, obj;
+	double lb;                     /* objective probes: the solver's bound on
+					* the optimum at T (= obj when proven) */
+	bool proven;                   /* obj is the optimum at T */
 	int opt;
 	int *y, *x;                    /* [nc] */
 	int cap;                       /* their length (the incumbent's only) */
@@ -1914,6 +1924,8 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 				}
 				sol->T = T;
 				sol->obj = r.objective;
+				sol->proven = r.status == GP_MILP_OPTIMAL;
+				sol->lb = sol->proven ? r.objective : fmin(r.bound, r.objective);
 				sol->opt = oi;
 			}
 		} else if (r.status == GP_MILP_NOSOL) {
@@ -2097,10 +2109,15 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
  * one stands when the same classes are infeasible without the cap too
  * (a relaxation), else the probe is solved again on the classes the
  * one-for-one rule leaves. Objective probes use that rule at once. */
+static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
+		   enum pm_goal goal, struct pm_sol *sol);
+
 static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
 		    const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e)
 {
 	const struct pm_opt *o = &m->opt[oi];
+	if (o->one && goal != PM_FEAS)
+		return one_obj(m, oi, idx0, n0, T, goal, sol);
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
 	bool capped = !o->one && o->dhi < Dmax;
 	struct pm_opt ou = *o;
@@ -2172,12 +2189,15 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 		long D = 0;
 		for (int j = 0; r1 == 1 && j < na; j++)
 			D += t.y[ia[j]];
-		if (r1 == 1 && D <= o->dhi) {
+		if (r1 == 1 && (D <= o->dhi || m->bound_only)) {
+			/* (For a bound only, the relaxation's will do.) */
 			if (sol) {
 				memcpy(sol->y, t.y, (size_t)m->nc * sizeof *sol->y);
 				memcpy(sol->x, t.x, (size_t)m->nc * sizeof *sol->x);
 				sol->T = t.T;
 				sol->obj = t.obj;
+				sol->lb = t.lb;
+				sol->proven = t.proven && D <= o->dhi;
 				sol->opt = oi;
 			}
 			rc = 1;
@@ -2321,6 +2341,51 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 		sol->x[bc] = m->N;
 		sol->T = bt;
 		sol->obj = 0;
+		sol->opt = oi;
+	}
+	return 1;
+}
+
+/* An objective probe of the D = 1 option at T, in closed form: one class
+ * takes all N micro-batches (fits them by T, its link carries them within
+ * T and keeps up with its cycle, within the budget); the one that does
+ * best. 1 with sol filled, 0 when none fits. */
+static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
+		   enum pm_goal goal, struct pm_sol *sol)
+{
+	const struct gp_scenario *s = m->sc;
+	int bc = -1;
+	double bv = INF;
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget) || m_of(m, c, T) < m->N)
+			continue;
+		double v = goal == PM_PRICE ? c->price : goal == PM_COST ? c->price * T / 3600 : 0;
+		if (c->la >= 0) {
+			double bw = fmin(s->links[c->la].bandwidth, s->links[c->lb].bandwidth);
+			if (m->bb > bw * c->U || m->bb * m->N > bw * T)
+				continue;
+			if (goal == PM_WAN)
+				v += 2 * m->bb * m->N;
+			else if (goal == PM_COST)
+				v += m->bb * m->N / 1e9 * (s->links[c->la].price_per_gb +
+							  s->links[c->lb].price_per_gb);
+		}
+		if (v < bv) {
+			bv = v;
+			bc = idx[j];
+		}
+	}
+	if (bc < 0)
+		return 0;
+	if (sol) {
+		memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
+		memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
+		sol->y[bc] = 1;
+		sol->x[bc] = m->N;
+		sol->T = T;
+		sol->obj = sol->lb = bv;
+		sol->proven = true;
 		sol->opt = oi;
 	}
 	return 1;
@@ -2597,6 +2662,21 @@ static double work_bound(const struct pm *m)
 			rate += m->pl[f]->count / w;
 	}
 	return rate > 0 ? (double)m->N * m->L / rate : 0;
+}
+
+/* The same for dollars: every GPU is paid for the whole iteration and
+ * busy at most that long, so a plan costs at least the GPU-seconds of
+ * its N L layer passes at the cheapest pool's price per GPU-second. */
+static double work_cost_bound(const struct pm *m)
+{
+	double best = INF;
+	for (int f = 0; f < m->npools; f++) {
+		double price = m->sc->gpus[m->pl[f]->gpu].price_per_hour / 3600;
+		for (int i = 0; i < m->nk; i++)
+			if (m->k[i].fp == f && m->k[i].x * m->k[i].tp * price < best)
+				best = m->k[i].x * m->k[i].tp * price;
+	}
+	return best < INF ? best * m->N * m->L : 0;
 }
 
 static void pm_free(struct pm *m)
@@ -3065,6 +3145,131 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 
 /* Runs the whole time search (and the objective's second phase); leaves
  * the winning classes in m (split for best->d) and the solution in sol. */
+
+/* A plan of the cost phase found at t: the warm start of later probes
+ * (feasible at any larger T), and the incumbent if cheaper. */
+static int keep(struct pm *m, struct pm_best *best, struct pm_sol *sol, const struct pm_sol *cur,
+		struct pm_sol *last, double *lastT, double t, int oi, int d, struct gp_err *e)
+{
+	memcpy(last->y, cur->y, (size_t)m->nc * sizeof *last->y);
+	memcpy(last->x, cur->x, (size_t)m->nc * sizeof *last->x);
+	*lastT = t;
+	if (cur->obj < best->obj) {
+		best->obj = cur->obj;
+		if (take(m, best, sol, cur, t, oi, d))
+			return gp_errf(e, "out of memory");
+	}
+	return 0;
+}
+
+/* The cost phase for option oi: the cheapest plan per iteration, by
+ * branch and bound on intervals [a, b] of the iteration time T >= T0.
+ * P(T), the least $/h of a plan that fits at T (a PM_PRICE probe), does
+ * not grow with T, so a plan whose time lies in [a, b] costs at least
+ * a P(b) / 3600 (egress >= 0). The interval with the least bound goes
+ * first; it is split at its geometric mean t, where P(t) is probed and
+ * the cheapest plan at t (a PM_COST probe: an incumbent) found; an
+ * interval whose bound reaches the best (less the gap) is dropped, and so
+ * is one without a breakpoint. One narrower than 1 + PM_COST_RES (or the
+ * gap), or holding a single breakpoint, gets the cheapest plan at its
+ * last breakpoint and, if its bound is still below the best, stays open:
+ * its bound, like those the deadline leaves, goes to m->cost_lb. */
+static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, double pmin,
+		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur,
+		   struct pm_sol *last, int d, struct gp_err *e)
+{
+	double g = m->o ? m->o->gap : 0, res = g > PM_COST_RES ? g : PM_COST_RES, lastT = INF;
+	double b0 = prev_bp(m, idx, n, INF);
+	if (!(T0 <= b0))
+		return 0;
+	struct iv { double a, b, pb; } st[256];
+	int ns = 0;
+	st[ns++] = (struct iv){ T0, b0, pmin };
+	while (ns > 0) {
+		/* The least bound first. */
+		int k = 0;
+		for (int i = 1; i < ns; i++)
+			if (st[i].a * st[i].pb < st[k].a * st[k].pb)
+				k = i;
+		struct iv v = st[k];
+		st[k] = st[--ns];
+		double lb = v.a * v.pb / 3600;
+		if (lb >= best->obj * (1 - g))
+			continue;
+		double hi = prev_bp(m, idx, n, v.b);   /* the last breakpoint in [a, b] */
+		if (hi < v.a)
+			continue;
+		if (now_s() > m->deadline || ns + 2 > (int)(sizeof st / sizeof st[0])) {
+			best->stopped = true;
+			m->cost_lb = fmin(m->cost_lb, lb);
+			for (int i = 0; i < ns; i++)
+				m->cost_lb = fmin(m->cost_lb, st[i].a * st[i].pb / 3600);
+			return 0;
+		}
+		/* Few breakpoints left: each gets the cheapest plan at it,
+		 * which settles the interval when every probe is proven. */
+		double nb = count_bp(m, idx, n, hi) - count_bp(m, idx, n, nextafter(v.a, -INF));
+		if (nb <= PM_LEAF_BP) {
+			bool all = true;
+			for (double t = next_bp(m, idx, n, nextafter(v.a, -INF)); t <= hi;
+			     t = next_bp(m, idx, n, t)) {
+				if (now_s() > m->deadline) {
+					all = false;
+					break;
+				}
+				int r = probe_ws(m, oi, idx, n, t, PM_COST, lastT <= t ? last : NULL, cur, e);
+				if (r < 0)
+					return -1;
+				all = all && r != 3 && (r == 0 || cur->proven);
+				if (r == 1 && keep(m, best, sol, cur, last, &lastT, t, oi, d, e))
+					return -1;
+			}
+			if (!all) {
+				best->stopped = true;
+				m->cost_lb = fmin(m->cost_lb, lb);
+			}
+			continue;
+		}
+		/* As narrow as it gets: open at its bound. */
+		if (v.b <= v.a * (1 + res)) {
+			best->stopped = true;
+			m->cost_lb = fmin(m->cost_lb, lb);
+			continue;
+		}
+		/* Split at the geometric mean t. The least $/h there bounds
+		 * the lower half; its plan, when the option admits it, costs
+		 * what it costs at t: an incumbent. */
+		double t = prev_bp(m, idx, n, sqrt(v.a * v.b));
+		if (!(t > v.a && t < hi))
+			t = next_bp(m, idx, n, v.a);
+		if (!(t > v.a && t < hi))
+			continue;   /* (cannot happen: more than PM_LEAF_BP in [a, hi]) */
+		m->bound_only = true;
+		int r2 = probe(m, oi, idx, n, t, PM_PRICE, cur, e);
+		m->bound_only = false;
+		if (r2 < 0)
+			return -1;
+		if (r2 == 1) {
+			const struct pm_opt *o = &m->opt[oi];
+			long D = 0;
+			for (int j = 0; j < n; j++)
+				D += cur->y[idx[j]];
+			if (o->one ? D == 1 : D >= o->d && D <= o->dhi) {
+				double lbp = cur->lb;
+				cur->T = t;
+				cur->obj = sol_objective(m, o, cur, GP_OBJ_COST);
+				if (keep(m, best, sol, cur, last, &lastT, t, oi, d, e))
+					return -1;
+				cur->lb = lbp;
+			}
+		}
+		st[ns++] = (struct iv){ nextafter(t, INF), v.b, v.pb };
+		if (r2 != 0)   /* no plan fits at t: none below it either */
+			st[ns++] = (struct iv){ v.a, t, r2 == 1 ? fmax(cur->lb, v.pb) : v.pb };
+	}
+	return 0;
+}
+
 static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 		  struct pm_best *best, struct gp_err *e)
 {
@@ -3113,6 +3318,8 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				continue;
 			if (now_s() > m->deadline) {
 				best->stopped = true;
+				if (phase == 2)
+					m->cost_lb = 0;   /* options left unscanned */
 				break;
 			}
 			int d = s->job.zero ? o->d : 1;
@@ -3220,7 +3427,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					rc = -1;
 					break;
 				}
-				if (r == 3)
+				if (r == 3 || (r == 1 && !cur.proven))
 					best->stopped = true;   /* undecided: no proof */
 				if (r == 1 && (best->obj == INF ||
 					       cur.obj < best->obj - 1e-9 * fabs(best->obj))) {
@@ -3234,45 +3441,24 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			}
 			/* Cost: the cheapest $/h any plan of this option needs bounds
 			 * every T from below. */
-			if (probe(m, oi, idx, n, INF, PM_PRICE, &cur, e) != 1)
-				continue;
-			double pmin = cur.obj;
-			double T = prev_bp(m, idx, n, Tstar);
-			if (T < Tstar)
-				T = next_bp(m, idx, n, T == -INF ? -1 : T);
-			/* Upward in T a plan stays feasible: each probe starts GLPK
-			 * from the last one's. */
-			bool have = false;
-			for (int k = 0; k < PM_COST_SCAN && T < INF; k++) {
-				if (T * pmin / 3600 >= best->obj)
-					break;
-				if (now_s() > m->deadline) {
-					best->stopped = true;
-					break;
-				}
-				int r = probe_ws(m, oi, idx, n, T, PM_COST, have ? &last : NULL, &cur, e);
-				if (r < 0) {
-					rc = -1;
-					break;
-				}
-				if (r == 3)
-					best->stopped = true;   /* undecided: no proof */
-				if (r == 1) {
-					memcpy(last.y, cur.y, (size_t)m->nc * sizeof *last.y);
-					memcpy(last.x, cur.x, (size_t)m->nc * sizeof *last.x);
-					have = true;
-				}
-				if (r == 1 && cur.obj < best->obj) {
-					best->obj = cur.obj;
-					if (take(m, best, sol, &cur, T, oi, d)) {
-						rc = gp_errf(e, "out of memory");
-						break;
-					}
-				}
-				if (k == PM_COST_SCAN - 1)
-					best->stopped = true;
-				T = next_bp(m, idx, n, T);
+			m->bound_only = true;
+			int rp = probe(m, oi, idx, n, INF, PM_PRICE, &cur, e);
+			m->bound_only = false;
+			if (rp < 0) {
+				rc = -1;
+				break;
 			}
+			if (rp != 1) {
+				if (rp == 3)
+					m->cost_lb = 0;   /* its cheapest plan unknown */
+				continue;
+			}
+			double pmin = cur.lb;
+			if (cost_bb(m, oi, idx, n, Tstar, pmin, best, sol, &cur, &last, d, e)) {
+				rc = -1;
+				break;
+			}
+			continue;
 		}
 	    }
 		if (phase == 1 && goal != GP_OBJ_TIME) {
@@ -3281,6 +3467,22 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				break;
 			p1 = *best;
 			best->T = INF;
+			/* The fastest plan, at its own cost, is the first incumbent
+			 * (ties keep it: the fastest of the cheapest). */
+			if (goal == GP_OBJ_COST) {
+				if (enum_classes(m, p1.d) < 0) {
+					rc = gp_errf(e, "out of memory");
+					break;
+				}
+				last_d = -1;
+				best->obj = sol_objective(m, &m->opt[p1.opt], sol, goal);
+				best->T = Tstar;
+			}
+			/* With T* unproven, plans below it are not scanned. */
+			bool p1_proven = !best->stopped;
+			for (int oi = 0; m->ob && oi < m->nopt; oi++)
+				p1_proven = p1_proven && m->ob[oi] == INF;
+			m->cost_lb = p1_proven ? INF : 0;
 		}
 	}
 	/* Stopped before the second phase took a plan: the fastest one
@@ -3442,7 +3644,13 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 				rep->bound = fmin(m.Tlb, best.T);
 		} else {
 			rep->objective = best.obj;
-			rep->bound = proven ? best.obj : 0;
+			/* Cost: what the scan left out costs at least cost_lb. */
+			rep->bound = proven ? best.obj : goal == GP_OBJ_COST
+				     ? fmin(best.obj, fmax(m.cost_lb, work_cost_bound(&m))) : 0;
+			if (!proven && rep->bound >= best.obj * (1 - 1e-12)) {
+				rep->status = GP_MILP_OPTIMAL;
+				rep->bound = best.obj;
+			}
 		}
 		rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
 		snprintf(rep->note, sizeof rep->note,
