@@ -1154,6 +1154,14 @@ static int link_classes(struct pm *m)
 	return 0;
 }
 
+/* The same from the link matrix, for the hot loops. */
+static bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
+{
+	int nd = m->sc->ndcs, x = m->lmat[a * nd + b], y = m->lmat[b * nd + a];
+	return x >= 0 && y >= 0 &&
+	       fmin(m->sc->links[x].bandwidth, m->sc->links[y].bandwidth) >= bw;
+}
+
 /* Both directions of a-b at bandwidth >= bw. */
 static bool pair_ok(const struct gp_scenario *s, int a, int b, double bw)
 {
@@ -1327,7 +1335,6 @@ static bool same_run(const struct pm_class *a, const struct pm_class *b)
 static int set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 {
 	double W = o->one || o->K < 2 ? 0 : grad_ring_bytes(m, o) / o->wbw;
-	const struct gp_scenario *s = m->sc;
 	int n = 0;
 	for (int j = 0; j < m->nc; j++) {
 		int i = m->order[j];
@@ -1343,7 +1350,7 @@ static int set_option(struct pm *m, const struct pm_opt *o, double below, int *i
 		if (!o->one && o->K == 1 && xdc)
 			continue;
 		if (!o->one && o->K >= 2 && xdc &&
-		    !pair_ok(s, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
+		    !pm_pair_ok(m, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
 			continue;
 		/* The tail is at least stage 0's, whose sync ends no earlier
 		 * than the option's WAN time W after the first bucket is
@@ -1613,7 +1620,7 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 			for (int b = a + 1; b < nd; b++) {
 				int k2[3] = { cv[a], cv[b], -1 };
 				double v2[3] = { 1, 1, -1 };
-				if (o->K >= 2 && !pair_ok(s, a, b, o->wbw)) {
+				if (o->K >= 2 && !pm_pair_ok(m, a, b, o->wbw)) {
 					snprintf(nm, sizeof nm, "apart_%d_%d", a, b);
 					gp_milp_row(lp, nm, 2, k2, v2, -INF, 1);
 				} else if (G > 0 && gp_find_link(s, a, b)) {
@@ -2045,7 +2052,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 					for (int a = 0; fits && o->K >= 2 && a < nd; a++)
 						for (int u = 0; fits && u < nu; u++)
 							if (dcu[a] || (u > 0 && a == kdc[0]))
-								fits = a == kdc[u] || pair_ok(s, a, kdc[u], o->wbw);
+								fits = a == kdc[u] || pm_pair_ok(m, a, kdc[u], o->wbw);
 				}
 				if (!fits)
 					continue;
@@ -2604,8 +2611,9 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		double want = cl + floor((ch - cl + 1) / 2), a = lo_t == -INF ? 0 : lo_t, b = hi;
 		double ca = cl;
 		/* Until (a, b] holds the wanted breakpoint and no earlier one,
-		 * or 16 halvings: near the median is as good for the search. */
-		for (int it = 0; it < 16 && b - a > 1e-15 * b && ca < want - 1; it++) {
+		 * or 8 halvings: near the median is as good for the search (8: P3
+		 * 0.117 -> 0.105 s against 16). */
+		for (int it = 0; it < 8 && b - a > 1e-15 * b && ca < want - 1; it++) {
 			double mid = 0.5 * (a + b), cm = count_bp(m, idx, n, mid);
 			if (cm >= want) {
 				b = mid;
