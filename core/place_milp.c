@@ -80,7 +80,8 @@
  * auto (the plan then carries the winner's; flat: one ring of all
  * replicas, 2 (p - 1) / p of the gradients on every edge, p <= dhi, and
  * its WAN latencies, at least 2 (d - 1), the part that leaves the link
- * idle). A plan's estimate is its tightest valid option's. The uniform options come first, then the
+ * idle; none of it depends on K, so flat options come with the most DCs
+ * only). A plan's estimate is its tightest valid option's. The uniform options come first, then the
  * others from the most replicas and DCs down: the incumbent they leave
  * lets the screens dismiss the capped options with few replicas.
  *
@@ -1254,6 +1255,11 @@ static void enum_opts(struct pm *m)
 					if (pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
 						lat = fmax(lat, s->links[l].latency);
 				for (int mi = 0; mi < nmodes; mi++) {
+					/* A flat ring's tail and WAN bytes do not depend
+					 * on K (>= 2): the most DCs admit every plan the
+					 * fewer do, at the same estimate. */
+					if (modes[mi] == GP_SYNC_FLAT && i != nK - 1)
+						continue;
 					int dhi = 2 * d <= Dmax && d <= PM_CAPD &&
 						  ring_max(m, K, modes[mi]) > 2 * d - 1 ? 2 * d - 1 : Dmax;
 					add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
