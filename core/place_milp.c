@@ -1920,7 +1920,8 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 	 * feasible here) goes to GLPK through its heuristic callback when
 	 * it satisfies this model; it prunes the branch and bound. */
 	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05, .warm = x0,
-				    .presolve = true, .light = true, .dual = n >= PM_DUAL_N };
+				    .presolve = true, .light = true, .dual = n >= PM_DUAL_N,
+				    .then_full = m->probe_tl > PM_QUICK_TL };
 	struct gp_milp_report r;
 	int rc = gp_milp_solve(lp, &p, &r, e);
 	if (rc == 0) {

@@ -47,6 +47,9 @@ struct gp_milp_params {
 				    * fractional column: for many small
 				    * covering problems, where cuts and
 				    * costlier branching rules do not pay */
+	bool then_full;            /* with light: half the time light, then
+				    * the rest with cuts and the default
+				    * branching when light found nothing */
 	volatile const int *cancel;  /* non-zero: stop soon (another thread) */
 	/* Called from the solving thread when the incumbent or bound moves;
 	 * report fields status..seconds are filled, x is not. */
