@@ -1807,7 +1807,60 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 		}
 	}
 	int kept = 0;
+	/* Fast path: per pool, by GPU count g, the most micro-batches
+	 * floor(g / g_q) copies of a one-pool class q with g_q < g do (blt),
+	 * the most one copy does (slt), and the class with g_q = g (eq). With
+	 * one class per pool and GPU count (probe_ws keeps one per signature)
+	 * that is the loop below, which excludes the class itself. */
+	int G = 0;
 	for (int j = 0; j < n; j++) {
+		int f[2], g[2];
+		class_use(m, &m->c[idx[j]], f, g);
+		G = g[0] > G ? g[0] : G;
+		G = g[1] > G ? g[1] : G;
+	}
+	size_t w = (size_t)G + 1;
+	long *blt = gp_xcalloc((size_t)np * w * 3 + 1, sizeof *blt);
+	long *slt = blt ? blt + (size_t)np * w : NULL, *eq = blt ? slt + (size_t)np * w : NULL;
+	bool fast = blt != NULL;
+	for (int f = 0; fast && f < np; f++)
+		for (int q = start[f]; fast && q < start[f] + cnt[f]; q++) {
+			int gq = gm[2 * q];
+			long mq = gm[2 * q + 1];
+			if (gq < 1 || gq > G || eq[(size_t)f * w + (size_t)gq]) {
+				fast = false;   /* (two with one count: the loop's ties) */
+				break;
+			}
+			eq[(size_t)f * w + (size_t)gq] = mq > 0 ? mq : -1;
+			for (int x = gq + 1; x <= G; x++) {
+				long v = (long)(x / gq) * mq;
+				if (v > blt[(size_t)f * w + (size_t)x])
+					blt[(size_t)f * w + (size_t)x] = v;
+				if (mq > slt[(size_t)f * w + (size_t)x])
+					slt[(size_t)f * w + (size_t)x] = mq;
+			}
+		}
+	for (int j = 0; fast && j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int f[2], g[2], mc = m_of(m, c, T);
+		class_use(m, c, f, g);
+		bool one = f[1] < 0 && c->la < 0;
+		long sum = 0, single = 0;
+		for (int s = 0; s < 2 && f[s] >= 0; s++) {
+			size_t at = (size_t)f[s] * w + (size_t)g[s];
+			long e = one || eq[at] < 0 ? 0 : eq[at];
+			sum += blt[at] > e ? blt[at] : e;
+			if (slt[at] > single)
+				single = slt[at];
+			if (e > single)
+				single = e;
+		}
+		bool dom = one_for_one ? single >= mc : sum >= mc;
+		if (!dom)
+			idx[kept++] = idx[j];
+	}
+	free(blt);
+	for (int j = 0; !fast && j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
 		int f[2], g[2], mc = m_of(m, c, T);
 		class_use(m, c, f, g);
@@ -2477,12 +2530,17 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 		oy[k] = *o;
 		oy[k].dhi = o->d + k;
 	}
+	/* (The memo keys on one option at a time: the lone replica's tails
+	 * first, then oy[0]'s.) T(y) >= Sigma_c (tails are >= 0): classes
+	 * whose fill reaches the best get no tail. */
 	for (int i = 0; o->d == 1 && i < m->nc; i++)
-		m->c[i].E1 = class_tail(m, &m->c[i], &one);
+		m->c[i].E1 = m->c[i].sig < below ? class_tail(m, &m->c[i], &one) : INF;
 	for (int i = 0; i < m->nc; i++)
-		Elo[i] = class_tail(m, &m->c[i], &oy[0]);
+		Elo[i] = m->c[i].sig < below ? class_tail(m, &m->c[i], &oy[0]) : INF;
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
+		if (!(c->sig < fmin(below, bt)))
+			continue;
 		int ym = o->d == 1 ? 1 : uni_ymax(m, c);   /* d = 1: a lone replica */
 		if (ym > o->dhi)
 			ym = o->dhi;
