@@ -95,8 +95,8 @@
  * share the link; PM_SHARE a compromise fitted by hand to gp_simulate on
  * default and p1), and T >= bb N / bandwidth per link crossed; y <= the
  * pools', cycle rows' and budget's limits. Solved in closed form per
- * class (no MILP); time objective only (wan_bytes and cost search the
- * MILP's options). gp_place_milp_classes reports the MILP's options
+ * class (no MILP), for wan_bytes and cost too (uni_obj: every y whose
+ * bound can still beat the best). gp_place_milp_classes reports the MILP's options
  * only; covering_only (gp_plan_opts) leaves the uniform ones out, for
  * the exhaustive and CBC cross-checks.
  *
@@ -132,9 +132,11 @@
  * a plan, which settles the probe; else GLPK decides, with its MIP
  * presolve (bound tightening: a tenth of the time on the large infeasible
  * probes), no cuts and first-fractional branching (light: half the time
- * of MIR cuts and Driebeck-Tomlin branching on the 16-DC case). Their
- * LPs go to the dual simplex (dual: with no objective every basis is dual
- * feasible; 0.09 s where the primal took 0.68 s on a 16-DC probe). Under a
+ * of MIR cuts and Driebeck-Tomlin branching on the 16-DC case). The LP
+ * screens of 1000 classes and more go to the dual simplex (dual: with no
+ * objective every basis is dual feasible; 0.09 s where the primal took
+ * 0.68 s on a 16-DC probe; with presolve the probes' own LPs are GLPK's
+ * choice). Under a
  * cap on D prune's strongest rule does not hold: the probe is solved
  * without the cap first (infeasible there, infeasible here; a plan within
  * the cap is one here), else on the one-for-one classes. With a gap g,
@@ -227,6 +229,8 @@ struct pm_opt {
 	int d, dhi, K, q;              /* d <= D <= dhi; at most K DCs; link class q */
 	double wbw, wlat;              /* ring bandwidth and latency at q */
 	enum gp_sync_mode mode;        /* DP sync across DCs (K >= 2), flat or hierarchical */
+	int ring;                      /* flat: the most replicas its ring counts (dhi);
+					* kept when probe_ws lifts the cap (a relaxation) */
 };
 
 /* One d's classes, kept so that each d's are built once (options come
@@ -916,8 +920,12 @@ static int enum_build(struct pm *m)
 		if (s && (!need || s < need))
 			need = s;
 	}
-	if (!need)
+	if (!need) {
+		/* No class: caps_for filled every row, and a later d whose
+		 * rows differ anywhere must build again. */
+		m->Smax = m->L < 64 ? m->L : 64;
 		return 0;
+	}
 	int Smax = need + 8 > 8 ? need + 8 : 8;
 	if (Smax > m->L)
 		Smax = m->L;
@@ -1031,7 +1039,7 @@ static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *
 	if (o->mode == GP_SYNC_FLAT) {
 		/* One ring of all the replicas, every step across the WAN:
 		 * the link carries the bytes (2 (p - 1) / p of them, p <= dhi). */
-		double f = o->dhi >= 2 ? 2.0 * (o->dhi - 1) / o->dhi : 2.0;
+		double f = o->ring >= 2 ? 2.0 * (o->ring - 1) / o->ring : 2.0;
 		return f * bytes / j->sync_every / o->wbw;
 	}
 	return 2.0 * (o->K - 1) / o->K * bytes / j->sync_every / o->wbw +
@@ -1264,7 +1272,7 @@ static void enum_opts(struct pm *m)
 						  ring_max(m, K, modes[mi]) > 2 * d - 1 ? 2 * d - 1 : Dmax;
 					add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
 								    .wbw = m->qbw[q], .wlat = lat,
-								    .mode = modes[mi] });
+								    .mode = modes[mi], .ring = dhi });
 				}
 			}
 		}
@@ -1475,7 +1483,7 @@ static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
 	double G = m->prec * (m->L * m->Lp + 2 * m->Ep);
 	/* Each ring edge carries 2 (p - 1) / p of the gradients, p = the
 	 * DCs (hierarchical) or the replicas (flat), at most K or dhi. */
-	int p = o->mode == GP_SYNC_HIER ? o->K : o->dhi;
+	int p = o->mode == GP_SYNC_HIER ? o->K : o->ring;
 	double f = p >= 2 ? 2.0 * (p - 1) / p : 2.0;
 	return f * G / m->sc->job.sync_every;
 }
@@ -2083,7 +2091,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 		ok = used[f] <= m->pl[f]->count;
 	/* Add replicas: toward N micro-batches, then toward d replicas. */
 	for (int stage = 0; ok && stage < 2; stage++) {
-		while (stage == 0 ? cap < N : D < o->d) {
+		while ((stage == 0 ? cap < N : D < o->d) && now_s() <= m->deadline) {
 			int bj = -1;
 			double bs = -1;
 			for (int j = 0; j < n; j++) {
@@ -2612,8 +2620,14 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 	double g = m->o ? m->o->gap : 0;
 	if (g > 0 && below < INF) {
 		double t = prev_bp(m, idx, n, below * (1 - g));
-		if (t == -INF)
-			return 0;   /* not even the fastest breakpoint is that far down */
+		if (t == -INF) {
+			/* Not even the fastest breakpoint is that far down: the
+			 * option holds nothing below it. */
+			double f = next_bp(m, idx, n, -1);
+			if (m->ob && f < below && f < m->ob[m->cur_oi])
+				m->ob[m->cur_oi] = f;
+			return 0;
+		}
 		if (t < hi) {
 			int r0 = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
 			if (r0 < 0)
@@ -3025,6 +3039,21 @@ static int take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 	return 0;
 }
 
+/* Per micro-batch of class c: WAN bytes (goal wan_bytes) or egress
+ * dollars (cost) of its boundaries that cross links (activations one
+ * way, gradients the other; chains cross several). */
+static double class_egress(const struct pm *m, const struct pm_class *c, enum gp_objective goal)
+{
+	const struct gp_scenario *s = m->sc;
+	double v = 0;
+	for (int b = 0; b + 1 < c->nseg; b++)
+		if (c->lk[b][0] >= 0)
+			v += goal == GP_OBJ_WAN ? 2 * m->bb
+			     : m->bb / 1e9 * (s->links[c->lk[b][0]].price_per_gb +
+					      s->links[c->lk[b][1]].price_per_gb);
+	return v;
+}
+
 /* The wan_bytes or cost objective of solution sol at sol->T, as the
  * covering MILP's objective row counts it (build). */
 static double sol_objective(const struct pm *m, const struct pm_opt *o, const struct pm_sol *sol,
@@ -3043,10 +3072,7 @@ static double sol_objective(const struct pm *m, const struct pm_opt *o, const st
 			used[m->k[c->kind[g]].dc] = true;
 		if (goal == GP_OBJ_COST)
 			v += sol->y[i] * c->price * T / 3600;
-		if (c->la >= 0)
-			v += sol->x[i] * (goal == GP_OBJ_WAN ? 2 * m->bb :
-					  m->bb / 1e9 * (s->links[c->la].price_per_gb +
-							 s->links[c->lb].price_per_gb));
+		v += sol->x[i] * class_egress(m, c, goal);
 	}
 	for (int a = 0; G > 0 && !o->one && a < s->ndcs; a++)
 		for (int b = a + 1; b < s->ndcs; b++) {
@@ -3219,6 +3245,69 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 /* Runs the whole time search (and the objective's second phase); leaves
  * the winning classes in m (split for best->d) and the solution in sol. */
 
+/* A uniform option in the wan_bytes or cost phase, in closed form: per
+ * class and replicas y (solve_uni's T(y) with the rings of exactly y),
+ * the plans with T(y) <= Tlim (wan_bytes: 1.05 T*) and their objective;
+ * those better than the best are taken. For cost, y T(y) >= N U_c + y
+ * (Sigma_c - U_c) grows with y (U_c <= Sigma_c), which ends each class's
+ * scan. */
+static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
+		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, int d)
+{
+	const struct pm_opt *o = &m->opt[oi];
+	static const struct pm_opt one = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
+	int ny = o->dhi - o->d + 1, rc = 0;
+	struct pm_opt *oy = gp_xcalloc((size_t)ny + 1, sizeof *oy);
+	if (!oy)
+		return -1;
+	for (int k = 0; k < ny; k++) {
+		oy[k] = *o;
+		oy[k].dhi = o->d + k;
+	}
+	for (int i = 0; i < m->nc && rc == 0; i++) {
+		struct pm_class *c = &m->c[i];
+		int ym = o->d == 1 ? 1 : uni_ymax(m, c);
+		if (ym > o->dhi)
+			ym = o->dhi;
+		double eg = m->N * class_egress(m, c, goal);
+		if (ym < o->d || c->sig > Tlim || eg >= best->obj)
+			continue;
+		for (int y = o->d; y <= ym; y++) {
+			if (now_s() > m->deadline) {
+				best->stopped = true;
+				rc = 1;
+				break;
+			}
+			if (m->budget > 0 && y * c->price > m->budget * (1 + 1e-12))
+				break;
+			if (goal == GP_OBJ_COST &&
+			    c->price / 3600 * (m->N * c->U + y * (c->sig - c->U)) + eg >= best->obj)
+				break;
+			double E = o->d == 1 ? class_tail(m, c, &one) : class_tail(m, c, &oy[y - o->d]);
+			double T = uni_T(m, c, y, E);
+			if (T > Tlim)
+				continue;
+			double v = eg + (goal == GP_OBJ_COST ? y * c->price * T / 3600 : 0);
+			if (!(v < best->obj))
+				continue;
+			memset(cur->y, 0, (size_t)m->nc * sizeof *cur->y);
+			memset(cur->x, 0, (size_t)m->nc * sizeof *cur->x);
+			cur->y[i] = y;
+			cur->x[i] = m->N;
+			best->obj = v;
+			if (take(m, best, sol, cur, T, oi, d)) {
+				rc = -1;
+				break;
+			}
+			if (goal == GP_OBJ_WAN)
+				break;   /* the same bytes at every y */
+		}
+	}
+	m->memo->o = NULL;   /* (the copies die here) */
+	free(oy);
+	return rc < 0 ? -1 : 0;
+}
+
 /* A plan of the cost phase found at t: the warm start of later probes
  * (feasible at any larger T), and the incumbent if cheaper. */
 static int keep(struct pm *m, struct pm_best *best, struct pm_sol *sol, const struct pm_sol *cur,
@@ -3267,8 +3356,11 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 		struct iv v = st[k];
 		st[k] = st[--ns];
 		double lb = v.a * v.pb / 3600;
-		if (lb >= best->obj * (1 - g))
+		if (lb >= best->obj * (1 - g)) {
+			if (lb < best->obj)   /* dropped within the gap: still a bound */
+				m->cost_lb = fmin(m->cost_lb, lb);
 			continue;
+		}
 		double hi = prev_bp(m, idx, n, v.b);   /* the last breakpoint in [a, b] */
 		if (hi < v.a)
 			continue;
@@ -3279,22 +3371,26 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 				m->cost_lb = fmin(m->cost_lb, st[i].a * st[i].pb / 3600);
 			return 0;
 		}
-		/* Few breakpoints left: each gets the cheapest plan at it,
+		/* Few breakpoints left (or no interior one to split at: the
+		 * count has multiplicity): each gets the cheapest plan at it,
 		 * which settles the interval when every probe is proven. */
 		double nb = count_bp(m, idx, n, hi) - count_bp(m, idx, n, nextafter(v.a, -INF));
-		if (nb <= PM_LEAF_BP) {
+		double t = prev_bp(m, idx, n, sqrt(v.a * v.b));
+		if (!(t > v.a && t < hi))
+			t = next_bp(m, idx, n, v.a);
+		if (nb <= PM_LEAF_BP || !(t > v.a && t < hi)) {
 			bool all = true;
-			for (double t = next_bp(m, idx, n, nextafter(v.a, -INF)); t <= hi;
-			     t = next_bp(m, idx, n, t)) {
+			for (double u = next_bp(m, idx, n, nextafter(v.a, -INF)); u <= hi;
+			     u = next_bp(m, idx, n, u)) {
 				if (now_s() > m->deadline) {
 					all = false;
 					break;
 				}
-				int r = probe_ws(m, oi, idx, n, t, PM_COST, lastT <= t ? last : NULL, cur, e);
+				int r = probe_ws(m, oi, idx, n, u, PM_COST, lastT <= u ? last : NULL, cur, e);
 				if (r < 0)
 					return -1;
 				all = all && r != 3 && (r == 0 || cur->proven);
-				if (r == 1 && keep(m, best, sol, cur, last, &lastT, t, oi, d, e))
+				if (r == 1 && keep(m, best, sol, cur, last, &lastT, u, oi, d, e))
 					return -1;
 			}
 			if (!all) {
@@ -3303,20 +3399,24 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 			}
 			continue;
 		}
-		/* As narrow as it gets: open at its bound. */
+		/* As narrow as it gets: the cheapest plan at its last
+		 * breakpoint, then open at its bound if that is still below. */
 		if (v.b <= v.a * (1 + res)) {
-			best->stopped = true;
-			m->cost_lb = fmin(m->cost_lb, lb);
+			int r = probe_ws(m, oi, idx, n, hi, PM_COST, lastT <= hi ? last : NULL, cur, e);
+			if (r < 0)
+				return -1;
+			if (r == 1 && keep(m, best, sol, cur, last, &lastT, hi, oi, d, e))
+				return -1;
+			if (lb < best->obj) {
+				if (lb < best->obj * (1 - g))
+					best->stopped = true;
+				m->cost_lb = fmin(m->cost_lb, lb);
+			}
 			continue;
 		}
 		/* Split at the geometric mean t. The least $/h there bounds
 		 * the lower half; its plan, when the option admits it, costs
 		 * what it costs at t: an incumbent. */
-		double t = prev_bp(m, idx, n, sqrt(v.a * v.b));
-		if (!(t > v.a && t < hi))
-			t = next_bp(m, idx, n, v.a);
-		if (!(t > v.a && t < hi))
-			continue;   /* (cannot happen: more than PM_LEAF_BP in [a, hi]) */
 		m->bound_only = true;
 		int r2 = probe(m, oi, idx, n, t, PM_PRICE, cur, e);
 		m->bound_only = false;
@@ -3419,17 +3519,24 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			}
 			if (o->uni && m->o && m->o->covering_only)
 				continue;
+			if (phase == 1 && pass == 1)
+				m->ob[oi] = INF;   /* the redo supersedes the first pass, screens too */
 			if (o->uni) {
-				/* Time only: the wan and cost phases search the
-				 * MILP's options (from their T*). */
+				/* Closed forms: the fastest plan, then (wan, cost)
+				 * the best one within the phase's limit on T. */
 				double T;
-				if (phase == 1 && goal == GP_OBJ_TIME && solve_uni(m, oi, best->T, &cur, &T) &&
-				    T < best->T) {
+				if (phase == 1 && solve_uni(m, oi, best->T, &cur, &T) && T < best->T) {
 					if (take(m, best, sol, &cur, T, oi, d)) {
 						rc = gp_errf(e, "out of memory");
 						break;
 					}
 					best->lo = -INF;
+				}
+				if (phase == 2 &&
+				    uni_obj(m, oi, goal, goal == GP_OBJ_WAN ? Tstar * 1.05 : INF, best, sol,
+					    &cur, d) < 0) {
+					rc = gp_errf(e, "out of memory");
+					break;
 				}
 				continue;
 			}
@@ -3522,8 +3629,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				break;
 			}
 			if (rp != 1) {
-				if (rp == 3)
+				if (rp == 3) {
 					m->cost_lb = 0;   /* its cheapest plan unknown */
+					best->stopped = true;
+				}
 				continue;
 			}
 			double pmin = cur.lb;
@@ -3616,17 +3725,17 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	/* Seeds of the second search: the MILP's plan, the search's, and
 	 * the warm plan when there is one (so a plan given to improve on is
 	 * never lost). */
-	struct gp_plan w[3] = { *out, { 0 }, { 0 } };
+	struct gp_plan w[3] = { *out, { 0 }, { 0 } }, ps = { 0 };   /* ps: the search's, ours */
 	struct gp_plan_report r;
 	struct gp_err e = { "" };
 	double ts = INF, tg = INF;
 	int nw = 1;
-	if (gp_plan_search(s, &so, &w[1], &r, &e) == 0) {
+	if (gp_plan_search(s, &so, &ps, &r, &e) == 0) {
 		ts = r.estimate_s;
-		nw++;
+		w[nw++] = ps;
 	}
 	if (warm)
-		w[nw++] = *warm;
+		w[nw++] = *warm;   /* (shallow: the caller's, never freed here) */
 	struct gp_plan pg = { 0 };
 	if (gp_plan_search_from(s, &so, w, nw, &pg, &r, &e) == 0)
 		tg = r.estimate_s;
@@ -3641,12 +3750,12 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			pg = (struct gp_plan){ 0 };
 			kept = "the polish's";
 		} else {
-			*out = w[1];
-			w[1] = (struct gp_plan){ 0 };
+			*out = ps;
+			ps = (struct gp_plan){ 0 };
 			kept = "the search's";
 		}
 	}
-	gp_plan_free(&w[1]);
+	gp_plan_free(&ps);
 	gp_plan_free(&pg);
 	rep->seconds += now_s() - t0;
 	size_t l = strlen(rep->note);

@@ -95,6 +95,7 @@ t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.
 t "plan --warm" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
 t "plan --warm milp" 2 "--warm: expected plan, megatron, dp-across-dcs, atlas or search, got 'milp'" "$G" plan samples/p4.lua --warm milp
 t "plan --warm plan" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p6.lua --warm plan --no-polish
+t "plan --warm plan, plan made invalid by --set: left out" 0 "warm plan: the file's plan is left out: .*has 8" "$G" plan samples/default.lua --warm plan --set 'dcs[ams].pools[1].count=8' --no-polish
 t "plan --warm plan, no plan" 2 "--warm plan: the scenario has no plan to start from" "$G" plan samples/p6.lua --warm plan --set plan=nil
 t "plan sync auto: p5 goes flat" 0 '^  sync = "flat",' "$G" plan samples/p5.lua --no-polish
 t "sim plan.sync overrides the job's" 0 "sync flat every 1" "$G" sim samples/p5.lua --set plan.sync=flat
@@ -192,6 +193,16 @@ print('%+.1f' % (100 * (est - sim) / sim), d['solver']['status'])" 2>/dev/null)
 		echo "not ok $n - milp on $f: estimate vs simulated '$r'"
 	fi
 done
+# A model that fits only with ZeRO-1 over several replicas (none fits at
+# d = 1, so the first class set built is empty) still gets a plan.
+out=$("$G" plan samples/p6.lua --set 'gpus["H100"].memory=GB(24)' --no-polish --time-limit 2 2>&1)
+rc=$?
+n=$((n + 1))
+if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && printf '%s\n' "$out" | grep -qE "solver +milp (optimal|feasible)"; then
+	echo "ok $n - plan: fits only with ZeRO over replicas"
+else
+	echo "not ok $n - plan: fits only with ZeRO over replicas: exit $rc"; printf '%s\n' "$out" | tail -2 | sed 's/^/#   /'
+fi
 # --gap: a plan within it exits 0, one stopped above it 3.
 t "plan --gap 0.01 reached: exit 0" 0 "solver +milp feasible: estimate [0-9.]+ s, bound [0-9.]+ s, gap (0\\.[0-9]+|1\\.00) %" \
 	"$G" plan samples/p3.lua --gap 0.01 --no-polish
@@ -209,6 +220,16 @@ assert s['objective'] == 'bytes' and s['bound_s'] is None, s
 assert s['status'] == 'optimal' and s['bound_value'] == s['objective_value'], s
 assert abs(s['objective_value'] - d['wan_bytes_per_iteration']) <= 1e-6 * s['objective_value'], (s, d['wan_bytes_per_iteration'])
 " 2>"$tmp/err"; then echo "ok $n - plan for WAN bytes: the model's bytes are the simulated ones"; else echo "not ok $n - wan_bytes: $(tail -1 "$tmp/err")"; fi
+# Cost on default.lua: the cheapest plan is a uniform one (8 replicas of
+# one class, DP inside each DC, $0.03187), which the MILP's covering
+# options miss ($0.03213): the cost phase must search the uniform ones too.
+"$G" plan samples/default.lua --set 'objective="cost"' --json >"$tmp/c.json" 2>/dev/null
+n=$((n + 1))
+if python3 -c "
+import json
+s = json.load(open('$tmp/c.json'))['solver']
+assert s['status'] == 'optimal' and s['objective_value'] < 0.0320, s
+" 2>"$tmp/err"; then echo "ok $n - plan for cost: the uniform options searched"; else echo "not ok $n - cost on default: $(tail -1 "$tmp/err")"; fi
 # Planning ignores the file's plan, even when an override makes it stale;
 # nil removes a field.
 t "plan with a stale file plan" 0 "solver +milp" "$G" plan samples/default.lua --set model=Llama-2-7B

@@ -43,9 +43,11 @@ struct gp_scenario *load(const struct args *a);
 /* The override planning commands add: they ignore the file's plan, so it
  * is dropped before validation. */
 extern const char *const cli_no_plan[1];
-/* How many of cli_no_plan a planning command adds: none with --warm plan
- * (the file's plan is the warm start). */
-int cli_nplan_sets(const struct args *a);
+/* The scenario for a planning command with `extra` more overrides, the
+ * file's plan dropped before validation; with --warm plan it is kept as
+ * the warm start unless it no longer validates (then dropped, with a
+ * note on stderr). */
+struct gp_scenario *load_planning(const struct args *a, const char *const *extra, int nextra);
 /* Simulates the scenario's plan (after --schedule/--chunks). */
 int simulate(struct gp_scenario *s, const struct args *a, int record, struct gp_result *r);
 /* Runs planner --engine (or the default) and simulates its plan. */

@@ -47,11 +47,11 @@ int usage_error(const char *fmt, const char *arg)
 struct gp_scenario *load_with(const struct args *a, const char *const *extra, int nextra)
 {
 	struct gp_err e;
-	const char *sets[2 * MAX_SETS];
+	const char *sets[4 * MAX_SETS];
 	int n = 0;
 	for (int i = 0; i < a->nsets; i++)
 		sets[n++] = a->sets[i];
-	for (int i = 0; i < nextra && n < 2 * MAX_SETS; i++)
+	for (int i = 0; i < nextra && n < 4 * MAX_SETS; i++)
 		sets[n++] = extra[i];
 	struct gp_scenario *s = gp_scenario_load_set(a->file, sets, n, &e);
 	if (!s)
@@ -187,6 +187,7 @@ typedef int (*engine_fn)(const struct gp_scenario *, const struct gp_plan_opts *
  * scenario's own plan. */
 #define WARM_FILE (-2)
 static int warm_engine = -1;
+static bool warm_dropped;   /* --warm plan: the file's plan did not validate */
 static int plan_with_engine(int k, const struct gp_scenario *s, const struct gp_plan_opts *o,
 			    struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 
@@ -278,7 +279,7 @@ int plan_with(struct gp_scenario *s, const struct args *a, int k,
 	struct gp_plan_opts o = plan_opts(s, a);
 	*rep = (struct gp_plan_report){ .engine = engines[k].name };
 	warm_engine = !a->warm ? -1 : !strcmp(a->warm, "plan") ? WARM_FILE : find_engine(a->warm);
-	if (warm_engine == WARM_FILE && !s->has_plan) {
+	if (warm_engine == WARM_FILE && !s->has_plan && !warm_dropped) {
 		cli_fail("%s: --warm plan: the scenario has no plan to start from", a->file);
 		return EXIT_USAGE;
 	}
@@ -301,9 +302,35 @@ int plan_with(struct gp_scenario *s, const struct args *a, int k,
  * them. */
 const char *const cli_no_plan[1] = { "plan=nil" };
 
-int cli_nplan_sets(const struct args *a)
+struct gp_scenario *load_planning(const struct args *a, const char *const *extra, int nextra)
 {
-	return a->warm && !strcmp(a->warm, "plan") ? 0 : 1;
+	const char *sets[3 * MAX_SETS + 1];
+	int n = 0;
+	for (int i = 0; i < nextra && n < 3 * MAX_SETS; i++)
+		sets[n++] = extra[i];
+	warm_dropped = false;
+	if (a->warm && !strcmp(a->warm, "plan")) {
+		const char *all[4 * MAX_SETS];
+		int na = 0;
+		for (int i = 0; i < a->nsets; i++)
+			all[na++] = a->sets[i];
+		for (int i = 0; i < n && na < 4 * MAX_SETS; i++)
+			all[na++] = sets[i];
+		struct gp_err e = { "" };
+		struct gp_scenario *s = gp_scenario_load_set(a->file, all, na, &e);
+		if (s)
+			return s;
+		sets[n++] = cli_no_plan[0];
+		s = load_with(a, sets, n);
+		if (s) {
+			warm_dropped = true;
+			fprintf(stderr, "geoplan: %s: --warm plan: the file's plan is left out: %s\n",
+				a->file, e.msg);
+		}
+		return s;
+	}
+	sets[n++] = cli_no_plan[0];
+	return load_with(a, sets, n);
 }
 
 static int cmd_plan(const struct args *a)
@@ -313,7 +340,7 @@ static int cmd_plan(const struct args *a)
 	if (k < 0)
 		return usage_error("--engine: unknown engine '%s' (milp, megatron, dp-across-dcs, atlas, search)",
 				   name);
-	struct gp_scenario *s = load_with(a, cli_no_plan, cli_nplan_sets(a));
+	struct gp_scenario *s = load_planning(a, NULL, 0);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_plan plan;
@@ -345,7 +372,7 @@ static int cmd_plan(const struct args *a)
 
 static int cmd_compare(const struct args *a)
 {
-	struct gp_scenario *s = load_with(a, cli_no_plan, cli_nplan_sets(a));
+	struct gp_scenario *s = load_planning(a, NULL, 0);
 	if (!s)
 		return EXIT_INPUT;
 	if (a->json)

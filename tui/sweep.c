@@ -169,9 +169,7 @@ static void eval_point(const struct args *base, const struct point *pt, long idx
 	int n = 0;
 	for (int i = 0; i < pt->n; i++)
 		sets[n++] = pt->sets[i];
-	if (base->engine && cli_nplan_sets(base))
-		sets[n++] = cli_no_plan[0];
-	struct gp_scenario *s = load_with(base, sets, n);
+	struct gp_scenario *s = base->engine ? load_planning(base, sets, n) : load_with(base, sets, n);
 	if (s) {
 		if (base->engine) {
 			int k = find_engine(base->engine);
@@ -428,7 +426,7 @@ static int by_saved(const void *x, const void *y)
 
 int cmd_sensitivity(const struct args *a)
 {
-	struct gp_scenario *s = a->engine ? load_with(a, cli_no_plan, cli_nplan_sets(a)) : load(a);
+	struct gp_scenario *s = a->engine ? load_planning(a, NULL, 0) : load(a);
 	if (!s)
 		return EXIT_INPUT;
 	struct gp_result r;
