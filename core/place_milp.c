@@ -3283,6 +3283,9 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 			if (goal == GP_OBJ_COST &&
 			    c->price / 3600 * (m->N * c->U + y * (c->sig - c->U)) + eg >= best->obj)
 				break;
+			/* T(y) >= Sigma_c + (ceil(N / y) - 1) U_c (tails >= 0). */
+			if (c->sig + ((m->N + y - 1) / y - 1) * c->U > Tlim)
+				continue;
 			double E = o->d == 1 ? class_tail(m, c, &one) : class_tail(m, c, &oy[y - o->d]);
 			double T = uni_T(m, c, y, E);
 			if (T > Tlim)
