@@ -306,6 +306,7 @@ struct pm {
 	int rounded;                   /* probes the LP's point, rounded, settled */
 	double cost_lb;                /* cost phase: no plan left unscanned costs less */
 	bool bound_only;               /* objective probes: a lower bound suffices */
+	double cutoff;                 /* objective probes: only plans below it (INF: any) */
 	double *ob;                    /* per option: the lowest T it may still hold
 					* below the incumbent (undecided probes, gap
 					* stops); INF when searched to the end */
@@ -1534,7 +1535,11 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 	int *pc = gp_xcalloc((size_t)m->npools * (size_t)(n + 1), sizeof *pc);
 	double *pv = gp_xcalloc((size_t)m->npools * (size_t)(n + 1), sizeof *pv);
 	int *pn = gp_xcalloc((size_t)m->npools + 1, sizeof *pn);
-	bool ok = cv && ce && rc && rv && lc && lv && ln && pc && pv && pn;
+	/* The objective's terms, for the cutoff row (m->cutoff). */
+	bool cut = m->cutoff < INF && (goal == PM_WAN || goal == PM_COST);
+	int no = 0, *oc = cut ? gp_xcalloc((size_t)(2 * n + nd * nd + 1), sizeof *oc) : NULL;
+	double *ov = cut ? gp_xcalloc((size_t)(2 * n + nd * nd + 1), sizeof *ov) : NULL;
+	bool ok = cv && ce && rc && rv && lc && lv && ln && pc && pv && pn && (!cut || (oc && ov));
 	for (int l = 0; ok && l < nl; l++) {
 		lc[l] = gp_xcalloc((size_t)n + 2, sizeof **lc);
 		lv[l] = gp_xcalloc((size_t)n + 2, sizeof **lv);
@@ -1563,6 +1568,14 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 		snprintf(nm, sizeof nm, "x_%d", idx[j]);
 		/* Integer y make some integer x exist unless links weigh x. */
 		cx[j] = gp_milp_col(lp, nm, 0, mb > 0 ? m->N : 0, !relax && c->la >= 0, xcost);
+		if (cut && ycost != 0) {
+			oc[no] = cy[j];
+			ov[no++] = ycost;
+		}
+		if (cut && xcost != 0) {
+			oc[no] = cx[j];
+			ov[no++] = xcost;
+		}
 		int k2[2] = { cx[j], cy[j] };
 		double v2[2] = { 1, -(double)mb };
 		snprintf(nm, sizeof nm, "mb_%d", idx[j]);
@@ -1644,6 +1657,10 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 							   gp_find_link(s, b, a)->price_per_gb) : 0;
 					ce[a * nd + b] = k2[2] = gp_milp_col(lp, nm, 0, 1, false, ecost);
 					gp_milp_row(lp, nm, 3, k2, v2, -INF, 1);
+					if (cut && ecost != 0) {
+						oc[no] = k2[2];
+						ov[no++] = ecost;
+					}
 				}
 			}
 	}
@@ -1720,6 +1737,12 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 				if (ce[a * nd + b] > 0)
 					x0[ce[a * nd + b]] = x0[cv[a]] * x0[cv[b]];
 	}
+	/* Only plans better than the cutoff (the best so far): a search
+	 * for an improvement, which the screens and presolve settle sooner. */
+	if (ok && cut && no > 0)
+		gp_milp_row(lp, "cutoff", no, oc, ov, -INF, m->cutoff);
+	free(oc);
+	free(ov);
 	for (int l = 0; lc && l < nl; l++) {
 		free(lc[l]);
 		free(lv[l]);
@@ -2806,6 +2829,7 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->probe_tl = PM_PROBE_TL;
 	m->budget = o ? o->budget_usd_per_hour : 0;
 	m->miss = INF;
+	m->cutoff = INF;
 	m->L = s->model.layers;
 	double N = s->job.global_batch / s->job.micro_batch;
 	if (!(N >= 1 && N <= 1e7 && N == floor(N)))
@@ -3389,7 +3413,9 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 					all = false;
 					break;
 				}
+				m->cutoff = best->obj * (1 - 1e-9);   /* improvements only */
 				int r = probe_ws(m, oi, idx, n, u, PM_COST, lastT <= u ? last : NULL, cur, e);
+				m->cutoff = INF;
 				if (r < 0)
 					return -1;
 				all = all && r != 3 && (r == 0 || cur->proven);
@@ -3405,7 +3431,9 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 		/* As narrow as it gets: the cheapest plan at its last
 		 * breakpoint, then open at its bound if that is still below. */
 		if (v.b <= v.a * (1 + res)) {
+			m->cutoff = best->obj * (1 - 1e-9);
 			int r = probe_ws(m, oi, idx, n, hi, PM_COST, lastT <= hi ? last : NULL, cur, e);
+			m->cutoff = INF;
 			if (r < 0)
 				return -1;
 			if (r == 1 && keep(m, best, sol, cur, last, &lastT, hi, oi, d, e))
@@ -3605,7 +3633,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				double T = prev_bp(m, idx, n, Tstar * 1.05);
 				if (T == -INF || T < Tstar * (1 - 1e-12))
 					continue;
+				/* Only a plan with fewer bytes than the best helps. */
+				m->cutoff = best->obj < INF ? best->obj * (1 - 1e-9) : INF;
 				int r = probe(m, oi, idx, n, T, PM_WAN, &cur, e);
+				m->cutoff = INF;
 				if (r < 0) {
 					rc = -1;
 					break;
@@ -3654,7 +3685,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			best->T = INF;
 			/* The fastest plan, at its own cost, is the first incumbent
 			 * (ties keep it: the fastest of the cheapest). */
-			if (goal == GP_OBJ_COST) {
+			if (goal == GP_OBJ_COST || goal == GP_OBJ_WAN) {
 				if (enum_classes(m, p1.d) < 0) {
 					rc = gp_errf(e, "out of memory");
 					break;
