@@ -934,7 +934,7 @@ static int enum_build(struct pm *m)
 		Smax = 64;
 	m->Smax = Smax;
 	/* Attempts are numbered alike only for the same stage bound. */
-	if (m->prev && m->prev->Smax != Smax)
+	if (m->prev && (m->prev->Smax != Smax || m->prev->nc == 0))   /* (none to reuse) */
 		m->prev = NULL;
 	for (int a = 0; a < m->nk; a++)
 		for (int n = 1; n <= Smax; n++) {
@@ -2572,7 +2572,8 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 		struct pm_class *c = &m->c[i];
 		if (!(c->sig < fmin(below, bt)))
 			continue;
-		int ym = o->d == 1 ? 1 : uni_ymax(m, c);   /* d = 1: a lone replica */
+		/* d = 1: a lone replica (still within its cycle row). */
+		int ym = o->d == 1 ? uni_ymax(m, c) >= 1 : uni_ymax(m, c);
 		if (ym > o->dhi)
 			ym = o->dhi;
 		if (ym < o->d)
@@ -3290,7 +3291,7 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 	}
 	for (int i = 0; i < m->nc && rc == 0; i++) {
 		struct pm_class *c = &m->c[i];
-		int ym = o->d == 1 ? 1 : uni_ymax(m, c);
+		int ym = o->d == 1 ? uni_ymax(m, c) >= 1 : uni_ymax(m, c);
 		if (ym > o->dhi)
 			ym = o->dhi;
 		double eg = m->N * class_egress(m, c, goal);
@@ -3299,6 +3300,7 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 		for (int y = o->d; y <= ym; y++) {
 			if (now_s() > m->deadline) {
 				best->stopped = true;
+				m->cost_lb = 0;   /* classes left unscanned */
 				rc = 1;
 				break;
 			}
@@ -3860,12 +3862,17 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 				rep->bound = fmin(m.Tlb, best.T);
 		} else {
 			rep->objective = best.obj;
-			/* Cost: what the scan left out costs at least cost_lb. */
-			rep->bound = proven ? best.obj : goal == GP_OBJ_COST
-				     ? fmin(best.obj, fmax(m.cost_lb, work_cost_bound(&m))) : 0;
-			if (!proven && rep->bound >= best.obj * (1 - 1e-12)) {
-				rep->status = GP_MILP_OPTIMAL;
-				rep->bound = best.obj;
+			/* Cost: what the search left out (open intervals, gap
+			 * drops, the deadline) costs at least cost_lb; proven when
+			 * that reaches the objective. */
+			if (goal == GP_OBJ_COST) {
+				rep->bound = fmin(best.obj, fmax(m.cost_lb, work_cost_bound(&m)));
+				proven = rep->bound >= best.obj * (1 - 1e-12);
+				rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
+				if (proven)
+					rep->bound = best.obj;
+			} else {
+				rep->bound = proven ? best.obj : 0;
 			}
 		}
 		rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
