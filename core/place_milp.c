@@ -153,8 +153,9 @@
  * Warm starts: a given plan (--warm: a heuristic's) becomes classes and
  * the first option that accepts it at its own breakpoint gives the
  * incumbent the search starts below (warm_start); in the cost phase each
- * probe hands GLPK the last feasible plan found at a smaller T through
- * its heuristic callback.
+ * probe offers GLPK the last plan found at a smaller T through its
+ * heuristic callback (taken only when it satisfies the probe, whose
+ * cutoff row asks for a cheaper plan than the best: rarely).
  *
  * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
  * plans with T <= 1.05 T* (each option at its largest breakpoint below);
