@@ -1516,6 +1516,68 @@ static bool twins(const struct gp_scenario *s, int a, int b)
 	return true;
 }
 
+/* Per micro-batch of class c: WAN bytes (goal wan_bytes) or egress
+ * dollars (cost) of its boundaries that cross links (activations one
+ * way, gradients the other; chains cross several). */
+static double class_egress(const struct pm *m, const struct pm_class *c, enum gp_objective goal)
+{
+	const struct gp_scenario *s = m->sc;
+	double v = 0;
+	for (int b = 0; b + 1 < c->nseg; b++)
+		if (c->lk[b][0] >= 0)
+			v += goal == GP_OBJ_WAN ? 2 * m->bb
+			     : m->bb / 1e9 * (s->links[c->lk[b][0]].price_per_gb +
+					      s->links[c->lk[b][1]].price_per_gb);
+	return v;
+}
+
+/* What class_egress counts toward a probe's goal (nothing for the
+ * others). */
+static double probe_egress(const struct pm *m, const struct pm_class *c, enum pm_goal goal)
+{
+	return goal == PM_WAN ? class_egress(m, c, GP_OBJ_WAN)
+	       : goal == PM_COST ? class_egress(m, c, GP_OBJ_COST) : 0;
+}
+
+/* sol := y replicas of class ci taking all N micro-batches at T. */
+static void sol_single(const struct pm *m, struct pm_sol *sol, int ci, int y, double T,
+		       double obj, int oi)
+{
+	memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
+	memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
+	sol->y[ci] = y;
+	sol->x[ci] = m->N;
+	sol->T = T;
+	sol->obj = sol->lb = obj;
+	sol->proven = true;
+	sol->opt = oi;
+}
+
+/* dst := src (the whole solution, as option oi's). */
+static void sol_copy(const struct pm *m, struct pm_sol *dst, const struct pm_sol *src, int oi)
+{
+	memcpy(dst->y, src->y, (size_t)m->nc * sizeof *dst->y);
+	memcpy(dst->x, src->x, (size_t)m->nc * sizeof *dst->x);
+	dst->T = src->T;
+	dst->obj = src->obj;
+	dst->lb = src->lb;
+	dst->proven = src->proven;
+	dst->opt = oi;
+}
+
+/* A lone replica of c taking all N micro-batches: its link (if any) must
+ * keep up with its cycle; *req the time the link needs for them. */
+static bool lone_link(const struct pm *m, const struct pm_class *c, double *req)
+{
+	*req = 0;
+	if (c->la < 0)
+		return true;
+	const struct gp_scenario *s = m->sc;
+	double bw = fmin(s->links[c->la].bandwidth, s->links[c->lb].bandwidth);
+	*req = m->bb * m->N / bw;
+	return m->bb <= bw * c->U;
+}
+
 /* Builds the MILP at T; *cols gets the class of each y column. */
 static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const int *idx,
 			     int n, double T, enum pm_goal goal, bool relax, int *cy, int *cx,
@@ -1556,14 +1618,7 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 		const struct pm_class *c = &m->c[idx[j]];
 		int mb = m_of(m, c, T);
 		double ycost = goal == PM_COST ? c->price * T / 3600 : goal == PM_PRICE ? c->price : 0;
-		double xcost = 0;
-		if (c->la >= 0) {
-			if (goal == PM_WAN)
-				xcost = 2 * m->bb;
-			else if (goal == PM_COST)
-				xcost = m->bb / 1e9 * (s->links[c->la].price_per_gb +
-						       s->links[c->lb].price_per_gb);
-		}
+		double xcost = probe_egress(m, c, goal);
 		snprintf(nm, sizeof nm, "y_%d", idx[j]);
 		cy[j] = gp_milp_col(lp, nm, 0, mb > 0 ? c->ymax : 0, !relax, ycost);
 		snprintf(nm, sizeof nm, "x_%d", idx[j]);
@@ -2291,13 +2346,8 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 		if (r1 == 1 && (D <= o->dhi || m->bound_only)) {
 			/* (For a bound only, the relaxation's will do.) */
 			if (sol) {
-				memcpy(sol->y, t.y, (size_t)m->nc * sizeof *sol->y);
-				memcpy(sol->x, t.x, (size_t)m->nc * sizeof *sol->x);
-				sol->T = t.T;
-				sol->obj = t.obj;
-				sol->lb = t.lb;
+				sol_copy(m, sol, &t, oi);
 				sol->proven = t.proven && D <= o->dhi;
-				sol->opt = oi;
 			}
 			rc = 1;
 		} else if (r1 == 0 || r1 < 0) {
@@ -2341,13 +2391,8 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 			D += t.y[ia[j]];
 		by_milp = false;
 		if (r1 == 1 && D <= o->dhi) {
-			if (sol) {
-				memcpy(sol->y, t.y, (size_t)m->nc * sizeof *sol->y);
-				memcpy(sol->x, t.x, (size_t)m->nc * sizeof *sol->x);
-				sol->T = T;
-				sol->obj = t.obj;
-				sol->opt = oi;
-			}
+			if (sol)
+				sol_copy(m, sol, &t, oi);
 			rc = 1;
 		} else if (r1 <= 0) {
 			rc = r1;
@@ -2408,20 +2453,15 @@ static void undecided(struct pm *m, double lo)
 static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 		     struct pm_sol *sol, double *T, double *lo)
 {
-	const struct gp_scenario *s = m->sc;
 	int bc = -1;
 	double bt = INF;
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
 		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget))
 			continue;
-		double t = bp(c, m->N), req = 0;
-		if (c->la >= 0) {
-			double bw = fmin(s->links[c->la].bandwidth, s->links[c->lb].bandwidth);
-			if (m->bb > bw * c->U)
-				continue;   /* its cycle row */
-			req = m->bb * m->N / bw;
-		}
+		double t = bp(c, m->N), req;
+		if (!lone_link(m, c, &req))
+			continue;   /* its cycle row */
 		if (req > t)
 			t = next_bp(m, idx, n, nextafter(req, -INF));
 		if (t < bt) {
@@ -2433,15 +2473,8 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 		return 0;
 	*T = bt;
 	*lo = prev_bp(m, idx, n, nextafter(bt, -INF));
-	if (sol) {
-		memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
-		memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
-		sol->y[bc] = 1;
-		sol->x[bc] = m->N;
-		sol->T = bt;
-		sol->obj = 0;
-		sol->opt = oi;
-	}
+	if (sol)
+		sol_single(m, sol, bc, 1, bt, 0, oi);
 	return 1;
 }
 
@@ -2452,24 +2485,16 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
 		   enum pm_goal goal, struct pm_sol *sol)
 {
-	const struct gp_scenario *s = m->sc;
 	int bc = -1;
 	double bv = INF;
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
 		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget) || m_of(m, c, T) < m->N)
 			continue;
-		double v = goal == PM_PRICE ? c->price : goal == PM_COST ? c->price * T / 3600 : 0;
-		if (c->la >= 0) {
-			double bw = fmin(s->links[c->la].bandwidth, s->links[c->lb].bandwidth);
-			if (m->bb > bw * c->U || m->bb * m->N > bw * T)
-				continue;
-			if (goal == PM_WAN)
-				v += 2 * m->bb * m->N;
-			else if (goal == PM_COST)
-				v += m->bb * m->N / 1e9 * (s->links[c->la].price_per_gb +
-							  s->links[c->lb].price_per_gb);
-		}
+		double req, v = goal == PM_PRICE ? c->price : goal == PM_COST ? c->price * T / 3600 : 0;
+		if (!lone_link(m, c, &req) || req > T)
+			continue;
+		v += m->N * probe_egress(m, c, goal);
 		if (v < bv) {
 			bv = v;
 			bc = idx[j];
@@ -2477,16 +2502,8 @@ static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
 	}
 	if (bc < 0)
 		return 0;
-	if (sol) {
-		memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
-		memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
-		sol->y[bc] = 1;
-		sol->x[bc] = m->N;
-		sol->T = T;
-		sol->obj = sol->lb = bv;
-		sol->proven = true;
-		sol->opt = oi;
-	}
+	if (sol)
+		sol_single(m, sol, bc, 1, T, bv, oi);
 	return 1;
 }
 
@@ -2611,15 +2628,8 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 	if (bc < 0 || bt >= below)
 		return 0;
 	*T = bt;
-	if (sol) {
-		memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
-		memset(sol->x, 0, (size_t)m->nc * sizeof *sol->x);
-		sol->y[bc] = by;
-		sol->x[bc] = m->N;
-		sol->T = bt;
-		sol->obj = 0;
-		sol->opt = oi;
-	}
+	if (sol)
+		sol_single(m, sol, bc, by, bt, 0, oi);
 	return 1;
 }
 
@@ -3065,21 +3075,6 @@ static int take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 	return 0;
 }
 
-/* Per micro-batch of class c: WAN bytes (goal wan_bytes) or egress
- * dollars (cost) of its boundaries that cross links (activations one
- * way, gradients the other; chains cross several). */
-static double class_egress(const struct pm *m, const struct pm_class *c, enum gp_objective goal)
-{
-	const struct gp_scenario *s = m->sc;
-	double v = 0;
-	for (int b = 0; b + 1 < c->nseg; b++)
-		if (c->lk[b][0] >= 0)
-			v += goal == GP_OBJ_WAN ? 2 * m->bb
-			     : m->bb / 1e9 * (s->links[c->lk[b][0]].price_per_gb +
-					      s->links[c->lk[b][1]].price_per_gb);
-	return v;
-}
-
 /* The wan_bytes or cost objective of solution sol at sol->T, as the
  * covering MILP's objective row counts it (build). */
 static double sol_objective(const struct pm *m, const struct pm_opt *o, const struct pm_sol *sol,
@@ -3320,10 +3315,7 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 			double v = eg + (goal == GP_OBJ_COST ? y * c->price * T / 3600 : 0);
 			if (!(v < best->obj))
 				continue;
-			memset(cur->y, 0, (size_t)m->nc * sizeof *cur->y);
-			memset(cur->x, 0, (size_t)m->nc * sizeof *cur->x);
-			cur->y[i] = y;
-			cur->x[i] = m->N;
+			sol_single(m, cur, i, y, T, v, oi);
 			best->obj = v;
 			if (take(m, best, sol, cur, T, oi, d)) {
 				rc = -1;

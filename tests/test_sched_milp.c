@@ -471,6 +471,46 @@ static void test_solver(void **state)
 	gp_milp_free(m);
 }
 
+/* The placement probes' settings (MIP presolve, light branch and bound,
+ * the dual simplex, light then full) find the same optimum, and the
+ * presolver's "no primal feasible solution" is an infeasible status. */
+static void test_solver_settings(void **state)
+{
+	(void)state;
+	const struct gp_milp_params ps[] = {
+		{ .presolve = true }, { .light = true }, { .dual = true },
+		{ .presolve = true, .light = true, .dual = true },
+		{ .presolve = true, .light = true, .then_full = true, .time_limit = 10 },
+	};
+	for (int k = 0; k < (int)(sizeof ps / sizeof ps[0]); k++) {
+		struct gp_milp *m = chvatal();
+		struct gp_milp_report rep;
+		struct gp_err e = { "" };
+		assert_int_equal(gp_milp_solve(m, &ps[k], &rep, &e), 0);
+		assert_int_equal(rep.status, GP_MILP_OPTIMAL);
+		assert_true(fabs(rep.objective + 13) < 1e-9);
+		assert_true(gp_milp_violation(m, rep.x) == 0);
+		gp_milp_report_free(&rep);
+		const int c2[] = { 0, 1 };
+		const double one[] = { 1, 1 };
+		gp_milp_row(m, "big", 2, c2, one, 10, HUGE_VAL);
+		assert_int_equal(gp_milp_solve(m, &ps[k], &rep, &e), 0);
+		assert_int_equal(rep.status, GP_MILP_INFEASIBLE);
+		assert_null(rep.x);
+		gp_milp_report_free(&rep);
+		gp_milp_free(m);
+		/* a in [0, 3] and a >= 10: the bounds alone say so */
+		m = gp_milp_new();
+		gp_milp_col(m, "a", 0, 3, true, 1);
+		const int c1[] = { 0 };
+		gp_milp_row(m, "r", 1, c1, one, 10, HUGE_VAL);
+		assert_int_equal(gp_milp_solve(m, &ps[k], &rep, &e), 0);
+		assert_int_equal(rep.status, GP_MILP_INFEASIBLE);
+		gp_milp_report_free(&rep);
+		gp_milp_free(m);
+	}
+}
+
 /* A GLPK internal error (a row naming a column twice) is an error value,
  * prints nothing, and the next solve in the thread works. */
 static void test_solver_error_hook(void **state)
@@ -561,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_8x16_memory),
 		cmocka_unit_test(test_cbc),
+		cmocka_unit_test(test_solver_settings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
