@@ -2555,10 +2555,27 @@ static int uni_ymax(const struct pm *m, const struct pm_class *c)
 	return y;
 }
 
+/* The lone replica's option (no sync), for the uniform options' y = 1. */
+static const struct pm_opt lone_opt = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
+
+/* Copies of uniform option o capped at each y in [d, dhi] (oy[y - d]):
+ * the tail of y replicas takes rings of at most y, and class_tail's memo
+ * keys on the option, so each y gets its own. Reset m->memo->o before
+ * freeing them. */
+static struct pm_opt *capped_copies(const struct pm_opt *o)
+{
+	int ny = o->dhi - o->d + 1;
+	struct pm_opt *oy = gp_xcalloc((size_t)ny + 1, sizeof *oy);
+	for (int k = 0; oy && k < ny; k++) {
+		oy[k] = *o;
+		oy[k].dhi = o->d + k;
+	}
+	return oy;
+}
+
 static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double *T)
 {
 	const struct pm_opt *o = &m->opt[oi];
-	static const struct pm_opt one = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
 	int bc = -1, by = 0;
 	double bt = INF;
 	*T = INF;
@@ -2567,23 +2584,18 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 	 * class_tail's memo keys on the option, so each gets its own copy).
 	 * The tail capped at d bounds every y >= d from below: only a (class,
 	 * y) whose bound beats the best so far gets its own tail. */
-	int ny = o->dhi - o->d + 1;
-	struct pm_opt *oy = gp_xcalloc((size_t)ny + 1, sizeof *oy);
+	struct pm_opt *oy = capped_copies(o);
 	double *Elo = gp_xcalloc((size_t)m->nc + 1, sizeof *Elo);
 	if (!oy || !Elo) {
 		free(oy);
 		free(Elo);
 		return 0;
 	}
-	for (int k = 0; k < ny; k++) {
-		oy[k] = *o;
-		oy[k].dhi = o->d + k;
-	}
 	/* (The memo keys on one option at a time: the lone replica's tails
 	 * first, then oy[0]'s.) T(y) >= Sigma_c (tails are >= 0): classes
 	 * whose fill reaches the best get no tail. */
 	for (int i = 0; o->d == 1 && i < m->nc; i++)
-		m->c[i].E1 = m->c[i].sig < below ? class_tail(m, &m->c[i], &one) : INF;
+		m->c[i].E1 = m->c[i].sig < below ? class_tail(m, &m->c[i], &lone_opt) : INF;
 	for (int i = 0; i < m->nc; i++)
 		Elo[i] = m->c[i].sig < below ? class_tail(m, &m->c[i], &oy[0]) : INF;
 	for (int i = 0; i < m->nc; i++) {
@@ -3276,15 +3288,10 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, int d)
 {
 	const struct pm_opt *o = &m->opt[oi];
-	static const struct pm_opt one = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
-	int ny = o->dhi - o->d + 1, rc = 0;
-	struct pm_opt *oy = gp_xcalloc((size_t)ny + 1, sizeof *oy);
+	int rc = 0;
+	struct pm_opt *oy = capped_copies(o);
 	if (!oy)
 		return -1;
-	for (int k = 0; k < ny; k++) {
-		oy[k] = *o;
-		oy[k].dhi = o->d + k;
-	}
 	for (int i = 0; i < m->nc && rc == 0; i++) {
 		struct pm_class *c = &m->c[i];
 		int ym = o->d == 1 ? uni_ymax(m, c) >= 1 : uni_ymax(m, c);
@@ -3308,7 +3315,7 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 			/* T(y) >= Sigma_c + (ceil(N / y) - 1) U_c (tails >= 0). */
 			if (c->sig + ((m->N + y - 1) / y - 1) * c->U > Tlim)
 				continue;
-			double E = o->d == 1 ? class_tail(m, c, &one) : class_tail(m, c, &oy[y - o->d]);
+			double E = o->d == 1 ? class_tail(m, c, &lone_opt) : class_tail(m, c, &oy[y - o->d]);
 			double T = uni_T(m, c, y, E);
 			if (T > Tlim)
 				continue;
