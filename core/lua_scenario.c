@@ -1,0 +1,562 @@
+/*
+ * lua_scenario.c: turns the table a scenario file returns into a
+ * struct gp_scenario (scenario.h): the GPU catalog and the file's own
+ * GPUs, the model (a catalog name or a table), DCs and their pools,
+ * links (symmetric unless both directions are given), the job, the
+ * objective and budget; the plan is lua_plan.c's. Unknown fields are
+ * errors, so a typo is never silently ignored.
+ */
+#include "lua_int.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- GPUs ---------------------------------------------------------- */
+
+static const char *const gpu_keys[] = { "tflops", "memory", "hbm_bandwidth",
+	"nvlink", "efficiency", "price_per_hour", NULL };
+
+static int find_gpu(const struct gp_scenario *s, const char *name)
+{
+	for (int i = 0; i < s->ngpus; i++)
+		if (!strcmp(s->gpus[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Reads the gpu table at t into g; fields are required only for a GPU
+ * the catalog does not know. */
+static int conv_gpu(struct lh_cv *c, int t, const char *path, struct gp_gpu *g,
+		    int known)
+{
+	int req = known ? 0 : LH_REQ;
+	if (lh_check_keys(c, t, path, gpu_keys, 0) ||
+	    lh_get_num(c, t, path, "tflops", req | LH_POS, g->flops, &g->flops) ||
+	    lh_get_num(c, t, path, "memory", req | LH_POS, g->memory, &g->memory) ||
+	    lh_get_num(c, t, path, "hbm_bandwidth", req | LH_POS, g->hbm_bw, &g->hbm_bw) ||
+	    lh_get_num(c, t, path, "nvlink", LH_POS, known ? g->nvlink : 32e9, &g->nvlink) ||
+	    lh_get_num(c, t, path, "efficiency", LH_UNIT, known ? g->efficiency : GP_DEFAULT_EFFICIENCY,
+		       &g->efficiency) ||
+	    lh_get_num(c, t, path, "price_per_hour", LH_NONNEG, g->price_per_hour,
+		       &g->price_per_hour))
+		return -1;
+	return 0;
+}
+
+/* Adds every entry of table t (name -> gpu table) to s->gpus. */
+static int conv_gpu_table(struct lh_cv *c, int t, const char *path)
+{
+	lua_State *L = c->L;
+	t = lua_absindex(L, t);
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		char p[300];
+		if (lua_type(L, -2) != LUA_TSTRING) {
+			char d[64];
+			lh_describe(L, -2, d, sizeof d);
+			lua_pop(L, 2);
+			return lh_err(c, path, "GPU names must be strings, got %s", d);
+		}
+		const char *name = lua_tostring(L, -2);
+		snprintf(p, sizeof p, "%s[\"%s\"]", path, name);
+		if (strlen(name) >= GP_NAME_MAX) {
+			lua_pop(L, 2);
+			return lh_err(c, p, "GPU name too long");
+		}
+		if (!lua_istable(L, -1)) {
+			char d[64];
+			lh_describe(L, -1, d, sizeof d);
+			lua_pop(L, 2);
+			return lh_err(c, p, "expected a table, got %s", d);
+		}
+		int i = find_gpu(c->s, name);
+		if (i < 0) {
+			if (c->s->ngpus >= 256) {
+				lua_pop(L, 2);
+				return lh_err(c, path, "too many GPU types (at most 256)");
+			}
+			i = c->s->ngpus++;
+			memset(&c->s->gpus[i], 0, sizeof c->s->gpus[i]);
+			snprintf(c->s->gpus[i].name, GP_NAME_MAX, "%s", name);
+			if (conv_gpu(c, -1, p, &c->s->gpus[i], 0)) {
+				lua_pop(L, 2);
+				return -1;
+			}
+		} else if (conv_gpu(c, -1, p, &c->s->gpus[i], 1)) {
+			lua_pop(L, 2);
+			return -1;
+		}
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+/* --- model --------------------------------------------------------- */
+
+static const char *const model_keys[] = { "name", "layers", "hidden", "heads",
+	"kv_heads", "ffn", "vocab", "gated", NULL };
+
+static int conv_model_table(struct lh_cv *c, int t, const char *path,
+			    struct gp_model *m, const char *name)
+{
+	double layers;
+	if (lh_check_keys(c, t, path, model_keys, 0) ||
+	    lh_get_str(c, t, path, "name", 0, name, m->name, sizeof m->name) ||
+	    lh_get_num(c, t, path, "layers", LH_REQ | LH_POS | LH_INT, 0, &layers) ||
+	    lh_get_num(c, t, path, "hidden", LH_REQ | LH_POS | LH_INT, 0, &m->hidden) ||
+	    lh_get_num(c, t, path, "heads", LH_REQ | LH_POS | LH_INT, 0, &m->heads) ||
+	    lh_get_num(c, t, path, "kv_heads", LH_POS | LH_INT, m->heads, &m->kv_heads) ||
+	    lh_get_num(c, t, path, "ffn", LH_POS | LH_INT, 4 * m->hidden, &m->ffn) ||
+	    lh_get_num(c, t, path, "vocab", LH_POS | LH_INT, 50257, &m->vocab) ||
+	    lh_get_bool(c, t, path, "gated", false, &m->gated))
+		return -1;
+	if (layers > 100000)
+		return lh_err(c, path, "layers: at most 100000, got %.0f", layers);
+	m->layers = (int)layers;
+	if (fmod(m->hidden, m->heads) != 0) {
+		char p[300];
+		lh_join(p, sizeof p, path, "heads");
+		return lh_err(c, p, "hidden (%.0f) must be a multiple of heads (%.0f)",
+			      m->hidden, m->heads);
+	}
+	if (m->kv_heads > m->heads || fmod(m->heads, m->kv_heads) != 0) {
+		char p[300];
+		lh_join(p, sizeof p, path, "kv_heads");
+		return lh_err(c, p, "must divide heads (%.0f), got %.0f", m->heads,
+			      m->kv_heads);
+	}
+	return 0;
+}
+
+static int conv_model(struct lh_cv *c, int top)
+{
+	lua_State *L = c->L;
+	int ty = lh_rawfield(L, top, "model");
+	if (ty == LUA_TTABLE) {
+		int rc = conv_model_table(c, -1, "model", &c->s->model, "custom");
+		lua_pop(L, 1);
+		return rc;
+	}
+	if (ty != LUA_TSTRING) {
+		char d[64];
+		lh_describe(L, -1, d, sizeof d);
+		lua_pop(L, 1);
+		if (ty == LUA_TNIL)
+			return lh_err(c, "model", "required field is missing (a catalog name or a table)");
+		return lh_err(c, "model", "expected a catalog name or a table, got %s", d);
+	}
+	char name[GP_NAME_MAX];
+	snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
+	lua_pop(L, 1);
+	lua_getglobal(L, "catalog");
+	lh_rawfield(L, -1, "models");
+	int found = lh_rawfield(L, -1, name) == LUA_TTABLE;
+	if (!found) {
+		char list[512] = "";
+		lua_pop(L, 1);
+		lua_pushnil(L);
+		while (lua_next(L, -2)) {
+			lua_pop(L, 1);
+			if (lua_type(L, -1) == LUA_TSTRING) {
+				size_t l = strlen(list);
+				snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "",
+					 lua_tostring(L, -1));
+			}
+		}
+		lua_pop(L, 2);
+		return lh_err(c, "model", "unknown model \"%s\" (catalog: %s)", name, list);
+	}
+	int rc = conv_model_table(c, -1, "catalog.models", &c->s->model, name);
+	lua_pop(L, 3);
+	return rc;
+}
+
+/* --- DCs and links --------------------------------------------------- */
+
+static const char *const dc_keys[] = { "name", "pools", NULL };
+static const char *const pool_keys[] = { "gpu", "count", "per_node", "nvlink",
+	"network", "latency", NULL };
+
+static int conv_pool(struct lh_cv *c, int t, const char *path, struct gp_pool *p)
+{
+	char gpu[GP_NAME_MAX], pp[300];
+	if (lh_check_keys(c, t, path, pool_keys, 0) ||
+	    lh_get_str(c, t, path, "gpu", LH_REQ, NULL, gpu, sizeof gpu))
+		return -1;
+	p->gpu = find_gpu(c->s, gpu);
+	if (p->gpu < 0) {
+		lh_join(pp, sizeof pp, path, "gpu");
+		return lh_err(c, pp, "unknown GPU \"%s\" (add it to gpus = { ... })", gpu);
+	}
+	const struct gp_gpu *g = &c->s->gpus[p->gpu];
+	if (lh_get_int(c, t, path, "count", LH_REQ | LH_POS, 0, &p->count) ||
+	    lh_get_int(c, t, path, "per_node", LH_POS, 8, &p->per_node) ||
+	    lh_get_num(c, t, path, "nvlink", LH_POS, g->nvlink, &p->nvlink) ||
+	    lh_get_num(c, t, path, "network", LH_POS, 100e9 / 8, &p->network) ||
+	    lh_get_num(c, t, path, "latency", LH_NONNEG, 8.2e-6, &p->latency))
+		return -1;
+	if (p->count % p->per_node != 0 && p->count > p->per_node) {
+		lh_join(pp, sizeof pp, path, "count");
+		return lh_err(c, pp, "%d GPUs do not fill whole nodes of %d (per_node)",
+			      p->count, p->per_node);
+	}
+	return 0;
+}
+
+static int conv_dcs(struct lh_cv *c, int top)
+{
+	lua_State *L = c->L;
+	struct gp_scenario *s = c->s;
+	if (lh_get_table(c, top, "", "dcs", 1) != 1)
+		return -1;
+	long n = lh_check_array(c, -1, "dcs", 4096);
+	if (n < 0)
+		goto fail;
+	if (n == 0) {
+		lh_err(c, "dcs", "expected at least one DC");
+		goto fail;
+	}
+	s->dcs = gp_xcalloc(n, sizeof *s->dcs);
+	if (!s->dcs) {
+		lh_err(c, "dcs", "out of memory");
+		goto fail;
+	}
+	for (long i = 1; i <= n; i++) {
+		char p[300], pp[300];
+		lh_joini(p, sizeof p, "dcs", i);
+		if (lh_get_elem_table(c, -1, p, i))
+			goto fail;
+		struct gp_dc *dc = &s->dcs[s->ndcs++];
+		if (lh_check_keys(c, -1, p, dc_keys, 0) ||
+		    lh_get_str(c, -1, p, "name", LH_REQ, NULL, dc->name, sizeof dc->name))
+			goto fail1;
+		for (int j = 0; j < s->ndcs - 1; j++)
+			if (!strcmp(s->dcs[j].name, dc->name)) {
+				lh_join(pp, sizeof pp, p, "name");
+				lh_err(c, pp, "\"%s\" is also the name of dcs[%d]", dc->name, j + 1);
+				goto fail1;
+			}
+		lh_join(pp, sizeof pp, p, "pools");
+		if (lh_get_table(c, -1, p, "pools", 1) != 1)
+			goto fail1;
+		long np = lh_check_array(c, -1, pp, 64);
+		if (np < 0)
+			goto fail2;
+		if (np == 0) {
+			lh_err(c, pp, "expected at least one pool");
+			goto fail2;
+		}
+		dc->pools = gp_xcalloc(np, sizeof *dc->pools);
+		if (!dc->pools) {
+			lh_err(c, pp, "out of memory");
+			goto fail2;
+		}
+		for (long j = 1; j <= np; j++) {
+			char q[300];
+			lh_joini(q, sizeof q, pp, j);
+			if (lh_get_elem_table(c, -1, q, j))
+				goto fail2;
+			if (conv_pool(c, -1, q, &dc->pools[dc->npools++]))
+				goto fail3;
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 1);
+	return 0;
+fail3:
+	lua_pop(L, 1);
+fail2:
+	lua_pop(L, 1);
+fail1:
+	lua_pop(L, 1);
+fail:
+	lua_pop(L, 1);
+	return -1;
+}
+
+static const char *const link_keys[] = { "bandwidth", "latency",
+	"price_per_gb", "streams", NULL };
+
+static int dc_ref(struct lh_cv *c, int t, long idx, const char *path, int *out)
+{
+	lua_State *L = c->L;
+	char p[300];
+	snprintf(p, sizeof p, "%s[%ld]", path, idx);
+	if (lua_rawgeti(L, t, idx) != LUA_TSTRING) {
+		char d[64];
+		lh_describe(L, -1, d, sizeof d);
+		lua_pop(L, 1);
+		return lh_err(c, p, "expected a DC name, got %s", d);
+	}
+	*out = gp_find_dc(c->s, lua_tostring(L, -1));
+	if (*out < 0) {
+		char list[300] = "";
+		for (int i = 0; i < c->s->ndcs; i++) {
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "",
+				 c->s->dcs[i].name);
+		}
+		lh_err(c, p, "unknown DC \"%s\" (DCs: %s)", lua_tostring(L, -1), list);
+		lua_pop(L, 1);
+		return -1;
+	}
+	lua_pop(L, 1);
+	return 0;
+}
+
+static int conv_links(struct lh_cv *c, int top)
+{
+	lua_State *L = c->L;
+	struct gp_scenario *s = c->s;
+	int got = lh_get_table(c, top, "", "links", 0);
+	if (got < 0)
+		return -1;
+	if (got == 0)
+		return 0;
+	long n = lh_check_array(c, -1, "links", 100000);
+	if (n < 0)
+		goto fail;
+	s->links = gp_xcalloc(2 * n, sizeof *s->links);
+	if (!s->links) {
+		lh_err(c, "links", "out of memory");
+		goto fail;
+	}
+	/* given[k]: entry k was written by the user (not mirrored). */
+	char *given = gp_xcalloc(2 * n, 1);
+	if (!given) {
+		lh_err(c, "links", "out of memory");
+		goto fail;
+	}
+	for (long i = 1; i <= n; i++) {
+		char p[300];
+		lh_joini(p, sizeof p, "links", i);
+		if (lh_get_elem_table(c, -1, p, i))
+			goto failg;
+		struct gp_link l = { 0 };
+		if (lh_check_keys(c, -1, p, link_keys, 2) ||
+		    dc_ref(c, lua_gettop(L), 1, p, &l.from) ||
+		    dc_ref(c, lua_gettop(L), 2, p, &l.to) ||
+		    lh_get_num(c, -1, p, "bandwidth", LH_REQ | LH_POS, 0, &l.bandwidth) ||
+		    lh_get_num(c, -1, p, "latency", LH_REQ | LH_NONNEG, 0, &l.latency) ||
+		    lh_get_num(c, -1, p, "price_per_gb", LH_NONNEG, 0, &l.price_per_gb) ||
+		    lh_get_int(c, -1, p, "streams", LH_POS, 1, &l.streams))
+			goto failg1;
+		lua_pop(L, 1);
+		if (l.from == l.to) {
+			lh_err(c, p, "a link joins two different DCs, both are \"%s\"",
+			       s->dcs[l.from].name);
+			goto failg;
+		}
+		int k;
+		for (k = 0; k < s->nlinks; k++)
+			if (s->links[k].from == l.from && s->links[k].to == l.to)
+				break;
+		if (k < s->nlinks && given[k]) {
+			lh_err(c, p, "link %s -> %s is given twice", s->dcs[l.from].name,
+			       s->dcs[l.to].name);
+			goto failg;
+		}
+		if (k == s->nlinks)
+			s->nlinks++;
+		s->links[k] = l;
+		given[k] = 1;
+		/* Symmetric unless the reverse is given too. */
+		struct gp_link r = l;
+		r.from = l.to;
+		r.to = l.from;
+		int j;
+		for (j = 0; j < s->nlinks; j++)
+			if (s->links[j].from == r.from && s->links[j].to == r.to)
+				break;
+		if (j == s->nlinks)
+			s->links[s->nlinks++] = r;
+	}
+	free(given);
+	lua_pop(L, 1);
+	return 0;
+failg1:
+	lua_pop(L, 1);
+failg:
+	free(given);
+fail:
+	lua_pop(L, 1);
+	return -1;
+}
+
+/* --- job ------------------------------------------------------------- */
+
+static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
+	"precision", "optimizer", "zero", "recompute", "sync", NULL };
+static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
+static const char *const precisions[] = { "bf16", "fp16", NULL };
+static const char *const optimizers[] = { "adam", NULL };
+const char *const lh_recomputes[] = { "none", "selective", "full", "auto", NULL };
+static const char *const sync_modes[] = { "flat", "hierarchical", "auto", NULL };
+
+static int conv_job(struct lh_cv *c, int top)
+{
+	lua_State *L = c->L;
+	struct gp_job *j = &c->s->job;
+	if (lh_get_table(c, top, "", "job", 1) != 1)
+		return -1;
+	int prec, opt, rc, mode;
+	if (lh_check_keys(c, -1, "job", job_keys, 0) ||
+	    lh_get_num(c, -1, "job", "seq", LH_REQ | LH_POS | LH_INT, 0, &j->seq) ||
+	    lh_get_num(c, -1, "job", "global_batch", LH_REQ | LH_POS | LH_INT, 0,
+		       &j->global_batch) ||
+	    lh_get_num(c, -1, "job", "micro_batch", LH_POS | LH_INT, 1, &j->micro_batch) ||
+	    lh_get_enum(c, -1, "job", "precision", precisions, 0, &prec) ||
+	    lh_get_enum(c, -1, "job", "optimizer", optimizers, 0, &opt) ||
+	    lh_get_int(c, -1, "job", "zero", LH_NONNEG, 1, &j->zero) ||
+	    lh_get_enum(c, -1, "job", "recompute", lh_recomputes, GP_RC_NONE, &rc))
+		goto fail;
+	j->precision_bytes = 2;
+	j->recompute = rc;
+	if (j->zero > 1) {
+		lh_err(c, "job.zero", "expected 0 or 1, got %d", j->zero);
+		goto fail;
+	}
+	j->sync_mode = GP_SYNC_AUTO;
+	j->sync_every = 1;
+	j->sync_overlap = true;
+	int got = lh_get_table(c, -1, "job", "sync", 0);
+	if (got < 0)
+		goto fail;
+	if (got) {
+		if (lh_check_keys(c, -1, "job.sync", sync_keys, 0) ||
+		    lh_get_enum(c, -1, "job.sync", "mode", sync_modes, GP_SYNC_AUTO, &mode) ||
+		    lh_get_int(c, -1, "job.sync", "every", LH_POS, 1, &j->sync_every) ||
+		    lh_get_bool(c, -1, "job.sync", "overlap", true, &j->sync_overlap)) {
+			lua_pop(L, 1);
+			goto fail;
+		}
+		j->sync_mode = mode;
+		lua_pop(L, 1);
+	}
+	if (j->micro_batch > j->global_batch) {
+		lh_err(c, "job.micro_batch", "%.0f is larger than global_batch (%.0f)",
+		       j->micro_batch, j->global_batch);
+		goto fail;
+	}
+	lua_pop(L, 1);
+	return 0;
+fail:
+	lua_pop(L, 1);
+	return -1;
+}
+
+/* --- top level ------------------------------------------------------- */
+
+static const char *const top_keys[] = { "name", "gpus", "dcs", "links", "model",
+	"job", "objective", "budget", "cost_model", "heuristic", "plan", NULL };
+static const char *const objectives[] = { "time", "cost", "wan_bytes", NULL };
+static const char *const budget_keys[] = { "usd_per_hour", NULL };
+
+static int conv_catalog_gpus(struct lh_cv *c)
+{
+	lua_State *L = c->L;
+	lua_getglobal(L, "catalog");
+	if (!lua_istable(L, -1) || lh_rawfield(L, -1, "gpus") != LUA_TTABLE) {
+		lua_settop(L, 0);
+		return lh_err(c, "catalog.gpus", "the prelude's GPU catalog is missing or broken");
+	}
+	int rc = conv_gpu_table(c, -1, "catalog.gpus");
+	lua_pop(L, 2);
+	return rc;
+}
+
+static int conv_top(lua_State *L)
+{
+	struct lh_cv *c = lua_touserdata(L, 1);
+	struct gp_scenario *s = c->s;
+	int top = 2;
+	char defname[GP_NAME_MAX];
+	const char *base = strrchr(c->file, '/');
+	snprintf(defname, sizeof defname, "%s", base ? base + 1 : c->file);
+	char *dot = strrchr(defname, '.');
+	if (dot && dot != defname)
+		*dot = '\0';
+
+	s->gpus = gp_xcalloc(256, sizeof *s->gpus);
+	if (!s->gpus)
+		return lh_err(c, NULL, "out of memory"), 0;
+	int obj;
+	if (lh_check_keys(c, top, "", top_keys, 0) ||
+	    lh_get_str(c, top, "", "name", 0, defname, s->name, sizeof s->name) ||
+	    conv_catalog_gpus(c))
+		return 0;
+	int got = lh_get_table(c, top, "", "gpus", 0);
+	if (got < 0)
+		return 0;
+	if (got) {
+		int rc = conv_gpu_table(c, -1, "gpus");
+		lua_pop(L, 1);
+		if (rc)
+			return 0;
+	}
+	if (conv_dcs(c, top) || conv_links(c, top) || conv_model(c, top) ||
+	    conv_job(c, top) ||
+	    lh_get_enum(c, top, "", "objective", objectives, GP_OBJ_TIME, &obj))
+		return 0;
+	s->objective = obj;
+	got = lh_get_table(c, top, "", "budget", 0);
+	if (got < 0)
+		return 0;
+	if (got) {
+		int rc = lh_check_keys(c, -1, "budget", budget_keys, 0) ||
+			 lh_get_num(c, -1, "budget", "usd_per_hour", LH_REQ | LH_POS, 0,
+				    &s->budget_usd_per_hour);
+		lua_pop(L, 1);
+		if (rc)
+			return 0;
+	}
+	char path[GP_NAME_MAX * 4];
+	/* Named in the contract, not built yet: refusing them beats a
+	 * scenario whose cost model is silently not the one it names. */
+	static const char *const later[] = { "cost_model", "heuristic" };
+	for (int i = 0; i < 2; i++) {
+		if (lh_get_str(c, top, "", later[i], 0, "", path, sizeof path))
+			return 0;
+		if (path[0]) {
+			lh_err(c, later[i], "Lua %s scripts are not supported yet (\"%s\"); remove the field to use the built-in %s",
+			       i ? "heuristic" : "cost-model", path, i ? "planners" : "cost model");
+			return 0;
+		}
+	}
+	lh_conv_plan(c, top);
+	return 0;
+}
+
+struct gp_scenario *lh_scenario(lua_State *L, const char *name,
+				struct gp_err *e)
+{
+	struct gp_scenario *s = gp_xcalloc(1, sizeof *s);
+	if (!s) {
+		lua_pop(L, 1);
+		gp_errf(e, "out of memory");
+		return NULL;
+	}
+	snprintf(s->path, sizeof s->path, "%s", name);
+	struct lh_cv c = { .L = L, .e = e, .file = name, .s = s };
+	/* Protected, so a memory error inside the conversion is a value. */
+	lua_pushcfunction(L, conv_top);
+	lua_pushlightuserdata(L, &c);
+	lua_pushvalue(L, -3);
+	int rc = lua_pcall(L, 2, 0, 0);
+	if (rc != LUA_OK) {
+		gp_errf(e, "%s: %s", name, rc == LUA_ERRMEM ? "memory limit exceeded"
+			: lua_tostring(L, -1));
+		c.failed = 1;
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	if (c.failed) {
+		gp_scenario_free(s);
+		return NULL;
+	}
+	return s;
+}
