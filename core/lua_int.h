@@ -1,13 +1,14 @@
 /*
  * lua_int.h: internal to the Lua host files (lua_host.c, lua_read.c,
- * lua_scenario.c, lua_plan.c); nobody else includes it. These
+ * lua_scenario.c, lua_plan.c, lua_set.c); nobody else includes it. These
  * files are the only ones that include lua.h: the rest of geoplan sees
  * lua_host.h, C data and error values.
  *
  * lua_host.c runs chunks in the sandbox; lua_read.c reads a table's
  * fields with raw access only (a scenario's metatables cannot run code
  * behind our back) and names the field path in every complaint;
- * lua_scenario.c and lua_plan.c turn the returned table into a scenario.
+ * lua_scenario.c and lua_plan.c turn the returned table into a scenario;
+ * lua_set.c applies --set overrides to the table first.
  */
 #ifndef GP_LUA_INT_H
 #define GP_LUA_INT_H

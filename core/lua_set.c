@@ -1,0 +1,199 @@
+/*
+ * lua_set.c: geoplan --set PATH=VALUE, applied to the table a scenario
+ * file returns before it is converted, and the entry points that load a
+ * scenario (gp_lua_scenario, gp_lua_scenario_set in lua_host.h).
+ *
+ * PATH walks fields and indices; a list element can be named (dcs[ams],
+ * links[ams-fra]); VALUE is a Lua expression evaluated in the sandbox,
+ * or a plain string when it is not one.
+ */
+#include "lua_int.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Finds the element of list t that `key` names: a table whose name is
+ * key, or a link { "a", "b" } for "a-b" (either order). Pushes it or
+ * returns 0. */
+static int find_named(lua_State *L, int t, const char *key)
+{
+	t = lua_absindex(L, t);
+	lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+	for (lua_Integer i = 1; i <= n; i++) {
+		if (lua_rawgeti(L, t, i) != LUA_TTABLE) {
+			lua_pop(L, 1);
+			continue;
+		}
+		int el = lua_gettop(L);
+		int hit = 0;
+		if (lh_rawfield(L, el, "name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), key))
+			hit = 1;
+		lua_pop(L, 1);
+		if (!hit && lua_rawgeti(L, el, 1) == LUA_TSTRING &&
+		    lua_rawgeti(L, el, 2) == LUA_TSTRING) {
+			char ab[2 * GP_NAME_MAX + 2], ba[2 * GP_NAME_MAX + 2];
+			snprintf(ab, sizeof ab, "%s-%s", lua_tostring(L, -2), lua_tostring(L, -1));
+			snprintf(ba, sizeof ba, "%s-%s", lua_tostring(L, -1), lua_tostring(L, -2));
+			hit = !strcmp(ab, key) || !strcmp(ba, key);
+		}
+		lua_settop(L, el);
+		if (hit)
+			return 1;
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+/* In protected mode: upvalue-free args (table, path, value). Walks PATH
+ * (a.b[2].c, dcs[ams], links[ams-fra], gpus[H100]), creating missing
+ * tables on the way, and sets the last key. Errors are Lua errors with a
+ * message that names the path. */
+static int apply_set(lua_State *L)
+{
+	const char *path = lua_tostring(L, 2);
+	const char *p = path;
+	lua_pushvalue(L, 1); /* current table at top */
+	char key[128];
+	int is_index = 0;
+	for (;;) {
+		/* read one segment into key */
+		size_t n = 0;
+		if (*p == '[') {
+			const char *end = strchr(p, ']');
+			if (!end)
+				return luaL_error(L, "'%s': missing ]", path);
+			p++;
+			if (*p == '"' || *p == '\'')
+				p++;
+			n = (size_t)(end - p);
+			if (n && (p[n - 1] == '"' || p[n - 1] == '\''))
+				n--;
+			if (n == 0 || n >= sizeof key)
+				return luaL_error(L, "'%s': bad index", path);
+			memcpy(key, p, n);
+			key[n] = 0;
+			p = end + 1;
+			is_index = 1;
+		} else {
+			while (p[n] && p[n] != '.' && p[n] != '[')
+				n++;
+			if (n == 0 || n >= sizeof key)
+				return luaL_error(L, "'%s': empty or too long field name", path);
+			memcpy(key, p, n);
+			key[n] = 0;
+			p += n;
+			is_index = 0;
+		}
+		if (*p == '.')
+			p++;
+		int last = *p == 0;
+		int t = lua_gettop(L);
+		char *endp;
+		long idx = strtol(key, &endp, 10);
+		int numeric = *endp == 0 && is_index;
+		if (last) {
+			lua_pushvalue(L, 3);
+			if (numeric) {
+				lua_rawseti(L, t, idx);
+			} else {
+				lua_pushstring(L, key);
+				lua_insert(L, -2);
+				lua_rawset(L, t);
+			}
+			return 0;
+		}
+		if (numeric)
+			lua_rawgeti(L, t, idx);
+		else if (is_index && find_named(L, t, key))
+			;
+		else
+			lh_rawfield(L, t, key);
+		if (lua_isnil(L, -1)) {
+			/* A list (dcs, links) must name an existing element; a
+			 * map (gpus) gets a new entry. */
+			if (numeric || (is_index && lua_rawlen(L, t) > 0))
+				return luaL_error(L, "'%s': nothing called [%s] here", path, key);
+			lua_pop(L, 1);
+			lua_newtable(L);
+			lua_pushstring(L, key);
+			lua_pushvalue(L, -2);
+			lua_rawset(L, t);
+		} else if (!lua_istable(L, -1)) {
+			return luaL_error(L, "'%s': %s is not a table", path, key);
+		}
+		lua_remove(L, t);
+	}
+}
+
+/* Evaluates one "PATH=VALUE" against the table at the top of the stack.
+ * VALUE is a Lua expression in the sandbox (42, Gbps(50), {1, 16},
+ * true); text that is not a valid expression is taken as a string. */
+static int set_one(struct gp_lua *h, const char *item, struct gp_err *e)
+{
+	lua_State *L = lh_state(h);
+	const char *eq = strchr(item, '=');
+	if (!eq || eq == item)
+		return gp_errf(e, "--set '%s': expected PATH=VALUE", item);
+	char path[256];
+	size_t pl = (size_t)(eq - item);
+	if (pl >= sizeof path)
+		return gp_errf(e, "--set '%s': path too long", item);
+	memcpy(path, item, pl);
+	path[pl] = 0;
+	const char *val = eq + 1;
+	int tab = lua_gettop(L);
+	lua_pushfstring(L, "return %s", val);
+	int ok = luaL_loadbufferx(L, lua_tostring(L, -1), strlen(lua_tostring(L, -1)),
+				  "=--set", "t") == LUA_OK;
+	lua_remove(L, -2);
+	if (ok)
+		ok = lh_pcall(h, 0, 1, 0) == LUA_OK;
+	/* nil removes the field; any other nil result means the text was
+	 * not an expression, so it is taken as a string. */
+	if (!ok || (lua_isnil(L, -1) && strcmp(val, "nil"))) {
+		lua_settop(L, tab);
+		lua_pushstring(L, val);
+	}
+	lua_pushcfunction(L, apply_set);
+	lua_pushvalue(L, tab);
+	lua_pushstring(L, path);
+	lua_pushvalue(L, -4);
+	int rc = lua_pcall(L, 3, 0, 0);
+	if (rc != LUA_OK)
+		gp_errf(e, "--set %s", lua_tostring(L, -1));
+	lua_settop(L, tab);
+	return rc == LUA_OK ? 0 : -1;
+}
+
+struct gp_scenario *gp_lua_scenario(struct gp_lua *h, const char *name,
+				    const char *text, size_t len,
+				    struct gp_err *e)
+{
+	return gp_lua_scenario_set(h, name, text, len, NULL, 0, e);
+}
+
+struct gp_scenario *gp_lua_scenario_set(struct gp_lua *h, const char *name,
+					const char *text, size_t len,
+					const char *const *sets, int nsets,
+					struct gp_err *e)
+{
+	lua_State *L = lh_state(h);
+	if (lh_run_chunk(h, name, text, len, 1, e))
+		return NULL;
+	if (!lua_istable(L, -1)) {
+		char d[64];
+		lh_describe(L, -1, d, sizeof d);
+		lua_pop(L, 1);
+		gp_errf(e, "%s: a scenario file must return a table ({ ... }), it returned %s",
+			name, d);
+		return NULL;
+	}
+	for (int i = 0; i < nsets; i++)
+		if (set_one(h, sets[i], e)) {
+			lua_pop(L, 1);
+			return NULL;
+		}
+	return lh_scenario(L, name, e);
+}
