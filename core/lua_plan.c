@@ -80,6 +80,48 @@ static int conv_stage(struct lh_cv *c, int t, const char *path, struct gp_stage 
 	return 0;
 }
 
+/* Reads the pipeline table at the top of the stack (path p). */
+static int conv_pipeline(struct lh_cv *c, const char *p, struct gp_pipeline *pp)
+{
+	lua_State *L = c->L;
+	char sp[300];
+	if (lh_check_keys(c, -1, p, pipe_keys, 0) ||
+	    lh_get_int(c, -1, p, "micro_batches", LH_REQ | LH_POS, 0, &pp->micro_batches) ||
+	    lh_get_int(c, -1, p, "replicas", LH_POS, 1, &pp->replicas))
+		return -1;
+	lh_join(sp, sizeof sp, p, "stages");
+	if (lh_get_table(c, -1, p, "stages", 1) != 1)
+		return -1;
+	long ns = lh_check_array(c, -1, sp, 100000);
+	if (ns < 0)
+		goto fail;
+	if (ns == 0) {
+		lh_err(c, sp, "expected at least one stage");
+		goto fail;
+	}
+	pp->stages = gp_xcalloc(ns, sizeof *pp->stages);
+	if (!pp->stages) {
+		lh_err(c, sp, "out of memory");
+		goto fail;
+	}
+	for (long j = 1; j <= ns; j++) {
+		char q[310];
+		lh_joini(q, sizeof q, sp, j);
+		if (lh_get_elem_table(c, -1, q, j))
+			goto fail;
+		if (conv_stage(c, -1, q, &pp->stages[pp->nstages++])) {
+			lua_pop(L, 1);
+			goto fail;
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return 0;
+fail:
+	lua_pop(L, 1);
+	return -1;
+}
+
 int lh_conv_plan(struct lh_cv *c, int top)
 {
 	lua_State *L = c->L;
@@ -117,49 +159,17 @@ int lh_conv_plan(struct lh_cv *c, int top)
 		goto fail1;
 	}
 	for (long i = 1; i <= n; i++) {
-		char p[300], sp[300];
+		char p[300];
 		lh_joini(p, sizeof p, "plan.pipelines", i);
 		if (lh_get_elem_table(c, -1, p, i))
 			goto fail1;
-		struct gp_pipeline *pp = &pl->pipes[pl->npipes++];
-		if (lh_check_keys(c, -1, p, pipe_keys, 0) ||
-		    lh_get_int(c, -1, p, "micro_batches", LH_REQ | LH_POS, 0, &pp->micro_batches) ||
-		    lh_get_int(c, -1, p, "replicas", LH_POS, 1, &pp->replicas))
-			goto fail2;
-		lh_join(sp, sizeof sp, p, "stages");
-		if (lh_get_table(c, -1, p, "stages", 1) != 1)
-			goto fail2;
-		long ns = lh_check_array(c, -1, sp, 100000);
-		if (ns < 0)
-			goto fail3;
-		if (ns == 0) {
-			lh_err(c, sp, "expected at least one stage");
-			goto fail3;
-		}
-		pp->stages = gp_xcalloc(ns, sizeof *pp->stages);
-		if (!pp->stages) {
-			lh_err(c, sp, "out of memory");
-			goto fail3;
-		}
-		for (long j = 1; j <= ns; j++) {
-			char q[310];
-			lh_joini(q, sizeof q, sp, j);
-			if (lh_get_elem_table(c, -1, q, j))
-				goto fail3;
-			if (conv_stage(c, -1, q, &pp->stages[pp->nstages++])) {
-				lua_pop(L, 1);
-				goto fail3;
-			}
-			lua_pop(L, 1);
-		}
-		lua_pop(L, 2);
+		int rc = conv_pipeline(c, p, &pl->pipes[pl->npipes++]);
+		lua_pop(L, 1);
+		if (rc)
+			goto fail1;
 	}
 	lua_pop(L, 2);
 	return 0;
-fail3:
-	lua_pop(L, 1);
-fail2:
-	lua_pop(L, 1);
 fail1:
 	lua_pop(L, 1);
 fail:
