@@ -1,0 +1,393 @@
+/*
+ * sim_setup.c: builds the simulator's state (sim_int.h) from a scenario
+ * and a plan, and turns the finished run into metrics.
+ *
+ * Per stage, the cost model gives the layer times and the optimizer
+ * step; the model's closed forms give the activation and static memory
+ * (weights, gradients, optimizer state), from which an `auto` stage
+ * takes the cheapest recomputation that fits. A stage's DP group is the
+ * set of replicas, over all pipelines, that hold its middle layer; its
+ * ring crosses their DCs. Time-aware schedules (xdc-greedy, xdc-milp)
+ * are generated once a pipeline's costs are known (sim_sched.c).
+ */
+#include "sim_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- per-stage costs and memory ------------------------------------ */
+
+/* Layers of chunk c when n layers are split into v chunks. */
+static int chunk_layers(int n, int v, int c)
+{
+	return n / v + (c < n % v);
+}
+
+/* One layer of a stage, and its logits, under one recomputation. */
+struct stage_costs {
+	struct gp_layer_time lt, logits;
+	double act, wact;
+};
+
+/* The cost model's times and the closed forms' activation bytes. */
+static void layer_costs(struct sim *s, const struct gp_stage *st,
+			enum gp_recompute rc, struct stage_costs *out)
+{
+	const struct gp_scenario *sc = s->sc;
+	const struct gp_pool *pool = &sc->dcs[st->dc].pools[st->pool];
+	struct gp_layer_q q = { sc, &sc->gpus[pool->gpu], pool, st->tp, rc, 0 };
+	s->cm->ops->layer_time(s->cm->ud, &q, &out->lt);
+	q.logits = 1;
+	s->cm->ops->layer_time(s->cm->ud, &q, &out->logits);
+	double b = sc->job.micro_batch, seq = sc->job.seq;
+	out->act = gp_layer_act_bytes(&sc->model, b, seq, st->tp, rc);
+	out->wact = gp_layer_wact_bytes(&sc->model, b, seq, st->tp);
+	if (out->wact > out->act)
+		out->wact = out->act;
+}
+
+/* Spreads a stage's layer costs over its chunks (virtual stages). */
+static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *c,
+			struct vcost *vc)
+{
+	struct group *gr = &s->g[g];
+	const struct gp_stage *x = &s->plan->pipes[g].stages[st];
+	int n = x->last - x->first + 1;
+	for (int ch = 0; ch < gr->v; ch++) {
+		int vs = gp_vs_of(gr->S, gr->vshape, st, ch), nl = chunk_layers(n, gr->v, ch);
+		struct vcost *v = &vc[vs];
+		v->layers = nl;
+		v->f = nl * c->lt.f;
+		v->b = nl * c->lt.b;
+		v->w = nl * c->lt.w;
+		v->act = nl * c->act;
+		v->wact = nl * c->wact;
+		if (vs == gr->VS - 1) {
+			/* The logits: fp32 logits of s x b x V/t live until B. */
+			v->f += c->logits.f;
+			v->b += c->logits.b;
+			v->w += c->logits.w;
+			v->act += 4 * s->sc->job.micro_batch * s->sc->job.seq *
+				  s->sc->model.vocab / x->tp;
+		}
+		if (!gr->split) {
+			v->b += v->w;
+			v->w = 0;
+		}
+	}
+}
+
+/* Parameters of a stage: its layers, and the embedding on the first
+ * stage and the output layer on the last. */
+static double stage_params(const struct gp_scenario *sc, const struct gp_stage *st,
+			   int first_stage, int last_stage)
+{
+	double p = (st->last - st->first + 1) * gp_layer_params(&sc->model);
+	if (first_stage)
+		p += gp_embedding_params(&sc->model);
+	if (last_stage)
+		p += gp_embedding_params(&sc->model); /* untied output layer */
+	return p;
+}
+
+/* Peak activation bytes of a device walking its task order. */
+double sim_walk_peak(const struct group *gr, int s, const struct vcost *vc)
+{
+	double cur = 0, peak = 0;
+	for (int64_t i = gr->sc.off[s]; i < gr->sc.off[s + 1]; i++) {
+		const struct gp_task *t = &gr->sc.tasks[i];
+		const struct vcost *c = &vc[gp_vs_of(gr->S, gr->vshape, s, t->chunk)];
+		if (t->kind == GP_TASK_F) {
+			cur += c->act;
+			if (cur > peak)
+				peak = cur;
+		} else if (t->kind == GP_TASK_B) {
+			/* B needs its working set on top; W keeps the GEMM inputs. */
+			cur -= gr->split ? c->act - c->wact : c->act;
+		} else {
+			cur -= c->wact;
+		}
+	}
+	return peak;
+}
+
+/* Before a time-aware schedule exists: 1F1B's in-flight count, every
+ * chunk of the first S - s micro-batches. */
+static double inflight_estimate(const struct group *gr, int s, const struct vcost *vc)
+{
+	double act = 0;
+	for (int c = 0; c < gr->v; c++)
+		act += vc[gp_vs_of(gr->S, gr->vshape, s, c)].act;
+	return (gr->m < gr->S - s ? gr->m : gr->S - s) * act;
+}
+
+/* --- set-up ---------------------------------------------------------- */
+
+/* Which DCs hold the replicas that share this stage's gradients: for
+ * every pipeline, the stage holding the middle layer of this one. */
+static int dp_group(struct sim *s, struct dev *d)
+{
+	const struct gp_plan *p = s->plan;
+	const struct gp_stage *me = &p->pipes[d->g].stages[d->s];
+	int mid = (me->first + me->last) / 2;
+	int ndc = s->sc->ndcs;
+	int *cnt = calloc((size_t)ndc, sizeof *cnt);
+	d->ring = calloc((size_t)ndc, sizeof *d->ring);
+	if (!cnt || !d->ring) {
+		free(cnt);
+		return gp_errf(s->e, "out of memory");
+	}
+	d->D = 0;
+	for (int g = 0; g < p->npipes; g++)
+		for (int j = 0; j < p->pipes[g].nstages; j++) {
+			const struct gp_stage *x = &p->pipes[g].stages[j];
+			if (x->first <= mid && mid <= x->last) {
+				cnt[x->dc] += p->pipes[g].replicas;
+				d->D += p->pipes[g].replicas;
+			}
+		}
+	d->k = 0;
+	for (int i = 0; i < ndc; i++)
+		if (cnt[i])
+			d->ring[d->k++] = i;
+	d->local = cnt[me->dc];
+	free(cnt);
+	for (int i = 0; d->k > 1 && i < d->k; i++) {
+		int a = d->ring[i], b = d->ring[(i + 1) % d->k];
+		if (!gp_find_link(s->sc, a, b))
+			return gp_errf(s->e, "plan.pipelines[%d].stages[%d]: its gradient sync crosses from \"%s\" to \"%s\", which have no link",
+				       d->g + 1, d->s + 1, s->sc->dcs[a].name,
+				       s->sc->dcs[b].name);
+	}
+	/* The local ring: NVLink when the DC's replicas of this stage share
+	 * one node, else the NICs, r of them per node carrying the ring's
+	 * channels (Megatron places TP innermost, then DP). */
+	const struct gp_pool *pool = &s->sc->dcs[me->dc].pools[me->pool];
+	int ranks = d->k > 1 && s->mode == GP_SYNC_HIER ? d->local : d->D;
+	if ((long)ranks * me->tp <= pool->per_node) {
+		d->local_bw = pool->nvlink * gp_eta_nvlink();
+		d->local_lat = 8.2e-6;
+	} else {
+		int r = pool->per_node / me->tp;
+		if (r < 1)
+			r = 1;
+		if (r > ranks)
+			r = ranks;
+		d->local_bw = pool->network * gp_eta_net() * r;
+		d->local_lat = pool->latency;
+	}
+	return 0;
+}
+
+/* Records the first device whose peak memory exceeds its GPU's. */
+void sim_check_fit(struct sim *s, struct gp_result *r, int di)
+{
+	const struct gp_dev_result *dr = &r->devs[di];
+	const struct gp_stage *x = &s->plan->pipes[dr->pipeline].stages[dr->stage];
+	const struct gp_gpu *gpu = &s->sc->gpus[s->sc->dcs[x->dc].pools[x->pool].gpu];
+	if (dr->mem_peak <= gpu->memory || !r->fits)
+		return;
+	r->fits = false;
+	snprintf(r->fit_msg, sizeof r->fit_msg,
+		 "pipeline %d stage %d (%s, %s, layers %d-%d) needs %.1f GiB per GPU, %s has %.1f GiB",
+		 dr->pipeline + 1, dr->stage + 1, s->sc->dcs[x->dc].name, gpu->name,
+		 x->first, x->last, dr->mem_peak / 1073741824.0, gpu->name,
+		 gpu->memory / 1073741824.0);
+}
+
+int sim_setup(struct sim *s, struct gp_result *r)
+{
+	const struct gp_scenario *sc = s->sc;
+	const struct gp_plan *p = s->plan;
+	s->ng = p->npipes;
+	s->g = gp_xcalloc((size_t)s->ng, sizeof *s->g);
+	if (!s->g)
+		return gp_errf(s->e, "out of memory");
+	int nd = 0, D = 0;
+	for (int g = 0; g < p->npipes; g++) {
+		nd += p->pipes[g].nstages;
+		D += p->pipes[g].replicas;
+	}
+	s->nd = nd;
+	s->d = gp_xcalloc((size_t)nd, sizeof *s->d);
+	r->devs = gp_xcalloc((size_t)nd, sizeof *r->devs);
+	s->nl = sc->nlinks;
+	s->l = gp_xcalloc((size_t)s->nl, sizeof *s->l);
+	if (!s->d || !r->devs || !s->l)
+		return gp_errf(s->e, "out of memory");
+	r->ndevs = nd;
+	for (int i = 0; i < s->nl; i++) {
+		s->l[i].bw = sc->links[i].bandwidth;
+		s->l[i].lat = sc->links[i].latency;
+	}
+	r->fits = true;
+	int di = 0;
+	for (int g = 0; g < p->npipes; g++) {
+		struct group *gr = &s->g[g];
+		const struct gp_pipeline *pp = &p->pipes[g];
+		gr->S = pp->nstages;
+		bool xdc = p->schedule == GP_SCHED_XDC_GREEDY ||
+			   p->schedule == GP_SCHED_XDC_MILP;
+		gr->v = p->schedule == GP_SCHED_INTERLEAVED || xdc ? p->chunks : 1;
+		gr->vshape = xdc && gr->v == 2;
+		gr->split = p->schedule == GP_SCHED_ZBH1 || xdc;
+		gr->m = pp->micro_batches;
+		gr->VS = gr->S * gr->v;
+		gr->R = pp->replicas;
+		gr->dev0 = di;
+		int64_t ntasks = (int64_t)gr->VS * gr->m * (gr->split ? 3 : 2);
+		if (ntasks > GP_MAX_TASKS)
+			return gp_errf(s->e, "plan.pipelines[%d]: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
+				       g + 1, (long long)ntasks, (long long)GP_MAX_TASKS);
+		/* Time-aware schedules are generated once the costs are known. */
+		if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
+			char pre[64];
+			snprintf(pre, sizeof pre, "plan.pipelines[%d]", g + 1);
+			gp_err_prefix(s->e, pre);
+			return -1;
+		}
+		size_t cells = (size_t)gr->VS * (size_t)gr->m;
+		gr->vc = gp_xcalloc((size_t)gr->VS, sizeof *gr->vc);
+		gr->fin = malloc(cells * sizeof *gr->fin);
+		gr->bin = malloc(cells * sizeof *gr->bin);
+		gr->grad_started = gp_xcalloc((size_t)gr->VS, sizeof *gr->grad_started);
+		if (!gr->vc || !gr->fin || !gr->bin || !gr->grad_started)
+			return gp_errf(s->e, "out of memory");
+		for (size_t i = 0; i < cells; i++)
+			gr->fin[i] = gr->bin[i] = SIM_INF;
+		for (int st = 0; st < gr->S; st++, di++) {
+			const struct gp_stage *x = &pp->stages[st];
+			const struct gp_pool *pool = &sc->dcs[x->dc].pools[x->pool];
+			const struct gp_gpu *gpu = &sc->gpus[pool->gpu];
+			struct dev *d = &s->d[di];
+			struct gp_dev_result *dr = &r->devs[di];
+			d->g = g;
+			d->s = st;
+			if (!xdc) {
+				d->next = gr->sc.off[st];
+				d->end = gr->sc.off[st + 1];
+			}
+			double params = stage_params(sc, x, st == 0, st == gr->S - 1);
+			double stat = params / x->tp * gp_state_bytes_per_param(sc->job.zero, D);
+			/* auto: the cheapest recomputation that fits. */
+			enum gp_recompute cand[3] = { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL };
+			int nc = 3;
+			if (x->recompute != GP_RC_AUTO) {
+				cand[0] = x->recompute;
+				nc = 1;
+			}
+			struct stage_costs cost;
+			double peak = 0;
+			for (int c = 0; c < nc; c++) {
+				layer_costs(s, x, cand[c], &cost);
+				fill_vcosts(s, g, st, &cost, gr->vc);
+				peak = stat + (xdc ? inflight_estimate(gr, st, gr->vc)
+						   : sim_walk_peak(gr, st, gr->vc));
+				dr->recompute = cand[c];
+				if (peak <= gpu->memory)
+					break;
+			}
+			d->grad_bytes = params * sc->job.precision_bytes;
+			d->t_opt = s->cm->ops->optimizer_time(s->cm->ud, gpu,
+				params / x->tp / (sc->job.zero && D > 1 ? D : 1));
+			dr->pipeline = g;
+			dr->stage = st;
+			dr->replicas = pp->replicas;
+			dr->tp = x->tp;
+			dr->dc = x->dc;
+			dr->pool = x->pool;
+			dr->mem_peak = peak;
+			dr->mem_capacity = gpu->memory;
+			for (int ch = 0; ch < gr->v; ch++) {
+				const struct vcost *v = &gr->vc[gp_vs_of(gr->S, gr->vshape, st, ch)];
+				dr->t_f += v->f;
+				dr->t_b += v->b;
+				dr->t_w += v->w;
+			}
+			if (!xdc)
+				sim_check_fit(s, r, di);
+			d->stat = stat;
+			r->gpus += x->tp * pp->replicas;
+			if (dp_group(s, d))
+				return -1;
+		}
+		if (xdc && sim_gen_timed(s, g, r))
+			return -1;
+	}
+	return 0;
+}
+
+/* --- metrics ---------------------------------------------------------- */
+
+void sim_metrics(struct sim *s, struct gp_result *r)
+{
+	const struct gp_scenario *sc = s->sc;
+	double T = 0, cend = 0, busy_w = 0, gpus_w = 0, usd_gpu = 0, peak = 0;
+	for (int i = 0; i < s->nd; i++) {
+		struct dev *d = &s->d[i];
+		struct gp_dev_result *dr = &r->devs[i];
+		const struct gp_pool *pool = sim_stage_pool(s, d->g, d->s);
+		double n = (double)dr->tp * dr->replicas;
+		dr->busy = d->busy_time;
+		dr->end = d->t_end;
+		dr->sync_exposed = fmax(0, d->t_end - d->t_opt - d->last_end);
+		T = fmax(T, d->t_end);
+		cend = fmax(cend, d->last_end);
+		busy_w += d->busy_time * n;
+		gpus_w += n;
+		peak += n * sc->gpus[pool->gpu].flops;
+		usd_gpu += n * sc->gpus[pool->gpu].price_per_hour;
+	}
+	r->iteration_time = T;
+	r->compute_end = cend;
+	r->bubble = cend > 0 ? 1 - busy_w / (gpus_w * cend) : 0;
+	double tokens = sc->job.global_batch * sc->job.seq;
+	r->tokens_per_s = T > 0 ? tokens / T : 0;
+	double mb = sc->job.global_batch / sc->job.micro_batch;
+	double flops = 3 * mb * (sc->model.layers *
+				 gp_layer_flops_fwd(&sc->model, sc->job.micro_batch, sc->job.seq) +
+				 gp_logits_flops_fwd(&sc->model, sc->job.micro_batch, sc->job.seq));
+	r->mfu = T > 0 ? flops / (T * peak) : 0;
+	r->usd_gpu = usd_gpu * T / 3600;
+	r->nlinks = s->nl;
+	r->links = gp_xcalloc((size_t)(s->nl ? s->nl : 1), sizeof *r->links);
+	r->usd_egress = 0;
+	r->wan_bytes = 0;
+	r->wan_bytes_sync = 0;
+	for (int i = 0; r->links && i < s->nl; i++) {
+		r->links[i].from = sc->links[i].from;
+		r->links[i].to = sc->links[i].to;
+		r->links[i].bytes = s->l[i].bytes;
+		r->links[i].sync_bytes = s->l[i].sync_bytes;
+		r->wan_bytes_sync += s->l[i].sync_bytes;
+		r->links[i].busy = s->l[i].busy;
+		r->wan_bytes += s->l[i].bytes;
+		r->usd_egress += s->l[i].bytes / 1e9 * sc->links[i].price_per_gb;
+	}
+	r->usd_per_iteration = r->usd_gpu + r->usd_egress;
+}
+
+void sim_free(struct sim *s)
+{
+	for (int g = 0; g < s->ng; g++) {
+		gp_schedule_free(&s->g[g].sc);
+		free(s->g[g].vc);
+		free(s->g[g].fin);
+		free(s->g[g].bin);
+		free(s->g[g].grad_started);
+	}
+	free(s->g);
+	for (int i = 0; i < s->nd; i++) {
+		free(s->d[i].bk);
+		free(s->d[i].ring);
+	}
+	free(s->d);
+	for (int i = 0; i < s->nl; i++)
+		free(s->l[i].h);
+	free(s->l);
+	free(s->x);
+	free(s->xfree);
+	free(s->q.v);
+}
