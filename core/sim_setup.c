@@ -17,6 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* xdc-greedy and xdc-milp are generated from the costs (sim_sched.c). */
+static bool is_xdc(const struct gp_plan *p)
+{
+	return p->schedule == GP_SCHED_XDC_GREEDY || p->schedule == GP_SCHED_XDC_MILP;
+}
+
 /* --- per-stage costs and memory ------------------------------------ */
 
 /* Layers of chunk c when n layers are split into v chunks. */
@@ -92,6 +98,22 @@ static double stage_params(const struct gp_scenario *sc, const struct gp_stage *
 	return p;
 }
 
+/* Weights, gradients and optimizer state on one GPU of a stage. */
+static double static_bytes(const struct gp_scenario *sc, const struct gp_stage *x,
+			   double params, int D)
+{
+	return params / x->tp * gp_state_bytes_per_param(sc->job.zero, D);
+}
+
+/* The optimizer step on one GPU: its TP shard of the stage, and with
+ * ZeRO-1 its share of that over all D replicas. */
+static double opt_time(const struct sim *s, const struct gp_stage *x,
+		       const struct gp_gpu *gpu, double params, int D)
+{
+	return s->cm->ops->optimizer_time(s->cm->ud, gpu,
+		params / x->tp / (s->sc->job.zero && D > 1 ? D : 1));
+}
+
 /* Peak activation bytes of a device walking its task order. */
 double sim_walk_peak(const struct group *gr, int s, const struct vcost *vc)
 {
@@ -121,6 +143,40 @@ static double inflight_estimate(const struct group *gr, int s, const struct vcos
 	for (int c = 0; c < gr->v; c++)
 		act += vc[gp_vs_of(gr->S, gr->vshape, s, c)].act;
 	return (gr->m < gr->S - s ? gr->m : gr->S - s) * act;
+}
+
+/* Peak activation bytes of device st: walked on its task order, or
+ * estimated while a time-aware schedule does not exist yet. */
+static double act_peak(const struct group *gr, int st, bool xdc)
+{
+	return xdc ? inflight_estimate(gr, st, gr->vc) : sim_walk_peak(gr, st, gr->vc);
+}
+
+/* Fills the chunk costs of stage st for its recomputation (auto: the
+ * cheapest that fits in capacity) and returns its peak memory. */
+static double choose_recompute(struct sim *s, int g, int st, double stat,
+			       double capacity, enum gp_recompute *chosen)
+{
+	struct group *gr = &s->g[g];
+	const struct gp_stage *x = &s->plan->pipes[g].stages[st];
+	bool xdc = is_xdc(s->plan);
+	enum gp_recompute cand[3] = { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL };
+	int nc = 3;
+	if (x->recompute != GP_RC_AUTO) {
+		cand[0] = x->recompute;
+		nc = 1;
+	}
+	struct stage_costs cost;
+	double peak = 0;
+	for (int c = 0; c < nc; c++) {
+		layer_costs(s, x, cand[c], &cost);
+		fill_vcosts(s, g, st, &cost, gr->vc);
+		peak = stat + act_peak(gr, st, xdc);
+		*chosen = cand[c];
+		if (peak <= capacity)
+			break;
+	}
+	return peak;
 }
 
 /* --- set-up ---------------------------------------------------------- */
@@ -197,7 +253,8 @@ void sim_check_fit(struct sim *s, struct gp_result *r, int di)
 		 gpu->memory / 1073741824.0);
 }
 
-int sim_setup(struct sim *s, struct gp_result *r)
+/* Allocates the groups, devices, links and the devices' results. */
+static int setup_alloc(struct sim *s, struct gp_result *r)
 {
 	const struct gp_scenario *sc = s->sc;
 	const struct gp_plan *p = s->plan;
@@ -205,11 +262,9 @@ int sim_setup(struct sim *s, struct gp_result *r)
 	s->g = gp_xcalloc((size_t)s->ng, sizeof *s->g);
 	if (!s->g)
 		return gp_errf(s->e, "out of memory");
-	int nd = 0, D = 0;
-	for (int g = 0; g < p->npipes; g++) {
+	int nd = 0;
+	for (int g = 0; g < p->npipes; g++)
 		nd += p->pipes[g].nstages;
-		D += p->pipes[g].replicas;
-	}
 	s->nd = nd;
 	s->d = gp_xcalloc((size_t)nd, sizeof *s->d);
 	r->devs = gp_xcalloc((size_t)nd, sizeof *r->devs);
@@ -223,97 +278,110 @@ int sim_setup(struct sim *s, struct gp_result *r)
 		s->l[i].lat = sc->links[i].latency;
 	}
 	r->fits = true;
+	return 0;
+}
+
+/* Pipeline g, whose first device is di: its shape, its schedule (unless
+ * it is generated from the costs later) and its per-chunk arrays. */
+static int setup_group(struct sim *s, int g, int di)
+{
+	const struct gp_plan *p = s->plan;
+	const struct gp_pipeline *pp = &p->pipes[g];
+	struct group *gr = &s->g[g];
+	bool xdc = is_xdc(p);
+	gr->S = pp->nstages;
+	gr->v = p->schedule == GP_SCHED_INTERLEAVED || xdc ? p->chunks : 1;
+	gr->vshape = xdc && gr->v == 2;
+	gr->split = p->schedule == GP_SCHED_ZBH1 || xdc;
+	gr->m = pp->micro_batches;
+	gr->VS = gr->S * gr->v;
+	gr->R = pp->replicas;
+	gr->dev0 = di;
+	int64_t ntasks = (int64_t)gr->VS * gr->m * (gr->split ? 3 : 2);
+	if (ntasks > GP_MAX_TASKS)
+		return gp_errf(s->e, "plan.pipelines[%d]: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
+			       g + 1, (long long)ntasks, (long long)GP_MAX_TASKS);
+	/* Time-aware schedules are generated once the costs are known. */
+	if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
+		char pre[64];
+		snprintf(pre, sizeof pre, "plan.pipelines[%d]", g + 1);
+		gp_err_prefix(s->e, pre);
+		return -1;
+	}
+	size_t cells = (size_t)gr->VS * (size_t)gr->m;
+	gr->vc = gp_xcalloc((size_t)gr->VS, sizeof *gr->vc);
+	gr->fin = malloc(cells * sizeof *gr->fin);
+	gr->bin = malloc(cells * sizeof *gr->bin);
+	gr->grad_started = gp_xcalloc((size_t)gr->VS, sizeof *gr->grad_started);
+	if (!gr->vc || !gr->fin || !gr->bin || !gr->grad_started)
+		return gp_errf(s->e, "out of memory");
+	for (size_t i = 0; i < cells; i++)
+		gr->fin[i] = gr->bin[i] = SIM_INF;
+	return 0;
+}
+
+/* Device di runs stage st of pipeline g: its costs and memory, its
+ * optimizer step, its result entry and its DP group. D counts the
+ * replicas of all pipelines. */
+static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
+		       int di, int D)
+{
+	const struct gp_scenario *sc = s->sc;
+	const struct gp_pipeline *pp = &s->plan->pipes[g];
+	const struct gp_stage *x = &pp->stages[st];
+	const struct gp_gpu *gpu = &sc->gpus[sc->dcs[x->dc].pools[x->pool].gpu];
+	struct group *gr = &s->g[g];
+	struct dev *d = &s->d[di];
+	struct gp_dev_result *dr = &r->devs[di];
+	bool xdc = is_xdc(s->plan);
+	d->g = g;
+	d->s = st;
+	if (!xdc) {
+		d->next = gr->sc.off[st];
+		d->end = gr->sc.off[st + 1];
+	}
+	double params = stage_params(sc, x, st == 0, st == gr->S - 1);
+	double stat = static_bytes(sc, x, params, D);
+	double peak = choose_recompute(s, g, st, stat, gpu->memory, &dr->recompute);
+	d->grad_bytes = params * sc->job.precision_bytes;
+	d->t_opt = opt_time(s, x, gpu, params, D);
+	dr->pipeline = g;
+	dr->stage = st;
+	dr->replicas = pp->replicas;
+	dr->tp = x->tp;
+	dr->dc = x->dc;
+	dr->pool = x->pool;
+	dr->mem_peak = peak;
+	dr->mem_capacity = gpu->memory;
+	for (int ch = 0; ch < gr->v; ch++) {
+		const struct vcost *v = &gr->vc[gp_vs_of(gr->S, gr->vshape, st, ch)];
+		dr->t_f += v->f;
+		dr->t_b += v->b;
+		dr->t_w += v->w;
+	}
+	if (!xdc)
+		sim_check_fit(s, r, di);
+	d->stat = stat;
+	r->gpus += x->tp * pp->replicas;
+	return dp_group(s, d) ? -1 : 0;
+}
+
+int sim_setup(struct sim *s, struct gp_result *r)
+{
+	const struct gp_plan *p = s->plan;
+	if (setup_alloc(s, r))
+		return -1;
+	int D = 0;
+	for (int g = 0; g < p->npipes; g++)
+		D += p->pipes[g].replicas;
 	int di = 0;
 	for (int g = 0; g < p->npipes; g++) {
-		struct group *gr = &s->g[g];
-		const struct gp_pipeline *pp = &p->pipes[g];
-		gr->S = pp->nstages;
-		bool xdc = p->schedule == GP_SCHED_XDC_GREEDY ||
-			   p->schedule == GP_SCHED_XDC_MILP;
-		gr->v = p->schedule == GP_SCHED_INTERLEAVED || xdc ? p->chunks : 1;
-		gr->vshape = xdc && gr->v == 2;
-		gr->split = p->schedule == GP_SCHED_ZBH1 || xdc;
-		gr->m = pp->micro_batches;
-		gr->VS = gr->S * gr->v;
-		gr->R = pp->replicas;
-		gr->dev0 = di;
-		int64_t ntasks = (int64_t)gr->VS * gr->m * (gr->split ? 3 : 2);
-		if (ntasks > GP_MAX_TASKS)
-			return gp_errf(s->e, "plan.pipelines[%d]: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
-				       g + 1, (long long)ntasks, (long long)GP_MAX_TASKS);
-		/* Time-aware schedules are generated once the costs are known. */
-		if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
-			char pre[64];
-			snprintf(pre, sizeof pre, "plan.pipelines[%d]", g + 1);
-			gp_err_prefix(s->e, pre);
+		if (setup_group(s, g, di))
 			return -1;
-		}
-		size_t cells = (size_t)gr->VS * (size_t)gr->m;
-		gr->vc = gp_xcalloc((size_t)gr->VS, sizeof *gr->vc);
-		gr->fin = malloc(cells * sizeof *gr->fin);
-		gr->bin = malloc(cells * sizeof *gr->bin);
-		gr->grad_started = gp_xcalloc((size_t)gr->VS, sizeof *gr->grad_started);
-		if (!gr->vc || !gr->fin || !gr->bin || !gr->grad_started)
-			return gp_errf(s->e, "out of memory");
-		for (size_t i = 0; i < cells; i++)
-			gr->fin[i] = gr->bin[i] = SIM_INF;
-		for (int st = 0; st < gr->S; st++, di++) {
-			const struct gp_stage *x = &pp->stages[st];
-			const struct gp_pool *pool = &sc->dcs[x->dc].pools[x->pool];
-			const struct gp_gpu *gpu = &sc->gpus[pool->gpu];
-			struct dev *d = &s->d[di];
-			struct gp_dev_result *dr = &r->devs[di];
-			d->g = g;
-			d->s = st;
-			if (!xdc) {
-				d->next = gr->sc.off[st];
-				d->end = gr->sc.off[st + 1];
-			}
-			double params = stage_params(sc, x, st == 0, st == gr->S - 1);
-			double stat = params / x->tp * gp_state_bytes_per_param(sc->job.zero, D);
-			/* auto: the cheapest recomputation that fits. */
-			enum gp_recompute cand[3] = { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL };
-			int nc = 3;
-			if (x->recompute != GP_RC_AUTO) {
-				cand[0] = x->recompute;
-				nc = 1;
-			}
-			struct stage_costs cost;
-			double peak = 0;
-			for (int c = 0; c < nc; c++) {
-				layer_costs(s, x, cand[c], &cost);
-				fill_vcosts(s, g, st, &cost, gr->vc);
-				peak = stat + (xdc ? inflight_estimate(gr, st, gr->vc)
-						   : sim_walk_peak(gr, st, gr->vc));
-				dr->recompute = cand[c];
-				if (peak <= gpu->memory)
-					break;
-			}
-			d->grad_bytes = params * sc->job.precision_bytes;
-			d->t_opt = s->cm->ops->optimizer_time(s->cm->ud, gpu,
-				params / x->tp / (sc->job.zero && D > 1 ? D : 1));
-			dr->pipeline = g;
-			dr->stage = st;
-			dr->replicas = pp->replicas;
-			dr->tp = x->tp;
-			dr->dc = x->dc;
-			dr->pool = x->pool;
-			dr->mem_peak = peak;
-			dr->mem_capacity = gpu->memory;
-			for (int ch = 0; ch < gr->v; ch++) {
-				const struct vcost *v = &gr->vc[gp_vs_of(gr->S, gr->vshape, st, ch)];
-				dr->t_f += v->f;
-				dr->t_b += v->b;
-				dr->t_w += v->w;
-			}
-			if (!xdc)
-				sim_check_fit(s, r, di);
-			d->stat = stat;
-			r->gpus += x->tp * pp->replicas;
-			if (dp_group(s, d))
+		for (int st = 0; st < s->g[g].S; st++, di++)
+			if (setup_stage(s, r, g, st, di, D))
 				return -1;
-		}
-		if (xdc && sim_gen_timed(s, g, r))
+		if (is_xdc(p) && sim_gen_timed(s, g, r))
 			return -1;
 	}
 	return 0;
