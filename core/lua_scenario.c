@@ -8,7 +8,6 @@
  */
 #include "lua_int.h"
 
-#include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,6 @@
 #include "sim_int.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

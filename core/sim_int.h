@@ -20,13 +20,13 @@ struct ev;      /* an event (sim.c) */
 struct bucket;  /* a DP sync bucket (sim.c) */
 struct xfer;    /* a transfer on a link direction (sim.c) */
 
+/* Events by (time, sequence number): a binary heap (sim.c). */
 struct heap {
 	struct ev *v;
 	size_t n, cap;
 	uint64_t seq;
 };
 
-/* Cost of one virtual stage (a chunk of a device) per micro-batch. */
 /* Cost of one virtual stage (a chunk of a device) per micro-batch. */
 struct vcost {
 	double f, b, w;      /* w = 0 and b = B + W unless the schedule splits */
@@ -73,6 +73,7 @@ struct lnk {
 	double bytes, sync_bytes, busy;
 };
 
+/* One run of gp_simulate. */
 struct sim {
 	const struct gp_scenario *sc;
 	const struct gp_plan *plan;
@@ -96,6 +97,8 @@ struct sim {
 	struct gp_err *e;
 };
 
+/* The pool and DC of stage st of pipeline g; the link from DC a to b
+ * (-1: none). */
 static inline const struct gp_pool *sim_stage_pool(const struct sim *s, int g, int st)
 {
 	const struct gp_stage *x = &s->plan->pipes[g].stages[st];

@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* xdc-greedy and xdc-milp are generated from the costs (sim_sched.c). */
 static bool is_xdc(const struct gp_plan *p)
