@@ -45,7 +45,7 @@ double bl_now_s(void)
 /* What every engine shares                                            */
 
 
-int bl_ctx_init(struct ctx *c, const struct gp_scenario *s,
+int bl_ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 		    const struct gp_plan_opts *o, const char *engine,
 		    struct gp_err *e)
 {
@@ -136,7 +136,8 @@ int bl_ceil_div(int a, int b)
 /* Building plans                                                      */
 
 
-static void pb_pipe(struct pb *b, const struct gp_stage *st, int S, int R, int mb)
+static void bl_builder_pipe(struct bl_builder *b, const struct gp_stage *st, int S, int R,
+			    int mb)
 {
 	if (b->oom || R < 1 || mb < 1)
 		return;
@@ -161,7 +162,7 @@ static void pb_pipe(struct pb *b, const struct gp_stage *st, int S, int R, int m
 
 /* n micro-batches over R identical replicas: q or q + 1 each, so any
  * total is exact (two pipelines in the plan when n % R != 0). */
-void bl_pb_group(struct pb *b, const struct gp_stage *st, int S, int R, int n)
+void bl_builder_group(struct bl_builder *b, const struct gp_stage *st, int S, int R, int n)
 {
 	if (n < R)
 		R = n;
@@ -169,11 +170,11 @@ void bl_pb_group(struct pb *b, const struct gp_stage *st, int S, int R, int n)
 		return;
 	int q = n / R, r = n % R;
 	if (r)
-		pb_pipe(b, st, S, r, q + 1);
-	pb_pipe(b, st, S, R - r, q);
+		bl_builder_pipe(b, st, S, r, q + 1);
+	bl_builder_pipe(b, st, S, R - r, q);
 }
 
-void bl_pb_init(struct pb *b, enum gp_sched k)
+void bl_builder_init(struct bl_builder *b, enum gp_sched k)
 {
 	memset(b, 0, sizeof *b);
 	b->p.schedule = k;
@@ -282,7 +283,7 @@ static int inflight_of(enum gp_sched k, int m, int S, int i)
 
 /* Fills layers of st[0..S) (pools and TP set) in proportion to compute,
  * within memory. */
-int bl_fill_layers(const struct ctx *c, struct gp_stage *st, int S, int m, int D)
+int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, int D)
 {
 	const struct gp_scenario *s = c->sc;
 	int L = s->model.layers;
@@ -315,7 +316,7 @@ int bl_fill_layers(const struct ctx *c, struct gp_stage *st, int S, int m, int D
 
 /* Simulates p with the evaluation schedule (or the final one); its
  * iteration time, or INF when it does not fit or is not a valid plan. */
-double bl_judge(struct ctx *c, struct gp_plan *p, bool final)
+double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 {
 	struct gp_sim_opts so = { .cost = c->cm, .record = false,
 				  .time_limit = c->sim_tl };
@@ -346,8 +347,8 @@ double bl_judge(struct ctx *c, struct gp_plan *p, bool final)
 
 /* One stage per micro-batch: compute (F + B + W) and memory, with the
  * cheapest recomputation that fits when the job says auto (as sim.c). */
-void bl_stage_est(const struct ctx *c, const struct gp_stage *st, bool first,
-		      bool last, int inflight, int D, struct sest *o)
+void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
+		  bool last, int inflight, int D, struct bl_stage_est *o)
 {
 	const struct gp_scenario *s = c->sc;
 	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
@@ -392,7 +393,7 @@ static int link_idx(const struct gp_scenario *s, int a, int b)
  * too big for its GPU or a transfer has no link. Mirrors sim.c's rules
  * (DP groups by a stage's middle layer, hierarchical rings, link
  * sharing) in closed form. */
-static double est_plan(struct ctx *c, const struct gp_plan *p)
+static double est_plan(struct bl_ctx *c, const struct gp_plan *p)
 {
 	const struct gp_scenario *s = c->sc;
 	int D = 0, nd = 0, nl = s->nlinks, ndc = s->ndcs;
@@ -422,8 +423,8 @@ static double est_plan(struct ctx *c, const struct gp_plan *p)
 			const struct gp_stage *st = &pp->stages[i];
 			const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
 			const struct gp_gpu *gpu = &s->gpus[pool->gpu];
-			struct sest se;
-			bl_stage_est(c, st, i == 0, i == S - 1, inflight_of(p->schedule, m, S, i), D, &se);
+			struct bl_stage_est se;
+			bl_est_stage(c, st, i == 0, i == S - 1, inflight_of(p->schedule, m, S, i), D, &se);
 			if (se.mem > gpu->memory) {
 				T = INF;
 				break;
@@ -533,7 +534,7 @@ void bl_rep_start(struct gp_plan_report *rep, const char *engine)
 
 /* What every engine does first: a report (the caller's or rloc), an
  * empty plan, the context. -1 with the report and error filled. */
-int bl_begin(struct ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
+int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
 	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
 	     struct gp_plan_report *rloc, struct gp_err *e)
 {
@@ -549,7 +550,7 @@ int bl_begin(struct ctx *c, const struct gp_scenario *s, const struct gp_plan_op
 }
 
 /* Hands the built plan over, or frees it when building ran out of memory. */
-int bl_pb_take(struct pb *b, struct gp_plan *out)
+int bl_builder_take(struct bl_builder *b, struct gp_plan *out)
 {
 	if (b->oom) {
 		gp_plan_free(&b->p);
@@ -560,7 +561,7 @@ int bl_pb_take(struct pb *b, struct gp_plan *out)
 }
 
 /* Simulates the chosen plan with the final schedule and fills the report. */
-static int finish(struct ctx *c, struct gp_plan *best, struct gp_plan *out,
+static int finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 		  struct gp_plan_report *rep, struct gp_err *e)
 {
 	best->schedule = c->sched;
@@ -579,7 +580,7 @@ static int finish(struct ctx *c, struct gp_plan *best, struct gp_plan *out,
 	return 0;
 }
 
-int bl_fail(struct ctx *c, struct gp_plan_report *rep, struct gp_err *e,
+int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 		const char *msg)
 {
 	char buf[sizeof e->msg];
@@ -629,14 +630,14 @@ static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int 
 /* The layout: stage j of replica i on slot j d + i (Megatron-LM's rank
  * order: TP innermost, then DP, then PP); replicas whose stages sit in
  * the same pools are one pipeline of the plan. */
-static int megatron_build(const struct ctx *c, const struct mcand *k, struct gp_plan *out)
+static int megatron_build(const struct bl_ctx *c, const struct mcand *k, struct gp_plan *out)
 {
 	const struct gp_scenario *s = c->sc;
 	int N = type_slots(s, k->gi, k->t, NULL, NULL), L = s->model.layers;
 	int *sdc = malloc((size_t)N * sizeof *sdc), *spool = malloc((size_t)N * sizeof *spool);
 	struct gp_stage *st = malloc((size_t)k->p * sizeof *st);
-	struct pb b;
-	bl_pb_init(&b, c->eval);
+	struct bl_builder b;
+	bl_builder_init(&b, c->eval);
 	if (!sdc || !spool || !st) {
 		b.oom = true;
 	} else {
@@ -660,21 +661,21 @@ static int megatron_build(const struct ctx *c, const struct mcand *k, struct gp_
 						next, next + n - 1);
 				next += n;
 			}
-			pb_pipe(&b, st, k->p, i2 - i, m);
+			bl_builder_pipe(&b, st, k->p, i2 - i, m);
 			i = i2;
 		}
 	}
 	free(sdc);
 	free(spool);
 	free(st);
-	return bl_pb_take(&b, out);
+	return bl_builder_take(&b, out);
 }
 
 int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
-	struct ctx c;
+	struct bl_ctx c;
 	if (bl_begin(&c, s, o, "megatron", out, &rep, &rloc, e))
 		return -1;
 	int L = s->model.layers, n = 0, cap = 64;
@@ -764,7 +765,7 @@ struct grp {
 };
 
 /* The stages of one group: p stages of its pool, layers by compute. */
-static int grp_stages(const struct ctx *c, const struct grp *g, int t, int p, int D,
+static int grp_stages(const struct bl_ctx *c, const struct grp *g, int t, int p, int D,
 		      struct gp_stage *st)
 {
 	int R = pool_slots(bl_pool_of(c->sc, g->dc, g->pool), t) / p;
@@ -777,21 +778,21 @@ static int grp_stages(const struct ctx *c, const struct grp *g, int t, int p, in
 	return bl_fill_layers(c, st, p, bl_ceil_div(g->n, R), D) ? -1 : R;
 }
 
-static int dp_build(const struct ctx *c, const struct grp *gs, int ng, struct gp_plan *out)
+static int dp_build(const struct bl_ctx *c, const struct grp *gs, int ng, struct gp_plan *out)
 {
 	int L = c->sc->model.layers, D = 0;
 	for (int i = 0; i < ng; i++)
 		D += gs[i].R;
 	struct gp_stage *st = malloc((size_t)L * sizeof *st);
-	struct pb b;
-	bl_pb_init(&b, c->eval);
+	struct bl_builder b;
+	bl_builder_init(&b, c->eval);
 	for (int i = 0; st && i < ng; i++) {
 		int R = grp_stages(c, &gs[i], gs[i].t, gs[i].p, D, st);
 		if (R < 1) {
 			b.oom = true;
 			break;
 		}
-		bl_pb_group(&b, st, gs[i].p, R, gs[i].n);
+		bl_builder_group(&b, st, gs[i].p, R, gs[i].n);
 	}
 	free(st);
 	if (!st || b.oom) {
@@ -803,7 +804,7 @@ static int dp_build(const struct ctx *c, const struct grp *gs, int ng, struct gp
 }
 
 /* Ranks (t, p) layouts of one group alone by the estimate. */
-static void dp_layouts(struct ctx *c, struct grp *g, int Dguess)
+static void dp_layouts(struct bl_ctx *c, struct grp *g, int Dguess)
 {
 	const struct gp_scenario *s = c->sc;
 	const struct gp_pool *pool = bl_pool_of(s, g->dc, g->pool);
@@ -821,9 +822,9 @@ static void dp_layouts(struct ctx *c, struct grp *g, int Dguess)
 			int R = grp_stages(c, g, t, p, Dguess, st);
 			if (R < 1)
 				continue;
-			struct pb b;
-			bl_pb_init(&b, c->eval);
-			bl_pb_group(&b, st, p, R, g->n);
+			struct bl_builder b;
+			bl_builder_init(&b, c->eval);
+			bl_builder_group(&b, st, p, R, g->n);
 			double x = b.oom ? INF : est_plan(c, &b.p);
 			gp_plan_free(&b.p);
 			if (x == INF) {
@@ -893,7 +894,7 @@ static double dc_compute(const struct gp_scenario *s, int d)
 
 /* Tries one set of groups: layouts by estimate, then each group's
  * runner-up layouts one at a time, kept when the simulator agrees. */
-static double dp_try(struct ctx *c, struct grp *gs, int ng, struct gp_plan *best)
+static double dp_try(struct bl_ctx *c, struct grp *gs, int ng, struct gp_plan *best)
 {
 	int D = 0;
 	for (int i = 0; i < ng; i++) {
@@ -935,7 +936,7 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 			  struct gp_err *e)
 {
 	struct gp_plan_report rloc;
-	struct ctx c;
+	struct bl_ctx c;
 	if (bl_begin(&c, s, o, "dp-across-dcs", out, &rep, &rloc, e))
 		return -1;
 	bool *in = calloc((size_t)s->ndcs, sizeof *in);
@@ -1024,8 +1025,8 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 				double mx = 0;
 				int R = st ? grp_stages(&c, &gs[i], gs[i].t, gs[i].p, 1, st) : -1;
 				for (int j = 0; R > 0 && j < gs[i].p; j++) {
-					struct sest se;
-					bl_stage_est(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
+					struct bl_stage_est se;
+					bl_est_stage(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
 					mx = fmax(mx, se.u);
 				}
 				w[i] = R > 0 && mx > 0 ? pool_slots(bl_pool_of(s, gs[i].dc, gs[i].pool), gs[i].t) /
@@ -1113,7 +1114,7 @@ static int cmp_aest(const void *a, const void *b)
 
 /* R identical pipelines over the chain: each DC gives every pipeline
  * floor(slots / R) stages of each of its pools. */
-static int atlas_build(const struct ctx *c, const struct chain *ch, int t, int R,
+static int atlas_build(const struct bl_ctx *c, const struct chain *ch, int t, int R,
 		       struct gp_plan *out)
 {
 	const struct gp_scenario *s = c->sc;
@@ -1143,18 +1144,18 @@ static int atlas_build(const struct ctx *c, const struct chain *ch, int t, int R
 		free(st);
 		return -1;
 	}
-	struct pb b;
-	bl_pb_init(&b, c->eval);
-	bl_pb_group(&b, st, S, R, c->M);
+	struct bl_builder b;
+	bl_builder_init(&b, c->eval);
+	bl_builder_group(&b, st, S, R, c->M);
 	free(st);
-	return bl_pb_take(&b, out);
+	return bl_builder_take(&b, out);
 }
 
 int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
-	struct ctx c;
+	struct bl_ctx c;
 	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
 		return -1;
 	struct chain best[17], cur;

@@ -15,7 +15,7 @@
 
 #define INF HUGE_VAL
 
-struct ctx {
+struct bl_ctx {
 	const struct gp_scenario *sc;
 	const struct gp_cost_model *cm;
 	const char *engine;
@@ -29,41 +29,41 @@ struct ctx {
 	double t0;
 };
 
-struct pb {
+struct bl_builder {
 	struct gp_plan p;
 	int cap;
 	bool oom;
 };
 
-struct sest {
+struct bl_stage_est {
 	double u, b, mem, params;
 	enum gp_recompute rc;
 };
 
 bool bl_tp_ok(const struct gp_scenario *s, const struct gp_pool *p, int t);
 int bl_tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t);
-void bl_stage_est(const struct ctx *c, const struct gp_stage *st, bool first,
-		      bool last, int inflight, int D, struct sest *o);
+void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
+		  bool last, int inflight, int D, struct bl_stage_est *o);
 void bl_rep_start(struct gp_plan_report *rep, const char *engine);
 const struct gp_pool *bl_pool_of(const struct gp_scenario *s, int dc, int pool);
 void bl_plan_move(struct gp_plan *dst, struct gp_plan *src);
-void bl_pb_init(struct pb *b, enum gp_sched k);
-void bl_pb_group(struct pb *b, const struct gp_stage *st, int S, int R, int n);
+void bl_builder_init(struct bl_builder *b, enum gp_sched k);
+void bl_builder_group(struct bl_builder *b, const struct gp_stage *st, int S, int R, int n);
 double bl_now_s(void);
 struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
 			       int first, int last);
-double bl_judge(struct ctx *c, struct gp_plan *p, bool final);
-int bl_fill_layers(const struct ctx *c, struct gp_stage *st, int S, int m, int D);
-int bl_fail(struct ctx *c, struct gp_plan_report *rep, struct gp_err *e,
+double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final);
+int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, int D);
+int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 		const char *msg);
-int bl_ctx_init(struct ctx *c, const struct gp_scenario *s,
+int bl_ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 		    const struct gp_plan_opts *o, const char *engine,
 		    struct gp_err *e);
 int bl_ceil_div(int a, int b);
 void bl_apportion(int n, int k, const double *w, int *out);
-int bl_begin(struct ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
+int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
 	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
 	     struct gp_plan_report *rloc, struct gp_err *e);
-int bl_pb_take(struct pb *b, struct gp_plan *out);
+int bl_builder_take(struct bl_builder *b, struct gp_plan *out);
 
 #endif

@@ -34,7 +34,7 @@ struct sg_group {
 	struct sg_stage st[SG_MAXST];
 };
 
-struct indiv {
+struct sg_indiv {
 	int ng;
 	int sync;         /* enum gp_sync_mode: a gene when the job says auto */
 	double fit;
@@ -42,8 +42,8 @@ struct indiv {
 	struct sg_group g[SG_MAXG];
 };
 
-struct search {
-	struct ctx *c;
+struct sg_search {
+	struct bl_ctx *c;
 	uint64_t rng;
 	int *base, npl;       /* flat pool index: base[dc] + pool */
 	int *used;
@@ -60,12 +60,12 @@ static uint64_t rng_next(uint64_t *x)
 	return *x * 2685821657736338717ULL;
 }
 
-static int rnd(struct search *sr, int n)
+static int rnd(struct sg_search *sr, int n)
 {
 	return n <= 1 ? 0 : (int)(rng_next(&sr->rng) % (uint64_t)n);
 }
 
-static uint64_t sg_hash(const struct indiv *x)
+static uint64_t sg_hash(const struct sg_indiv *x)
 {
 	uint64_t h = 1469598103934665603ULL;
 #define MIX(v) do { h ^= (uint64_t)(uint32_t)(v); h *= 1099511628211ULL; } while (0)
@@ -87,12 +87,13 @@ static uint64_t sg_hash(const struct indiv *x)
 	return h;
 }
 
-static int sg_to_plan(const struct search *sr, const struct indiv *x, struct gp_plan *out)
+static int sg_to_plan(const struct sg_search *sr, const struct sg_indiv *x,
+		      struct gp_plan *out)
 {
 	const struct gp_scenario *s = sr->c->sc;
-	struct pb b;
+	struct bl_builder b;
 	struct gp_stage st[SG_MAXST];
-	bl_pb_init(&b, sr->c->eval);
+	bl_builder_init(&b, sr->c->eval);
 	for (int g = 0; g < x->ng; g++) {
 		const struct sg_group *gr = &x->g[g];
 		for (int i = 0, next = 1; i < gr->nst; i++) {
@@ -100,7 +101,7 @@ static int sg_to_plan(const struct search *sr, const struct indiv *x, struct gp_
 					next + gr->st[i].layers - 1);
 			next += gr->st[i].layers;
 		}
-		bl_pb_group(&b, st, gr->nst, gr->R, gr->n);
+		bl_builder_group(&b, st, gr->nst, gr->R, gr->n);
 	}
 	if (b.oom) {
 		gp_plan_free(&b.p);
@@ -115,7 +116,8 @@ static int sg_to_plan(const struct search *sr, const struct indiv *x, struct gp_
 }
 
 /* A plan's pipelines with the same stage shapes become one group. */
-static int sg_from_plan(const struct gp_scenario *s, const struct gp_plan *p, struct indiv *x)
+static int sg_from_plan(const struct gp_scenario *s, const struct gp_plan *p,
+			struct sg_indiv *x)
 {
 	memset(x, 0, sizeof *x);
 	x->sync = gp_plan_sync(s, p);
@@ -150,7 +152,7 @@ static int sg_from_plan(const struct gp_scenario *s, const struct gp_plan *p, st
 }
 
 /* Every rule gp_plan_validate checks, plus TP inside a node. */
-static bool sg_ok(struct search *sr, const struct indiv *x)
+static bool sg_ok(struct sg_search *sr, const struct sg_indiv *x)
 {
 	const struct gp_scenario *s = sr->c->sc;
 	int tot = 0;
@@ -186,7 +188,7 @@ static bool sg_ok(struct search *sr, const struct indiv *x)
 	return true;
 }
 
-static double sg_fit(struct search *sr, struct indiv *x)
+static double sg_fit(struct sg_search *sr, struct sg_indiv *x)
 {
 	x->hash = sg_hash(x);
 	size_t i = (size_t)(x->hash % SG_CACHE);
@@ -201,7 +203,7 @@ static double sg_fit(struct search *sr, struct indiv *x)
 }
 
 /* Micro-batches scaled back to the global batch; replicas <= batches. */
-static void sg_fix_batch(struct search *sr, struct indiv *x)
+static void sg_fix_batch(struct sg_search *sr, struct sg_indiv *x)
 {
 	double w[SG_MAXG] = { 0 };
 	int n[SG_MAXG], tot = 0;
@@ -226,21 +228,21 @@ static void sg_fix_batch(struct search *sr, struct indiv *x)
 }
 
 /* The slowest stage of a group, per micro-batch (for rebalancing). */
-static double sg_group_time(const struct search *sr, const struct sg_group *gr, int D)
+static double sg_group_time(const struct sg_search *sr, const struct sg_group *gr, int D)
 {
 	double mx = 0;
 	for (int i = 0, next = 1; i < gr->nst; i++) {
 		struct gp_stage st = bl_mkstage(sr->c->sc, gr->st[i].dc, gr->st[i].pool, gr->st[i].tp,
 					     next, next + gr->st[i].layers - 1);
-		struct sest se;
+		struct bl_stage_est se;
 		next += gr->st[i].layers;
-		bl_stage_est(sr->c, &st, i == 0, i == gr->nst - 1, 1, D, &se);
+		bl_est_stage(sr->c, &st, i == 0, i == gr->nst - 1, 1, D, &se);
 		mx = fmax(mx, se.u);
 	}
 	return mx;
 }
 
-static void sg_rebalance_layers(struct search *sr, struct indiv *x, int g)
+static void sg_rebalance_layers(struct sg_search *sr, struct sg_indiv *x, int g)
 {
 	struct sg_group *gr = &x->g[g];
 	struct gp_stage st[SG_MAXST];
@@ -254,7 +256,7 @@ static void sg_rebalance_layers(struct search *sr, struct indiv *x, int g)
 			gr->st[i].layers = (int16_t)(st[i].last - st[i].first + 1);
 }
 
-static void sg_rebalance_batch(struct search *sr, struct indiv *x)
+static void sg_rebalance_batch(struct sg_search *sr, struct sg_indiv *x)
 {
 	double w[SG_MAXG] = { 0 };
 	int n[SG_MAXG], D = 0;
@@ -274,7 +276,7 @@ static void sg_rebalance_batch(struct search *sr, struct indiv *x)
 }
 
 /* A random pool, anywhere (validity is checked afterwards). */
-static void sg_random_pool(struct search *sr, int *dc, int *pool)
+static void sg_random_pool(struct sg_search *sr, int *dc, int *pool)
 {
 	int f = rnd(sr, sr->npl);
 	for (int d = sr->c->sc->ndcs - 1; d >= 0; d--)
@@ -287,7 +289,7 @@ static void sg_random_pool(struct search *sr, int *dc, int *pool)
 }
 
 /* Replicas a group could add with the GPUs left free. */
-static int sg_room(struct search *sr, const struct indiv *x, int g)
+static int sg_room(struct sg_search *sr, const struct sg_indiv *x, int g)
 {
 	const struct gp_scenario *s = sr->c->sc;
 	memset(sr->used, 0, (size_t)sr->npl * sizeof *sr->used);
@@ -315,7 +317,7 @@ static int sg_room(struct search *sr, const struct indiv *x, int g)
 }
 
 /* One random change. The caller checks validity and retries. */
-static void sg_mutate(struct search *sr, struct indiv *x)
+static void sg_mutate(struct sg_search *sr, struct sg_indiv *x)
 {
 	const struct gp_scenario *s = sr->c->sc;
 	int g = rnd(sr, x->ng);
@@ -446,7 +448,7 @@ static void sg_mutate(struct search *sr, struct indiv *x)
 }
 
 /* Takes one group of b into a: replaces one of a's, or joins them. */
-static void sg_cross(struct search *sr, struct indiv *a, const struct indiv *b)
+static void sg_cross(struct sg_search *sr, struct sg_indiv *a, const struct sg_indiv *b)
 {
 	const struct sg_group *gb = &b->g[rnd(sr, b->ng)];
 	int at = a->ng < SG_MAXG && rnd(sr, 2) ? a->ng++ : rnd(sr, a->ng);
@@ -461,17 +463,18 @@ static void sg_cross(struct search *sr, struct indiv *a, const struct indiv *b)
 
 static int cmp_indiv(const void *p, const void *q)
 {
-	const struct indiv *a = p, *b = q;
+	const struct sg_indiv *a = p, *b = q;
 	if (a->fit != b->fit)
 		return a->fit < b->fit ? -1 : 1;
 	return a->hash < b->hash ? -1 : a->hash > b->hash;
 }
 
-static const struct indiv *tournament(struct search *sr, const struct indiv *pop)
+static const struct sg_indiv *tournament(struct sg_search *sr,
+					 const struct sg_indiv *pop)
 {
-	const struct indiv *w = &pop[rnd(sr, SG_POP)];
+	const struct sg_indiv *w = &pop[rnd(sr, SG_POP)];
 	for (int k = 0; k < 2; k++) {
-		const struct indiv *y = &pop[rnd(sr, SG_POP)];
+		const struct sg_indiv *y = &pop[rnd(sr, SG_POP)];
 		if (y->fit < w->fit)
 			w = y;
 	}
@@ -479,8 +482,8 @@ static const struct indiv *tournament(struct search *sr, const struct indiv *pop
 }
 
 /* A valid mutant of p (1-3 changes), or p itself after 16 misses. */
-static void sg_child(struct search *sr, const struct indiv *p, const struct indiv *q,
-		     struct indiv *out)
+static void sg_child(struct sg_search *sr, const struct sg_indiv *p,
+		     const struct sg_indiv *q, struct sg_indiv *out)
 {
 	for (int tries = 0; tries < 16; tries++) {
 		*out = *p;
@@ -496,7 +499,7 @@ static void sg_child(struct search *sr, const struct indiv *p, const struct indi
 }
 
 /* With no seed: one group, a few stages in one random DC. */
-static void sg_random(struct search *sr, struct indiv *x)
+static void sg_random(struct sg_search *sr, struct sg_indiv *x)
 {
 	const struct gp_scenario *s = sr->c->sc;
 	int d, q, L = s->model.layers;
@@ -530,11 +533,11 @@ static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	       struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
-	struct ctx c;
+	struct bl_ctx c;
 	if (bl_begin(&c, s, o, "search", out, &rep, &rloc, e))
 		return -1;
 	double limit = o && o->time_limit > 0 ? o->time_limit : 2;
-	struct search sr = { .c = &c, .deadline = c.t0 + limit };
+	struct sg_search sr = { .c = &c, .deadline = c.t0 + limit };
 	/* splitmix64 of the seed, so nearby seeds start far apart */
 	uint64_t z = (o && o->seed ? o->seed : 1) + 0x9e3779b97f4a7c15ULL;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -547,7 +550,7 @@ static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	}
 	sr.used = calloc((size_t)sr.npl + 1, sizeof *sr.used);
 	sr.cache = calloc(SG_CACHE, sizeof *sr.cache);
-	struct indiv *pop = malloc(2 * SG_POP * sizeof *pop);
+	struct sg_indiv *pop = malloc(2 * SG_POP * sizeof *pop);
 	if (!sr.base || !sr.used || !sr.cache || !pop) {
 		free(sr.base);
 		free(sr.used);
@@ -555,7 +558,7 @@ static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		free(pop);
 		return bl_fail(&c, rep, e, "search: out of memory");
 	}
-	struct indiv *kids = pop + SG_POP;
+	struct sg_indiv *kids = pop + SG_POP;
 
 	/* The seeds: the other baselines' plans. */
 	int (*const engines[3])(const struct gp_scenario *, const struct gp_plan_opts *,
@@ -609,8 +612,8 @@ static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		for (int i = 0; i < SG_ELITE; i++)
 			kids[i] = pop[i];
 		for (int i = SG_ELITE; i < SG_POP; i++) {
-			const struct indiv *a = tournament(&sr, pop);
-			const struct indiv *b = rnd(&sr, 10) < 3 ? tournament(&sr, pop) : NULL;
+			const struct sg_indiv *a = tournament(&sr, pop);
+			const struct sg_indiv *b = rnd(&sr, 10) < 3 ? tournament(&sr, pop) : NULL;
 			sg_child(&sr, a, b, &kids[i]);
 			sg_fit(&sr, &kids[i]);
 		}
