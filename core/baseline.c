@@ -1,27 +1,20 @@
 /*
- * baseline.c: the reference placement engines of planner.h, the yardsticks
- * the placement MILP is measured against.
+ * baseline.c: what the planners built on the simulator share (baseline.h;
+ * the reference engines plan_megatron.c, plan_dp_across.c, plan_atlas.c
+ * and the search, search.c).
  *
- *  megatron       uniform TP x PP x DP on one GPU type, blind to the WAN:
- *                 GPUs taken in DC order, ranks in Megatron-LM's order (TP
- *                 innermost, then DP, then PP; Narayanan et al., SC '21).
- *  dp-across-dcs  a pipeline group per pool inside each DC, replicas inside
- *                 the DC, data parallelism across DCs with the job's
- *                 (hierarchical) gradient sync; batch split by compute.
- *  atlas          every pipeline spans a chain of linked DCs, DP inside
- *                 each DC (Atlas, Palak et al. 2024); layers in proportion
- *                 to stage compute.
- *  (search, the genetic search seeded with these three, is in search.c.)
- *
- * Every candidate is judged by gp_simulate (sim.h), like every other plan.
- * A closed-form estimate (DOMAIN.md, "unequal stages": (m - 1) max_s(t_s +
- * c_s) + sum_s(t_s + c_s), plus exposed sync and the optimizer) only orders
- * candidates, so the simulator sees the promising ones first.
+ * Every candidate is judged by gp_simulate (sim.h), like every other plan:
+ * bl_judge runs it with the evaluation schedule and remembers the closest
+ * miss, so an engine that finds nothing can say what came nearest. A
+ * closed-form estimate (DOMAIN.md, "unequal stages": (m - 1) max_s(t_s +
+ * c_s) + sum_s(t_s + c_s), plus exposed sync and the optimizer) only
+ * orders candidates, so the simulator sees the promising ones first.
+ * Layers go to stages in proportion to compute within each stage's memory;
+ * the plan builder turns stage lists into a gp_plan.
  */
 #include "baseline.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +22,6 @@
 
 #include "cost.h"
 #include "sim.h"
-
-#define MEGATRON_SIMS 50     /* simulated layouts, best estimates first */
-#define ATLAS_SIMS 40
-#define DP_ALTS 3            /* layouts per group tried after the first */
 
 double bl_now_s(void)
 {
@@ -45,7 +34,7 @@ double bl_now_s(void)
 /* What every engine shares                                            */
 
 
-int bl_ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
+static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 		    const struct gp_plan_opts *o, const char *engine,
 		    struct gp_err *e)
 {
@@ -99,17 +88,26 @@ int bl_tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t)
 }
 
 /* TP groups of t GPUs a pool holds, none straddling a node. */
-static int pool_slots(const struct gp_pool *p, int t)
+int bl_pool_slots(const struct gp_pool *p, int t)
 {
 	if (t > p->per_node)
 		return 0;
 	return (p->count / p->per_node) * (p->per_node / t) + (p->count % p->per_node) / t;
 }
 
-static double stage_rate(const struct gp_scenario *s, int dc, int pool, int tp)
+double bl_stage_rate(const struct gp_scenario *s, int dc, int pool, int tp)
 {
 	const struct gp_gpu *g = gpu_of(s, dc, pool);
 	return g->flops * g->efficiency * tp;
+}
+
+/* A DC's compute: every GPU of every pool, TP 1. */
+double bl_dc_compute(const struct gp_scenario *s, int d)
+{
+	double x = 0;
+	for (int q = 0; q < s->dcs[d].npools; q++)
+		x += s->dcs[d].pools[q].count * bl_stage_rate(s, d, q, 1);
+	return x;
 }
 
 /* The logits layer in units of one block's FLOPs (both cost 3 x forward). */
@@ -120,7 +118,7 @@ static double logit_layers(const struct gp_scenario *s)
 }
 
 struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
-			       int first, int last)
+			   int first, int last)
 {
 	return (struct gp_stage){ .dc = dc, .pool = pool, .tp = tp, .first = first,
 				  .last = last, .recompute = s->job.recompute,
@@ -136,8 +134,8 @@ int bl_ceil_div(int a, int b)
 /* Building plans                                                      */
 
 
-static void bl_builder_pipe(struct bl_builder *b, const struct gp_stage *st, int S, int R,
-			    int mb)
+/* R replicas of the S stages st, mb micro-batches each. */
+void bl_builder_pipe(struct bl_builder *b, const struct gp_stage *st, int S, int R, int mb)
 {
 	if (b->oom || R < 1 || mb < 1)
 		return;
@@ -294,7 +292,7 @@ int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, in
 	int rc = -1;
 	if (rate && cap && n) {
 		for (int i = 0; i < S; i++) {
-			rate[i] = stage_rate(s, st[i].dc, st[i].pool, st[i].tp);
+			rate[i] = bl_stage_rate(s, st[i].dc, st[i].pool, st[i].tp);
 			cap[i] = layer_cap(s, st[i].dc, st[i].pool, st[i].tp, i == 0,
 					   i == S - 1, inflight_of(c->eval, m, S, i), D);
 		}
@@ -393,7 +391,7 @@ static int link_idx(const struct gp_scenario *s, int a, int b)
  * too big for its GPU or a transfer has no link. Mirrors sim.c's rules
  * (DP groups by a stage's middle layer, hierarchical rings, link
  * sharing) in closed form. */
-static double est_plan(struct bl_ctx *c, const struct gp_plan *p)
+double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p)
 {
 	const struct gp_scenario *s = c->sc;
 	int D = 0, nd = 0, nl = s->nlinks, ndc = s->ndcs;
@@ -521,7 +519,7 @@ static double est_plan(struct bl_ctx *c, const struct gp_plan *p)
 	return T;
 }
 
-void bl_rep_start(struct gp_plan_report *rep, const char *engine)
+static void rep_start(struct gp_plan_report *rep, const char *engine)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->engine = engine;
@@ -540,9 +538,9 @@ int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan
 {
 	if (!*rep)
 		*rep = rloc;
-	bl_rep_start(*rep, engine);
+	rep_start(*rep, engine);
 	memset(out, 0, sizeof *out);
-	if (bl_ctx_init(c, s, o, engine, e)) {
+	if (ctx_init(c, s, o, engine, e)) {
 		bl_fail(c, *rep, e, e->msg);
 		return -1;
 	}
@@ -561,8 +559,8 @@ int bl_builder_take(struct bl_builder *b, struct gp_plan *out)
 }
 
 /* Simulates the chosen plan with the final schedule and fills the report. */
-static int finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
-		  struct gp_plan_report *rep, struct gp_err *e)
+int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
+	      struct gp_plan_report *rep, struct gp_err *e)
 {
 	best->schedule = c->sched;
 	best->chunks = 1;
@@ -581,7 +579,7 @@ static int finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 }
 
 int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
-		const char *msg)
+	    const char *msg)
 {
 	char buf[sizeof e->msg];
 	snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
@@ -590,675 +588,3 @@ int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 	snprintf(rep->note, sizeof rep->note, "%s", buf);
 	return gp_errf(e, "%s", buf);
 }
-
-/* ------------------------------------------------------------------ */
-/* megatron                                                            */
-
-struct mcand {
-	int gi, t, p, d;
-	double est;
-};
-
-static int cmp_est(const void *a, const void *b)
-{
-	const struct mcand *x = a, *y = b;
-	if (x->est != y->est)
-		return x->est < y->est ? -1 : 1;
-	return 0;
-}
-
-/* TP groups of GPU type gi at degree t over all its pools, in DC order;
- * fills sdc/spool when given. */
-static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int *spool)
-{
-	int n = 0;
-	for (int d = 0; d < s->ndcs; d++)
-		for (int q = 0; q < s->dcs[d].npools; q++) {
-			const struct gp_pool *p = &s->dcs[d].pools[q];
-			if (p->gpu != gi || !bl_tp_ok(s, p, t))
-				continue;
-			int k = pool_slots(p, t);
-			for (int i = 0; sdc && i < k; i++) {
-				sdc[n + i] = d;
-				spool[n + i] = q;
-			}
-			n += k;
-		}
-	return n;
-}
-
-/* The layout: stage j of replica i on slot j d + i (Megatron-LM's rank
- * order: TP innermost, then DP, then PP); replicas whose stages sit in
- * the same pools are one pipeline of the plan. */
-static int megatron_build(const struct bl_ctx *c, const struct mcand *k, struct gp_plan *out)
-{
-	const struct gp_scenario *s = c->sc;
-	int N = type_slots(s, k->gi, k->t, NULL, NULL), L = s->model.layers;
-	int *sdc = malloc((size_t)N * sizeof *sdc), *spool = malloc((size_t)N * sizeof *spool);
-	struct gp_stage *st = malloc((size_t)k->p * sizeof *st);
-	struct bl_builder b;
-	bl_builder_init(&b, c->eval);
-	if (!sdc || !spool || !st) {
-		b.oom = true;
-	} else {
-		type_slots(s, k->gi, k->t, sdc, spool);
-		int m = c->M / k->d;
-		for (int i = 0; i < k->d;) {
-			int i2 = i + 1;
-			while (i2 < k->d) {
-				bool same = true;
-				for (int j = 0; j < k->p && same; j++)
-					same = sdc[j * k->d + i] == sdc[j * k->d + i2] &&
-					       spool[j * k->d + i] == spool[j * k->d + i2];
-				if (!same)
-					break;
-				i2++;
-			}
-			/* Equal split; the first L % p stages take one more. */
-			for (int j = 0, next = 1; j < k->p; j++) {
-				int n = L / k->p + (j < L % k->p);
-				st[j] = bl_mkstage(s, sdc[j * k->d + i], spool[j * k->d + i], k->t,
-						next, next + n - 1);
-				next += n;
-			}
-			bl_builder_pipe(&b, st, k->p, i2 - i, m);
-			i = i2;
-		}
-	}
-	free(sdc);
-	free(spool);
-	free(st);
-	return bl_builder_take(&b, out);
-}
-
-int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
-{
-	struct gp_plan_report rloc;
-	struct bl_ctx c;
-	if (bl_begin(&c, s, o, "megatron", out, &rep, &rloc, e))
-		return -1;
-	int L = s->model.layers, n = 0, cap = 64;
-	struct mcand *cand = malloc((size_t)cap * sizeof *cand);
-	if (!cand)
-		return bl_fail(&c, rep, e, "megatron: out of memory");
-	for (int gi = 0; gi < s->ngpus; gi++)
-		for (int t = 1; t <= 1024; t *= 2) {
-			int N = type_slots(s, gi, t, NULL, NULL);
-			for (int p = 1; p <= L && p <= N; p++) {
-				int d = N / p;
-				while (d > 1 && c.M % d)
-					d--;
-				if (n == cap) {
-					struct mcand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
-					if (!nc) {
-						free(cand);
-						return bl_fail(&c, rep, e, "megatron: out of memory");
-					}
-					cand = nc;
-				}
-				struct mcand k = { gi, t, p, d, INF };
-				struct gp_plan pl;
-				if (megatron_build(&c, &k, &pl) == 0) {
-					k.est = est_plan(&c, &pl);
-					gp_plan_free(&pl);
-				}
-				cand[n++] = k;
-			}
-		}
-	qsort(cand, (size_t)n, sizeof *cand, cmp_est);
-	struct gp_plan best = { 0 };
-	double bt = INF;
-	int bi = -1;
-	/* Best estimates first; keep going past the budget only while
-	 * nothing has fitted yet. */
-	for (int i = 0; i < n && (i < MEGATRON_SIMS || (bi < 0 && i < 4 * MEGATRON_SIMS)); i++) {
-		struct gp_plan pl;
-		if (megatron_build(&c, &cand[i], &pl))
-			continue;
-		double t = bl_judge(&c, &pl, false);
-		if (t < bt) {
-			bt = t;
-			bi = i;
-			bl_plan_move(&best, &pl);
-		} else {
-			gp_plan_free(&pl);
-		}
-	}
-	if (bi < 0) {
-		char msg[1024];
-		int len = snprintf(msg, sizeof msg, "megatron: no uniform TP x PP x DP layout fits on one GPU type");
-		for (int gi = 0; gi < s->ngpus && len < (int)sizeof msg; gi++) {
-			int G = type_slots(s, gi, 1, NULL, NULL);
-			if (!G)
-				continue;
-			double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
-				      16 / s->gpus[gi].memory;
-			len += snprintf(msg + len, sizeof msg - (size_t)len,
-					"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.0f GB without ZeRO",
-					s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1e9);
-		}
-		if (c.why[0] && len < (int)sizeof msg)
-			snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c.why);
-		free(cand);
-		return bl_fail(&c, rep, e, msg);
-	}
-	struct mcand k = cand[bi];
-	int tried = c.nsim;
-	free(cand);
-	if (finish(&c, &best, out, rep, e))
-		return -1;
-	snprintf(rep->note, sizeof rep->note,
-		 "megatron: %s TP %d x PP %d x DP %d (%d micro-batches each), equal layers, GPUs taken in DC order blind to the WAN; %d layouts estimated, %d simulated",
-		 s->gpus[k.gi].name, k.t, k.p, k.d, c.M / k.d, n, tried);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* dp-across-dcs                                                       */
-
-struct grp {
-	int dc, pool, n;        /* micro-batches of the group */
-	int t, p, R;
-	int nalt;
-	int alt[DP_ALTS + 1][2];   /* (t, p), best estimate first */
-};
-
-/* The stages of one group: p stages of its pool, layers by compute. */
-static int grp_stages(const struct bl_ctx *c, const struct grp *g, int t, int p, int D,
-		      struct gp_stage *st)
-{
-	int R = pool_slots(bl_pool_of(c->sc, g->dc, g->pool), t) / p;
-	if (R < 1)
-		return -1;
-	if (R > g->n)
-		R = g->n;
-	for (int i = 0; i < p; i++)
-		st[i] = bl_mkstage(c->sc, g->dc, g->pool, t, 0, 0);
-	return bl_fill_layers(c, st, p, bl_ceil_div(g->n, R), D) ? -1 : R;
-}
-
-static int dp_build(const struct bl_ctx *c, const struct grp *gs, int ng, struct gp_plan *out)
-{
-	int L = c->sc->model.layers, D = 0;
-	for (int i = 0; i < ng; i++)
-		D += gs[i].R;
-	struct gp_stage *st = malloc((size_t)L * sizeof *st);
-	struct bl_builder b;
-	bl_builder_init(&b, c->eval);
-	for (int i = 0; st && i < ng; i++) {
-		int R = grp_stages(c, &gs[i], gs[i].t, gs[i].p, D, st);
-		if (R < 1) {
-			b.oom = true;
-			break;
-		}
-		bl_builder_group(&b, st, gs[i].p, R, gs[i].n);
-	}
-	free(st);
-	if (!st || b.oom) {
-		gp_plan_free(&b.p);
-		return -1;
-	}
-	*out = b.p;
-	return 0;
-}
-
-/* Ranks (t, p) layouts of one group alone by the estimate. */
-static void dp_layouts(struct bl_ctx *c, struct grp *g, int Dguess)
-{
-	const struct gp_scenario *s = c->sc;
-	const struct gp_pool *pool = bl_pool_of(s, g->dc, g->pool);
-	int L = s->model.layers;
-	double est[DP_ALTS + 1];
-	int fb[2] = { 0, 0 }, fb_tp = 0;
-	g->nalt = 0;
-	struct gp_stage *st = malloc((size_t)L * sizeof *st);
-	if (!st)
-		return;
-	for (int t = 1; t <= pool->per_node; t *= 2) {
-		if (!bl_tp_ok(s, pool, t))
-			continue;
-		for (int p = 1; p <= L && p <= pool_slots(pool, t); p++) {
-			int R = grp_stages(c, g, t, p, Dguess, st);
-			if (R < 1)
-				continue;
-			struct bl_builder b;
-			bl_builder_init(&b, c->eval);
-			bl_builder_group(&b, st, p, R, g->n);
-			double x = b.oom ? INF : est_plan(c, &b.p);
-			gp_plan_free(&b.p);
-			if (x == INF) {
-				/* Nothing fits by the estimate: the simulator may
-				 * still take the layout with the least per GPU. */
-				if (t * p > fb_tp) {
-					fb_tp = t * p;
-					fb[0] = t;
-					fb[1] = p;
-				}
-				continue;
-			}
-			if (g->nalt == DP_ALTS + 1 && x >= est[DP_ALTS])
-				continue;
-			int k = g->nalt < DP_ALTS + 1 ? g->nalt++ : DP_ALTS;
-			while (k > 0 && est[k - 1] > x) {
-				est[k] = est[k - 1];
-				g->alt[k][0] = g->alt[k - 1][0];
-				g->alt[k][1] = g->alt[k - 1][1];
-				k--;
-			}
-			est[k] = x;
-			g->alt[k][0] = t;
-			g->alt[k][1] = p;
-		}
-	}
-	free(st);
-	if (!g->nalt && fb_tp) {
-		g->nalt = 1;
-		g->alt[0][0] = fb[0];
-		g->alt[0][1] = fb[1];
-	}
-	if (g->nalt) {
-		g->t = g->alt[0][0];
-		g->p = g->alt[0][1];
-		g->R = pool_slots(pool, g->t) / g->p;
-		if (g->R > g->n)
-			g->R = g->n;
-	}
-}
-
-/* Gradient rings go round the DCs in index order (sim.c): every
- * neighbour pair needs a link. */
-static bool ring_ok(const struct gp_scenario *s, const bool *in)
-{
-	int first = -1, prev = -1, k = 0;
-	for (int d = 0; d < s->ndcs; d++) {
-		if (!in[d])
-			continue;
-		if (prev >= 0 && (!gp_find_link(s, prev, d) || !gp_find_link(s, d, prev)))
-			return false;
-		if (first < 0)
-			first = d;
-		prev = d;
-		k++;
-	}
-	return k <= 2 || (gp_find_link(s, prev, first) && gp_find_link(s, first, prev));
-}
-
-static double dc_compute(const struct gp_scenario *s, int d)
-{
-	double x = 0;
-	for (int q = 0; q < s->dcs[d].npools; q++)
-		x += s->dcs[d].pools[q].count * stage_rate(s, d, q, 1);
-	return x;
-}
-
-/* Tries one set of groups: layouts by estimate, then each group's
- * runner-up layouts one at a time, kept when the simulator agrees. */
-static double dp_try(struct bl_ctx *c, struct grp *gs, int ng, struct gp_plan *best)
-{
-	int D = 0;
-	for (int i = 0; i < ng; i++) {
-		dp_layouts(c, &gs[i], 1);
-		if (!gs[i].nalt)
-			return INF;
-		D += gs[i].R;
-	}
-	for (int i = 0; i < ng; i++)   /* again, with ZeRO over all replicas */
-		dp_layouts(c, &gs[i], D);
-	struct gp_plan pl;
-	if (dp_build(c, gs, ng, &pl))
-		return INF;
-	double bt = bl_judge(c, &pl, false);
-	bl_plan_move(best, &pl);
-	for (int i = 0; i < ng; i++)
-		for (int a = 1; a < gs[i].nalt; a++) {
-			struct grp keep = gs[i];
-			gs[i].t = gs[i].alt[a][0];
-			gs[i].p = gs[i].alt[a][1];
-			gs[i].R = pool_slots(bl_pool_of(c->sc, gs[i].dc, gs[i].pool), gs[i].t) / gs[i].p;
-			if (gs[i].R > gs[i].n)
-				gs[i].R = gs[i].n;
-			memset(&pl, 0, sizeof pl);
-			double t = dp_build(c, gs, ng, &pl) ? INF : bl_judge(c, &pl, false);
-			if (t < bt) {
-				bt = t;
-				bl_plan_move(best, &pl);
-			} else {
-				gp_plan_free(&pl);
-				gs[i] = keep;
-			}
-		}
-	return bt;
-}
-
-int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			  struct gp_plan *out, struct gp_plan_report *rep,
-			  struct gp_err *e)
-{
-	struct gp_plan_report rloc;
-	struct bl_ctx c;
-	if (bl_begin(&c, s, o, "dp-across-dcs", out, &rep, &rloc, e))
-		return -1;
-	bool *in = calloc((size_t)s->ndcs, sizeof *in);
-	int npl = 0;
-	for (int d = 0; d < s->ndcs; d++)
-		npl += s->dcs[d].npools;
-	struct grp *gs = calloc((size_t)npl + 1, sizeof *gs);
-	double *w = calloc((size_t)npl + 1, sizeof *w);
-	int *share = calloc((size_t)npl + 1, sizeof *share);
-	if (!in || !gs || !w || !share) {
-		free(in);
-		free(gs);
-		free(w);
-		free(share);
-		return bl_fail(&c, rep, e, "dp-across-dcs: out of memory");
-	}
-	int kdc = 0, dropped = 0;
-	for (int d = 0; d < s->ndcs; d++)
-		if (s->dcs[d].npools) {
-			in[d] = true;
-			kdc++;
-		}
-	/* A DC the gradient ring cannot reach is left out, weakest first. */
-	while (kdc > 1 && !ring_ok(s, in)) {
-		int weak = -1;
-		for (int d = 0; d < s->ndcs; d++)
-			if (in[d] && (weak < 0 || dc_compute(s, d) < dc_compute(s, weak)))
-				weak = d;
-		in[weak] = false;
-		kdc--;
-		dropped++;
-	}
-	struct gp_plan best = { 0 }, pl = { 0 };
-	double bt = INF;
-	int bvar = -1, bng = 0, ng0 = 0;
-	/* Variant 0: every pool its own group; 1: each DC's largest pool. */
-	for (int var = 0; var < 2; var++) {
-		int ng = 0;
-		for (int d = 0; d < s->ndcs; d++) {
-			if (!in[d])
-				continue;
-			int big = 0;
-			for (int q = 0; q < s->dcs[d].npools; q++) {
-				double x = s->dcs[d].pools[q].count * stage_rate(s, d, q, 1);
-				if (var == 0) {
-					gs[ng] = (struct grp){ .dc = d, .pool = q };
-					w[ng++] = x;
-				} else if (x > s->dcs[d].pools[big].count * stage_rate(s, d, big, 1)) {
-					big = q;
-				}
-			}
-			if (var == 1) {
-				gs[ng] = (struct grp){ .dc = d, .pool = big };
-				w[ng++] = s->dcs[d].pools[big].count * stage_rate(s, d, big, 1);
-			}
-		}
-		if (var == 0)
-			ng0 = ng;
-		else if (ng == ng0)
-			break;   /* one pool per DC: the same as variant 0 */
-		/* The batch in proportion to raw compute, then (second pass)
-		 * to what the chosen layouts deliver per second. */
-		for (int pass = 0; pass < 2; pass++) {
-			bl_apportion(c.M, ng, w, share);
-			int k = 0;
-			for (int i = 0; i < ng; i++)
-				if (share[i] > 0) {
-					gs[k] = gs[i];
-					gs[k++].n = share[i];
-				}
-			double t = dp_try(&c, gs, k, &pl);
-			if (t < bt) {
-				bt = t;
-				bvar = var;
-				bng = k;
-				bl_plan_move(&best, &pl);
-			} else {
-				gp_plan_free(&pl);
-			}
-			for (int i = 0; i < k; i++) {
-				if (!gs[i].nalt) {
-					w[i] = 0;
-					continue;
-				}
-				struct gp_stage *st = malloc((size_t)s->model.layers * sizeof *st);
-				double mx = 0;
-				int R = st ? grp_stages(&c, &gs[i], gs[i].t, gs[i].p, 1, st) : -1;
-				for (int j = 0; R > 0 && j < gs[i].p; j++) {
-					struct bl_stage_est se;
-					bl_est_stage(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
-					mx = fmax(mx, se.u);
-				}
-				w[i] = R > 0 && mx > 0 ? pool_slots(bl_pool_of(s, gs[i].dc, gs[i].pool), gs[i].t) /
-							 gs[i].p / mx : 0;
-				free(st);
-			}
-			ng = k;
-		}
-	}
-	free(in);
-	free(gs);
-	free(w);
-	free(share);
-	if (bt == INF) {
-		gp_plan_free(&best);
-		char msg[1024];
-		snprintf(msg, sizeof msg, "dp-across-dcs: no pipeline inside a DC fits the model%s%s%s",
-			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
-		return bl_fail(&c, rep, e, msg);
-	}
-	if (finish(&c, &best, out, rep, e))
-		return -1;
-	snprintf(rep->note, sizeof rep->note,
-		 "dp-across-dcs: %d pipeline groups (%s) in %d DC%s%s, %s gradient sync, batch by compute; %d plans simulated",
-		 bng, bvar ? "largest pool per DC" : "one per pool", kdc, kdc > 1 ? "s" : "",
-		 dropped ? " (some left out: no gradient ring)" : "",
-		 kdc < 2 ? "local" : gp_plan_sync(s, out) == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
-		 c.nsim);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* atlas                                                               */
-
-struct chain {
-	int k;
-	int dc[16];
-	double compute, cost;
-};
-
-/* Depth-first over simple paths of the link graph: for each length the
- * path with the most compute, then the cheapest hops (latency plus one
- * activation's transfer). */
-static void chain_dfs(const struct gp_scenario *s, struct chain *cur, bool *used,
-		      struct chain *best, long *budget)
-{
-	if (--*budget < 0)
-		return;
-	struct chain *b = &best[cur->k];
-	if (cur->compute > b->compute * (1 + 1e-12) ||
-	    (cur->compute >= b->compute * (1 - 1e-12) && cur->cost < b->cost))
-		*b = *cur;
-	if (cur->k == 16)
-		return;
-	int last = cur->dc[cur->k - 1];
-	for (int d = 0; d < s->ndcs; d++) {
-		const struct gp_link *l = gp_find_link(s, last, d);
-		if (used[d] || !s->dcs[d].npools || !l || !gp_find_link(s, d, last))
-			continue;
-		used[d] = true;
-		cur->dc[cur->k++] = d;
-		double dc_ = dc_compute(s, d), dx = l->latency + gp_boundary_bytes(s) / l->bandwidth;
-		cur->compute += dc_;
-		cur->cost += dx;
-		chain_dfs(s, cur, used, best, budget);
-		cur->compute -= dc_;
-		cur->cost -= dx;
-		cur->k--;
-		used[d] = false;
-	}
-}
-
-struct acand {
-	int chain, t, R;
-	double est;
-};
-
-static int cmp_aest(const void *a, const void *b)
-{
-	const struct acand *x = a, *y = b;
-	if (x->est != y->est)
-		return x->est < y->est ? -1 : 1;
-	return 0;
-}
-
-/* R identical pipelines over the chain: each DC gives every pipeline
- * floor(slots / R) stages of each of its pools. */
-static int atlas_build(const struct bl_ctx *c, const struct chain *ch, int t, int R,
-		       struct gp_plan *out)
-{
-	const struct gp_scenario *s = c->sc;
-	int L = s->model.layers, S = 0;
-	struct gp_stage *st = malloc((size_t)L * sizeof *st);
-	if (!st)
-		return -1;
-	for (int i = 0; i < ch->k; i++) {
-		int d = ch->dc[i], here = 0;
-		for (int q = 0; q < s->dcs[d].npools; q++) {
-			const struct gp_pool *p = bl_pool_of(s, d, q);
-			int tq = bl_tp_fit(s, p, t), n = pool_slots(p, tq) / R;
-			for (int j = 0; j < n; j++, here++) {
-				if (S == L) {
-					free(st);
-					return -1;
-				}
-				st[S++] = bl_mkstage(s, d, q, tq, 0, 0);
-			}
-		}
-		if (!here) {
-			free(st);
-			return -1;
-		}
-	}
-	if (bl_fill_layers(c, st, S, bl_ceil_div(c->M, R), R)) {
-		free(st);
-		return -1;
-	}
-	struct bl_builder b;
-	bl_builder_init(&b, c->eval);
-	bl_builder_group(&b, st, S, R, c->M);
-	free(st);
-	return bl_builder_take(&b, out);
-}
-
-int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
-{
-	struct gp_plan_report rloc;
-	struct bl_ctx c;
-	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
-		return -1;
-	struct chain best[17], cur;
-	bool *used = calloc((size_t)s->ndcs, sizeof *used);
-	if (!used)
-		return bl_fail(&c, rep, e, "atlas: out of memory");
-	for (int k = 0; k <= 16; k++)
-		best[k] = (struct chain){ .k = 0, .compute = -1, .cost = INF };
-	long budget = 200000;
-	for (int d = 0; d < s->ndcs; d++) {
-		if (!s->dcs[d].npools)
-			continue;
-		cur = (struct chain){ .k = 1, .dc = { d }, .compute = dc_compute(s, d), .cost = 0 };
-		used[d] = true;
-		chain_dfs(s, &cur, used, best, &budget);
-		used[d] = false;
-	}
-	free(used);
-	int K = 0;
-	for (int k = 1; k <= 16; k++)
-		if (best[k].k == k)
-			K = k;
-	/* Atlas's point is a pipeline across DCs: one DC alone only when
-	 * there is no other. */
-	int kmin = K >= 2 ? 2 : 1, n = 0, cap = 256;
-	struct acand *cand = malloc((size_t)cap * sizeof *cand);
-	if (!cand)
-		return bl_fail(&c, rep, e, "atlas: out of memory");
-	int maxper = 1;
-	for (int d = 0; d < s->ndcs; d++)
-		for (int q = 0; q < s->dcs[d].npools; q++)
-			if (s->dcs[d].pools[q].per_node > maxper)
-				maxper = s->dcs[d].pools[q].per_node;
-	for (int k = kmin; k <= K; k++)
-		for (int t = 1; t <= maxper; t *= 2) {
-			if ((long)s->model.heads % t)
-				continue;
-			for (int R = 1; R <= c.M; R++) {
-				struct gp_plan pl;
-				if (atlas_build(&c, &best[k], t, R, &pl)) {
-					/* Too many stages at small R; none at large. */
-					bool any_dc_empty = false;
-					for (int i = 0; i < best[k].k; i++) {
-						int d = best[k].dc[i], sl = 0;
-						for (int q = 0; q < s->dcs[d].npools; q++)
-							sl += pool_slots(bl_pool_of(s, d, q),
-									 bl_tp_fit(s, bl_pool_of(s, d, q), t));
-						if (sl < R)
-							any_dc_empty = true;
-					}
-					if (any_dc_empty)
-						break;
-					continue;
-				}
-				if (n == cap) {
-					struct acand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
-					if (!nc) {
-						gp_plan_free(&pl);
-						free(cand);
-						return bl_fail(&c, rep, e, "atlas: out of memory");
-					}
-					cand = nc;
-				}
-				cand[n++] = (struct acand){ k, t, R, est_plan(&c, &pl) };
-				gp_plan_free(&pl);
-			}
-		}
-	qsort(cand, (size_t)n, sizeof *cand, cmp_aest);
-	struct gp_plan bp = { 0 };
-	double bt = INF;
-	int bi = -1;
-	for (int i = 0; i < n && (i < ATLAS_SIMS || (bi < 0 && i < 4 * ATLAS_SIMS)); i++) {
-		struct gp_plan pl;
-		if (atlas_build(&c, &best[cand[i].chain], cand[i].t, cand[i].R, &pl))
-			continue;
-		double t = bl_judge(&c, &pl, false);
-		if (t < bt) {
-			bt = t;
-			bi = i;
-			bl_plan_move(&bp, &pl);
-		} else {
-			gp_plan_free(&pl);
-		}
-	}
-	if (bi < 0) {
-		char msg[1024];
-		snprintf(msg, sizeof msg, "atlas: no pipeline over a chain of linked DCs fits the model%s%s%s",
-			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
-		free(cand);
-		return bl_fail(&c, rep, e, msg);
-	}
-	struct acand k = cand[bi];
-	free(cand);
-	if (finish(&c, &bp, out, rep, e))
-		return -1;
-	char path[160] = "";
-	for (int i = 0; i < best[k.chain].k; i++) {
-		size_t l = strlen(path);
-		snprintf(path + l, sizeof path - l, "%s%s", i ? ">" : "", s->dcs[best[k.chain].dc[i]].name);
-	}
-	snprintf(rep->note, sizeof rep->note,
-		 "atlas: %d pipelines of %d stages over %s, TP up to %d, DP inside each DC, layers by compute; %d layouts estimated, %d simulated",
-		 k.R < c.M ? k.R : c.M, out->pipes[0].nstages, path, k.t, n, c.nsim);
-	return 0;
-}
-

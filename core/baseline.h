@@ -1,8 +1,11 @@
 /*
- * baseline.h: what the reference engines (baseline.c) and the search
- * (search.c) share, and nobody else: a context that judges candidate
- * plans with the simulator and remembers the closest miss, a plan
- * builder, and stage helpers. Internal to the planners.
+ * baseline.h: internal to the planners built on the simulator, the
+ * reference engines (plan_megatron.c, plan_dp_across.c, plan_atlas.c)
+ * and the search (search.c); nobody else includes it. What they share
+ * (baseline.c): a context that judges candidate plans with the simulator
+ * and remembers the closest miss, a plan builder, a closed-form estimate
+ * that orders candidates, and stage helpers (TP, slots, layers by
+ * compute within memory, apportioning).
  */
 #ifndef GP_BASELINE_H
 #define GP_BASELINE_H
@@ -13,8 +16,10 @@
 #include "planner.h"
 #include "sim.h"
 
+/* sim.c and place_milp.c define the same; neither includes this header. */
 #define INF HUGE_VAL
 
+/* One engine run: the scenario, how candidates are judged, the closest miss. */
 struct bl_ctx {
 	const struct gp_scenario *sc;
 	const struct gp_cost_model *cm;
@@ -29,41 +34,51 @@ struct bl_ctx {
 	double t0;
 };
 
+/* A plan under construction; oom once an allocation failed. */
 struct bl_builder {
 	struct gp_plan p;
 	int cap;
 	bool oom;
 };
 
+/* One stage, per micro-batch (bl_est_stage). */
 struct bl_stage_est {
-	double u, b, mem, params;
+	double u, b, mem, params;   /* F + B + W and B + W seconds, bytes, parameters */
 	enum gp_recompute rc;
 };
 
-bool bl_tp_ok(const struct gp_scenario *s, const struct gp_pool *p, int t);
-int bl_tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t);
-void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
-		  bool last, int inflight, int D, struct bl_stage_est *o);
-void bl_rep_start(struct gp_plan_report *rep, const char *engine);
-const struct gp_pool *bl_pool_of(const struct gp_scenario *s, int dc, int pool);
-void bl_plan_move(struct gp_plan *dst, struct gp_plan *src);
-void bl_builder_init(struct bl_builder *b, enum gp_sched k);
-void bl_builder_group(struct bl_builder *b, const struct gp_stage *st, int S, int R, int n);
+/* Starting, judging and finishing a run. */
 double bl_now_s(void);
-struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
-			       int first, int last);
-double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final);
-int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, int D);
-int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
-		const char *msg);
-int bl_ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
-		    const struct gp_plan_opts *o, const char *engine,
-		    struct gp_err *e);
-int bl_ceil_div(int a, int b);
-void bl_apportion(int n, int k, const double *w, int *out);
 int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
 	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
 	     struct gp_plan_report *rloc, struct gp_err *e);
+double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final);
+double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p);
+int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
+	      struct gp_plan_report *rep, struct gp_err *e);
+int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
+	    const char *msg);
+
+/* Building plans. */
+void bl_builder_init(struct bl_builder *b, enum gp_sched k);
+void bl_builder_pipe(struct bl_builder *b, const struct gp_stage *st, int S, int R, int mb);
+void bl_builder_group(struct bl_builder *b, const struct gp_stage *st, int S, int R, int n);
 int bl_builder_take(struct bl_builder *b, struct gp_plan *out);
+void bl_plan_move(struct gp_plan *dst, struct gp_plan *src);
+
+/* Pools, stages and layers. */
+const struct gp_pool *bl_pool_of(const struct gp_scenario *s, int dc, int pool);
+bool bl_tp_ok(const struct gp_scenario *s, const struct gp_pool *p, int t);
+int bl_tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t);
+int bl_pool_slots(const struct gp_pool *p, int t);
+double bl_stage_rate(const struct gp_scenario *s, int dc, int pool, int tp);
+double bl_dc_compute(const struct gp_scenario *s, int d);
+struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
+			   int first, int last);
+void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
+		  bool last, int inflight, int D, struct bl_stage_est *o);
+int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, int D);
+int bl_ceil_div(int a, int b);
+void bl_apportion(int n, int k, const double *w, int *out);
 
 #endif

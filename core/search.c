@@ -5,7 +5,8 @@
  * replicas and batch shares (and the DP sync mode across DCs when the job
  * says auto); mutation and crossover keep them valid; the
  * fitness is the simulated iteration time. Seeded with the three
- * reference engines of baseline.c, so it is never worse than them.
+ * reference engines (plan_megatron.c, plan_dp_across.c, plan_atlas.c),
+ * so it is never worse than them; what they share is in baseline.c.
  */
 #include "baseline.h"
 

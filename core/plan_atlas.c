@@ -1,0 +1,216 @@
+/*
+ * plan_atlas.c: the atlas engine of planner.h, a reference the placement
+ * MILP is measured against: every pipeline spans a chain of linked DCs,
+ * DP inside each DC (Atlas, Palak et al. 2024); layers in proportion to
+ * stage compute. The chains are the simple paths of the link graph with
+ * the most compute for each length; layouts (chain, TP, replicas) are
+ * estimated (baseline.c), the best ATLAS_SIMS simulated.
+ */
+#include "baseline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATLAS_SIMS 40        /* simulated layouts, best estimates first */
+
+struct at_chain {
+	int k;
+	int dc[16];
+	double compute, cost;
+};
+
+/* Depth-first over simple paths of the link graph: for each length the
+ * path with the most compute, then the cheapest hops (latency plus one
+ * activation's transfer). */
+static void chain_dfs(const struct gp_scenario *s, struct at_chain *cur, bool *used,
+		      struct at_chain *best, long *budget)
+{
+	if (--*budget < 0)
+		return;
+	struct at_chain *b = &best[cur->k];
+	if (cur->compute > b->compute * (1 + 1e-12) ||
+	    (cur->compute >= b->compute * (1 - 1e-12) && cur->cost < b->cost))
+		*b = *cur;
+	if (cur->k == 16)
+		return;
+	int last = cur->dc[cur->k - 1];
+	for (int d = 0; d < s->ndcs; d++) {
+		const struct gp_link *l = gp_find_link(s, last, d);
+		if (used[d] || !s->dcs[d].npools || !l || !gp_find_link(s, d, last))
+			continue;
+		used[d] = true;
+		cur->dc[cur->k++] = d;
+		double dc_ = bl_dc_compute(s, d), dx = l->latency + gp_boundary_bytes(s) / l->bandwidth;
+		cur->compute += dc_;
+		cur->cost += dx;
+		chain_dfs(s, cur, used, best, budget);
+		cur->compute -= dc_;
+		cur->cost -= dx;
+		cur->k--;
+		used[d] = false;
+	}
+}
+
+struct at_cand {
+	int chain, t, R;
+	double est;
+};
+
+static int cmp_aest(const void *a, const void *b)
+{
+	const struct at_cand *x = a, *y = b;
+	if (x->est != y->est)
+		return x->est < y->est ? -1 : 1;
+	return 0;
+}
+
+/* R identical pipelines over the chain: each DC gives every pipeline
+ * floor(slots / R) stages of each of its pools. */
+static int atlas_build(const struct bl_ctx *c, const struct at_chain *ch, int t, int R,
+		       struct gp_plan *out)
+{
+	const struct gp_scenario *s = c->sc;
+	int L = s->model.layers, S = 0;
+	struct gp_stage *st = malloc((size_t)L * sizeof *st);
+	if (!st)
+		return -1;
+	for (int i = 0; i < ch->k; i++) {
+		int d = ch->dc[i], here = 0;
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			const struct gp_pool *p = bl_pool_of(s, d, q);
+			int tq = bl_tp_fit(s, p, t), n = bl_pool_slots(p, tq) / R;
+			for (int j = 0; j < n; j++, here++) {
+				if (S == L) {
+					free(st);
+					return -1;
+				}
+				st[S++] = bl_mkstage(s, d, q, tq, 0, 0);
+			}
+		}
+		if (!here) {
+			free(st);
+			return -1;
+		}
+	}
+	if (bl_fill_layers(c, st, S, bl_ceil_div(c->M, R), R)) {
+		free(st);
+		return -1;
+	}
+	struct bl_builder b;
+	bl_builder_init(&b, c->eval);
+	bl_builder_group(&b, st, S, R, c->M);
+	free(st);
+	return bl_builder_take(&b, out);
+}
+
+int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_report rloc;
+	struct bl_ctx c;
+	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
+		return -1;
+	struct at_chain best[17], cur;
+	bool *used = calloc((size_t)s->ndcs, sizeof *used);
+	if (!used)
+		return bl_fail(&c, rep, e, "atlas: out of memory");
+	for (int k = 0; k <= 16; k++)
+		best[k] = (struct at_chain){ .k = 0, .compute = -1, .cost = INF };
+	long budget = 200000;
+	for (int d = 0; d < s->ndcs; d++) {
+		if (!s->dcs[d].npools)
+			continue;
+		cur = (struct at_chain){ .k = 1, .dc = { d }, .compute = bl_dc_compute(s, d), .cost = 0 };
+		used[d] = true;
+		chain_dfs(s, &cur, used, best, &budget);
+		used[d] = false;
+	}
+	free(used);
+	int K = 0;
+	for (int k = 1; k <= 16; k++)
+		if (best[k].k == k)
+			K = k;
+	/* Atlas's point is a pipeline across DCs: one DC alone only when
+	 * there is no other. */
+	int kmin = K >= 2 ? 2 : 1, n = 0, cap = 256;
+	struct at_cand *cand = malloc((size_t)cap * sizeof *cand);
+	if (!cand)
+		return bl_fail(&c, rep, e, "atlas: out of memory");
+	int maxper = 1;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++)
+			if (s->dcs[d].pools[q].per_node > maxper)
+				maxper = s->dcs[d].pools[q].per_node;
+	for (int k = kmin; k <= K; k++)
+		for (int t = 1; t <= maxper; t *= 2) {
+			if ((long)s->model.heads % t)
+				continue;
+			for (int R = 1; R <= c.M; R++) {
+				struct gp_plan pl;
+				if (atlas_build(&c, &best[k], t, R, &pl)) {
+					/* Too many stages at small R; none at large. */
+					bool any_dc_empty = false;
+					for (int i = 0; i < best[k].k; i++) {
+						int d = best[k].dc[i], sl = 0;
+						for (int q = 0; q < s->dcs[d].npools; q++)
+							sl += bl_pool_slots(bl_pool_of(s, d, q),
+									 bl_tp_fit(s, bl_pool_of(s, d, q), t));
+						if (sl < R)
+							any_dc_empty = true;
+					}
+					if (any_dc_empty)
+						break;
+					continue;
+				}
+				if (n == cap) {
+					struct at_cand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
+					if (!nc) {
+						gp_plan_free(&pl);
+						free(cand);
+						return bl_fail(&c, rep, e, "atlas: out of memory");
+					}
+					cand = nc;
+				}
+				cand[n++] = (struct at_cand){ k, t, R, bl_est_plan(&c, &pl) };
+				gp_plan_free(&pl);
+			}
+		}
+	qsort(cand, (size_t)n, sizeof *cand, cmp_aest);
+	struct gp_plan bp = { 0 };
+	double bt = INF;
+	int bi = -1;
+	for (int i = 0; i < n && (i < ATLAS_SIMS || (bi < 0 && i < 4 * ATLAS_SIMS)); i++) {
+		struct gp_plan pl;
+		if (atlas_build(&c, &best[cand[i].chain], cand[i].t, cand[i].R, &pl))
+			continue;
+		double t = bl_judge(&c, &pl, false);
+		if (t < bt) {
+			bt = t;
+			bi = i;
+			bl_plan_move(&bp, &pl);
+		} else {
+			gp_plan_free(&pl);
+		}
+	}
+	if (bi < 0) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "atlas: no pipeline over a chain of linked DCs fits the model%s%s%s",
+			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
+		free(cand);
+		return bl_fail(&c, rep, e, msg);
+	}
+	struct at_cand k = cand[bi];
+	free(cand);
+	if (bl_finish(&c, &bp, out, rep, e))
+		return -1;
+	char path[160] = "";
+	for (int i = 0; i < best[k.chain].k; i++) {
+		size_t l = strlen(path);
+		snprintf(path + l, sizeof path - l, "%s%s", i ? ">" : "", s->dcs[best[k.chain].dc[i]].name);
+	}
+	snprintf(rep->note, sizeof rep->note,
+		 "atlas: %d pipelines of %d stages over %s, TP up to %d, DP inside each DC, layers by compute; %d layouts estimated, %d simulated",
+		 k.R < c.M ? k.R : c.M, out->pipes[0].nstages, path, k.t, n, c.nsim);
+	return 0;
+}

@@ -1,0 +1,312 @@
+/*
+ * plan_dp_across.c: the dp-across-dcs engine of planner.h, a reference
+ * the placement MILP is measured against: pipeline groups inside each DC
+ * (one per pool, or each DC's largest pool alone, whichever simulates
+ * faster), replicas inside the DC, data parallelism across DCs with the
+ * job's (hierarchical) gradient sync; the batch split by raw compute,
+ * then by what the chosen layouts deliver. A DC the gradient ring cannot
+ * reach is left out, weakest first. Each group's (TP, PP) layouts are
+ * ranked by the estimate (baseline.c); the best set, then each group's
+ * runners-up one at a time, are simulated.
+ */
+#include "baseline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DP_ALTS 3            /* layouts per group tried after the first */
+
+struct dp_grp {
+	int dc, pool, n;        /* micro-batches of the group */
+	int t, p, R;
+	int nalt;
+	int alt[DP_ALTS + 1][2];   /* (t, p), best estimate first */
+};
+
+/* The stages of one group: p stages of its pool, layers by compute. */
+static int grp_stages(const struct bl_ctx *c, const struct dp_grp *g, int t, int p, int D,
+		      struct gp_stage *st)
+{
+	int R = bl_pool_slots(bl_pool_of(c->sc, g->dc, g->pool), t) / p;
+	if (R < 1)
+		return -1;
+	if (R > g->n)
+		R = g->n;
+	for (int i = 0; i < p; i++)
+		st[i] = bl_mkstage(c->sc, g->dc, g->pool, t, 0, 0);
+	return bl_fill_layers(c, st, p, bl_ceil_div(g->n, R), D) ? -1 : R;
+}
+
+static int dp_build(const struct bl_ctx *c, const struct dp_grp *gs, int ng, struct gp_plan *out)
+{
+	int L = c->sc->model.layers, D = 0;
+	for (int i = 0; i < ng; i++)
+		D += gs[i].R;
+	struct gp_stage *st = malloc((size_t)L * sizeof *st);
+	struct bl_builder b;
+	bl_builder_init(&b, c->eval);
+	for (int i = 0; st && i < ng; i++) {
+		int R = grp_stages(c, &gs[i], gs[i].t, gs[i].p, D, st);
+		if (R < 1) {
+			b.oom = true;
+			break;
+		}
+		bl_builder_group(&b, st, gs[i].p, R, gs[i].n);
+	}
+	free(st);
+	if (!st || b.oom) {
+		gp_plan_free(&b.p);
+		return -1;
+	}
+	*out = b.p;
+	return 0;
+}
+
+/* Ranks (t, p) layouts of one group alone by the estimate. */
+static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
+{
+	const struct gp_scenario *s = c->sc;
+	const struct gp_pool *pool = bl_pool_of(s, g->dc, g->pool);
+	int L = s->model.layers;
+	double est[DP_ALTS + 1];
+	int fb[2] = { 0, 0 }, fb_tp = 0;
+	g->nalt = 0;
+	struct gp_stage *st = malloc((size_t)L * sizeof *st);
+	if (!st)
+		return;
+	for (int t = 1; t <= pool->per_node; t *= 2) {
+		if (!bl_tp_ok(s, pool, t))
+			continue;
+		for (int p = 1; p <= L && p <= bl_pool_slots(pool, t); p++) {
+			int R = grp_stages(c, g, t, p, Dguess, st);
+			if (R < 1)
+				continue;
+			struct bl_builder b;
+			bl_builder_init(&b, c->eval);
+			bl_builder_group(&b, st, p, R, g->n);
+			double x = b.oom ? INF : bl_est_plan(c, &b.p);
+			gp_plan_free(&b.p);
+			if (x == INF) {
+				/* Nothing fits by the estimate: the simulator may
+				 * still take the layout with the least per GPU. */
+				if (t * p > fb_tp) {
+					fb_tp = t * p;
+					fb[0] = t;
+					fb[1] = p;
+				}
+				continue;
+			}
+			if (g->nalt == DP_ALTS + 1 && x >= est[DP_ALTS])
+				continue;
+			int k = g->nalt < DP_ALTS + 1 ? g->nalt++ : DP_ALTS;
+			while (k > 0 && est[k - 1] > x) {
+				est[k] = est[k - 1];
+				g->alt[k][0] = g->alt[k - 1][0];
+				g->alt[k][1] = g->alt[k - 1][1];
+				k--;
+			}
+			est[k] = x;
+			g->alt[k][0] = t;
+			g->alt[k][1] = p;
+		}
+	}
+	free(st);
+	if (!g->nalt && fb_tp) {
+		g->nalt = 1;
+		g->alt[0][0] = fb[0];
+		g->alt[0][1] = fb[1];
+	}
+	if (g->nalt) {
+		g->t = g->alt[0][0];
+		g->p = g->alt[0][1];
+		g->R = bl_pool_slots(pool, g->t) / g->p;
+		if (g->R > g->n)
+			g->R = g->n;
+	}
+}
+
+/* Gradient rings go round the DCs in index order (sim.c): every
+ * neighbour pair needs a link. */
+static bool ring_ok(const struct gp_scenario *s, const bool *in)
+{
+	int first = -1, prev = -1, k = 0;
+	for (int d = 0; d < s->ndcs; d++) {
+		if (!in[d])
+			continue;
+		if (prev >= 0 && (!gp_find_link(s, prev, d) || !gp_find_link(s, d, prev)))
+			return false;
+		if (first < 0)
+			first = d;
+		prev = d;
+		k++;
+	}
+	return k <= 2 || (gp_find_link(s, prev, first) && gp_find_link(s, first, prev));
+}
+
+/* Tries one set of groups: layouts by estimate, then each group's
+ * runner-up layouts one at a time, kept when the simulator agrees. */
+static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan *best)
+{
+	int D = 0;
+	for (int i = 0; i < ng; i++) {
+		dp_layouts(c, &gs[i], 1);
+		if (!gs[i].nalt)
+			return INF;
+		D += gs[i].R;
+	}
+	for (int i = 0; i < ng; i++)   /* again, with ZeRO over all replicas */
+		dp_layouts(c, &gs[i], D);
+	struct gp_plan pl;
+	if (dp_build(c, gs, ng, &pl))
+		return INF;
+	double bt = bl_judge(c, &pl, false);
+	bl_plan_move(best, &pl);
+	for (int i = 0; i < ng; i++)
+		for (int a = 1; a < gs[i].nalt; a++) {
+			struct dp_grp keep = gs[i];
+			gs[i].t = gs[i].alt[a][0];
+			gs[i].p = gs[i].alt[a][1];
+			gs[i].R = bl_pool_slots(bl_pool_of(c->sc, gs[i].dc, gs[i].pool), gs[i].t) / gs[i].p;
+			if (gs[i].R > gs[i].n)
+				gs[i].R = gs[i].n;
+			memset(&pl, 0, sizeof pl);
+			double t = dp_build(c, gs, ng, &pl) ? INF : bl_judge(c, &pl, false);
+			if (t < bt) {
+				bt = t;
+				bl_plan_move(best, &pl);
+			} else {
+				gp_plan_free(&pl);
+				gs[i] = keep;
+			}
+		}
+	return bt;
+}
+
+int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  struct gp_plan *out, struct gp_plan_report *rep,
+			  struct gp_err *e)
+{
+	struct gp_plan_report rloc;
+	struct bl_ctx c;
+	if (bl_begin(&c, s, o, "dp-across-dcs", out, &rep, &rloc, e))
+		return -1;
+	bool *in = calloc((size_t)s->ndcs, sizeof *in);
+	int npl = 0;
+	for (int d = 0; d < s->ndcs; d++)
+		npl += s->dcs[d].npools;
+	struct dp_grp *gs = calloc((size_t)npl + 1, sizeof *gs);
+	double *w = calloc((size_t)npl + 1, sizeof *w);
+	int *share = calloc((size_t)npl + 1, sizeof *share);
+	if (!in || !gs || !w || !share) {
+		free(in);
+		free(gs);
+		free(w);
+		free(share);
+		return bl_fail(&c, rep, e, "dp-across-dcs: out of memory");
+	}
+	int kdc = 0, dropped = 0;
+	for (int d = 0; d < s->ndcs; d++)
+		if (s->dcs[d].npools) {
+			in[d] = true;
+			kdc++;
+		}
+	/* A DC the gradient ring cannot reach is left out, weakest first. */
+	while (kdc > 1 && !ring_ok(s, in)) {
+		int weak = -1;
+		for (int d = 0; d < s->ndcs; d++)
+			if (in[d] && (weak < 0 || bl_dc_compute(s, d) < bl_dc_compute(s, weak)))
+				weak = d;
+		in[weak] = false;
+		kdc--;
+		dropped++;
+	}
+	struct gp_plan best = { 0 }, pl = { 0 };
+	double bt = INF;
+	int bvar = -1, bng = 0, ng0 = 0;
+	/* Variant 0: every pool its own group; 1: each DC's largest pool. */
+	for (int var = 0; var < 2; var++) {
+		int ng = 0;
+		for (int d = 0; d < s->ndcs; d++) {
+			if (!in[d])
+				continue;
+			int big = 0;
+			for (int q = 0; q < s->dcs[d].npools; q++) {
+				double x = s->dcs[d].pools[q].count * bl_stage_rate(s, d, q, 1);
+				if (var == 0) {
+					gs[ng] = (struct dp_grp){ .dc = d, .pool = q };
+					w[ng++] = x;
+				} else if (x > s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1)) {
+					big = q;
+				}
+			}
+			if (var == 1) {
+				gs[ng] = (struct dp_grp){ .dc = d, .pool = big };
+				w[ng++] = s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1);
+			}
+		}
+		if (var == 0)
+			ng0 = ng;
+		else if (ng == ng0)
+			break;   /* one pool per DC: the same as variant 0 */
+		/* The batch in proportion to raw compute, then (second pass)
+		 * to what the chosen layouts deliver per second. */
+		for (int pass = 0; pass < 2; pass++) {
+			bl_apportion(c.M, ng, w, share);
+			int k = 0;
+			for (int i = 0; i < ng; i++)
+				if (share[i] > 0) {
+					gs[k] = gs[i];
+					gs[k++].n = share[i];
+				}
+			double t = dp_try(&c, gs, k, &pl);
+			if (t < bt) {
+				bt = t;
+				bvar = var;
+				bng = k;
+				bl_plan_move(&best, &pl);
+			} else {
+				gp_plan_free(&pl);
+			}
+			for (int i = 0; i < k; i++) {
+				if (!gs[i].nalt) {
+					w[i] = 0;
+					continue;
+				}
+				struct gp_stage *st = malloc((size_t)s->model.layers * sizeof *st);
+				double mx = 0;
+				int R = st ? grp_stages(&c, &gs[i], gs[i].t, gs[i].p, 1, st) : -1;
+				for (int j = 0; R > 0 && j < gs[i].p; j++) {
+					struct bl_stage_est se;
+					bl_est_stage(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
+					mx = fmax(mx, se.u);
+				}
+				w[i] = R > 0 && mx > 0 ? bl_pool_slots(bl_pool_of(s, gs[i].dc, gs[i].pool), gs[i].t) /
+							 gs[i].p / mx : 0;
+				free(st);
+			}
+			ng = k;
+		}
+	}
+	free(in);
+	free(gs);
+	free(w);
+	free(share);
+	if (bt == INF) {
+		gp_plan_free(&best);
+		char msg[1024];
+		snprintf(msg, sizeof msg, "dp-across-dcs: no pipeline inside a DC fits the model%s%s%s",
+			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
+		return bl_fail(&c, rep, e, msg);
+	}
+	if (bl_finish(&c, &best, out, rep, e))
+		return -1;
+	snprintf(rep->note, sizeof rep->note,
+		 "dp-across-dcs: %d pipeline groups (%s) in %d DC%s%s, %s gradient sync, batch by compute; %d plans simulated",
+		 bng, bvar ? "largest pool per DC" : "one per pool", kdc, kdc > 1 ? "s" : "",
+		 dropped ? " (some left out: no gradient ring)" : "",
+		 kdc < 2 ? "local" : gp_plan_sync(s, out) == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
+		 c.nsim);
+	return 0;
+}

@@ -1,0 +1,176 @@
+/*
+ * plan_megatron.c: the megatron engine of planner.h, a reference the
+ * placement MILP is measured against: uniform TP x PP x DP on one GPU
+ * type, blind to the WAN. GPUs are taken in DC order, ranks in
+ * Megatron-LM's order (TP innermost, then DP, then PP; Narayanan et al.,
+ * SC '21), layers split equally. Every (TP, PP) of every GPU type, with
+ * the most replicas that fit and divide the batch, is estimated
+ * (baseline.c); the best MEGATRON_SIMS are simulated.
+ */
+#include "baseline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MEGATRON_SIMS 50     /* simulated layouts, best estimates first */
+
+struct mg_cand {
+	int gi, t, p, d;
+	double est;
+};
+
+static int cmp_est(const void *a, const void *b)
+{
+	const struct mg_cand *x = a, *y = b;
+	if (x->est != y->est)
+		return x->est < y->est ? -1 : 1;
+	return 0;
+}
+
+/* TP groups of GPU type gi at degree t over all its pools, in DC order;
+ * fills sdc/spool when given. */
+static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int *spool)
+{
+	int n = 0;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			const struct gp_pool *p = &s->dcs[d].pools[q];
+			if (p->gpu != gi || !bl_tp_ok(s, p, t))
+				continue;
+			int k = bl_pool_slots(p, t);
+			for (int i = 0; sdc && i < k; i++) {
+				sdc[n + i] = d;
+				spool[n + i] = q;
+			}
+			n += k;
+		}
+	return n;
+}
+
+/* The layout: stage j of replica i on slot j d + i (Megatron-LM's rank
+ * order: TP innermost, then DP, then PP); replicas whose stages sit in
+ * the same pools are one pipeline of the plan. */
+static int megatron_build(const struct bl_ctx *c, const struct mg_cand *k, struct gp_plan *out)
+{
+	const struct gp_scenario *s = c->sc;
+	int N = type_slots(s, k->gi, k->t, NULL, NULL), L = s->model.layers;
+	int *sdc = malloc((size_t)N * sizeof *sdc), *spool = malloc((size_t)N * sizeof *spool);
+	struct gp_stage *st = malloc((size_t)k->p * sizeof *st);
+	struct bl_builder b;
+	bl_builder_init(&b, c->eval);
+	if (!sdc || !spool || !st) {
+		b.oom = true;
+	} else {
+		type_slots(s, k->gi, k->t, sdc, spool);
+		int m = c->M / k->d;
+		for (int i = 0; i < k->d;) {
+			int i2 = i + 1;
+			while (i2 < k->d) {
+				bool same = true;
+				for (int j = 0; j < k->p && same; j++)
+					same = sdc[j * k->d + i] == sdc[j * k->d + i2] &&
+					       spool[j * k->d + i] == spool[j * k->d + i2];
+				if (!same)
+					break;
+				i2++;
+			}
+			/* Equal split; the first L % p stages take one more. */
+			for (int j = 0, next = 1; j < k->p; j++) {
+				int n = L / k->p + (j < L % k->p);
+				st[j] = bl_mkstage(s, sdc[j * k->d + i], spool[j * k->d + i], k->t,
+						next, next + n - 1);
+				next += n;
+			}
+			bl_builder_pipe(&b, st, k->p, i2 - i, m);
+			i = i2;
+		}
+	}
+	free(sdc);
+	free(spool);
+	free(st);
+	return bl_builder_take(&b, out);
+}
+
+int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_report rloc;
+	struct bl_ctx c;
+	if (bl_begin(&c, s, o, "megatron", out, &rep, &rloc, e))
+		return -1;
+	int L = s->model.layers, n = 0, cap = 64;
+	struct mg_cand *cand = malloc((size_t)cap * sizeof *cand);
+	if (!cand)
+		return bl_fail(&c, rep, e, "megatron: out of memory");
+	for (int gi = 0; gi < s->ngpus; gi++)
+		for (int t = 1; t <= 1024; t *= 2) {
+			int N = type_slots(s, gi, t, NULL, NULL);
+			for (int p = 1; p <= L && p <= N; p++) {
+				int d = N / p;
+				while (d > 1 && c.M % d)
+					d--;
+				if (n == cap) {
+					struct mg_cand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
+					if (!nc) {
+						free(cand);
+						return bl_fail(&c, rep, e, "megatron: out of memory");
+					}
+					cand = nc;
+				}
+				struct mg_cand k = { gi, t, p, d, INF };
+				struct gp_plan pl;
+				if (megatron_build(&c, &k, &pl) == 0) {
+					k.est = bl_est_plan(&c, &pl);
+					gp_plan_free(&pl);
+				}
+				cand[n++] = k;
+			}
+		}
+	qsort(cand, (size_t)n, sizeof *cand, cmp_est);
+	struct gp_plan best = { 0 };
+	double bt = INF;
+	int bi = -1;
+	/* Best estimates first; keep going past MEGATRON_SIMS only while
+	 * nothing has fitted yet. */
+	for (int i = 0; i < n && (i < MEGATRON_SIMS || (bi < 0 && i < 4 * MEGATRON_SIMS)); i++) {
+		struct gp_plan pl;
+		if (megatron_build(&c, &cand[i], &pl))
+			continue;
+		double t = bl_judge(&c, &pl, false);
+		if (t < bt) {
+			bt = t;
+			bi = i;
+			bl_plan_move(&best, &pl);
+		} else {
+			gp_plan_free(&pl);
+		}
+	}
+	if (bi < 0) {
+		char msg[1024];
+		int len = snprintf(msg, sizeof msg, "megatron: no uniform TP x PP x DP layout fits on one GPU type");
+		for (int gi = 0; gi < s->ngpus && len < (int)sizeof msg; gi++) {
+			int G = type_slots(s, gi, 1, NULL, NULL);
+			if (!G)
+				continue;
+			double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
+				      16 / s->gpus[gi].memory;
+			len += snprintf(msg + len, sizeof msg - (size_t)len,
+					"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.0f GB without ZeRO",
+					s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1e9);
+		}
+		if (c.why[0] && len < (int)sizeof msg)
+			snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c.why);
+		free(cand);
+		return bl_fail(&c, rep, e, msg);
+	}
+	struct mg_cand k = cand[bi];
+	int tried = c.nsim;
+	free(cand);
+	if (bl_finish(&c, &best, out, rep, e))
+		return -1;
+	snprintf(rep->note, sizeof rep->note,
+		 "megatron: %s TP %d x PP %d x DP %d (%d micro-batches each), equal layers, GPUs taken in DC order blind to the WAN; %d layouts estimated, %d simulated",
+		 s->gpus[k.gi].name, k.t, k.p, k.d, c.M / k.d, n, tried);
+	return 0;
+}
