@@ -64,6 +64,33 @@ static int dp_build(const struct bl_ctx *c, const struct dp_grp *gs, int ng, str
 	return 0;
 }
 
+/* Group g takes its layout a. */
+static void dp_use_alt(const struct gp_scenario *s, struct dp_grp *g, int a)
+{
+	g->t = g->alt[a][0];
+	g->p = g->alt[a][1];
+	g->R = bl_pool_slots(bl_pool_of(s, g->dc, g->pool), g->t) / g->p;
+	if (g->R > g->n)
+		g->R = g->n;
+}
+
+/* Keeps layout (t, p) of estimate x among g's DP_ALTS + 1 best, in order. */
+static void dp_rank(struct dp_grp *g, double *est, int t, int p, double x)
+{
+	if (g->nalt == DP_ALTS + 1 && x >= est[DP_ALTS])
+		return;
+	int k = g->nalt < DP_ALTS + 1 ? g->nalt++ : DP_ALTS;
+	while (k > 0 && est[k - 1] > x) {
+		est[k] = est[k - 1];
+		g->alt[k][0] = g->alt[k - 1][0];
+		g->alt[k][1] = g->alt[k - 1][1];
+		k--;
+	}
+	est[k] = x;
+	g->alt[k][0] = t;
+	g->alt[k][1] = p;
+}
+
 /* Ranks (t, p) layouts of one group alone by the estimate. */
 static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 {
@@ -88,28 +115,15 @@ static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 			bl_builder_group(&b, st, p, R, g->n);
 			double x = b.oom ? INF : bl_est_plan(c, &b.p);
 			gp_plan_free(&b.p);
-			if (x == INF) {
+			if (x != INF) {
+				dp_rank(g, est, t, p, x);
+			} else if (t * p > fb_tp) {
 				/* Nothing fits by the estimate: the simulator may
 				 * still take the layout with the least per GPU. */
-				if (t * p > fb_tp) {
-					fb_tp = t * p;
-					fb[0] = t;
-					fb[1] = p;
-				}
-				continue;
+				fb_tp = t * p;
+				fb[0] = t;
+				fb[1] = p;
 			}
-			if (g->nalt == DP_ALTS + 1 && x >= est[DP_ALTS])
-				continue;
-			int k = g->nalt < DP_ALTS + 1 ? g->nalt++ : DP_ALTS;
-			while (k > 0 && est[k - 1] > x) {
-				est[k] = est[k - 1];
-				g->alt[k][0] = g->alt[k - 1][0];
-				g->alt[k][1] = g->alt[k - 1][1];
-				k--;
-			}
-			est[k] = x;
-			g->alt[k][0] = t;
-			g->alt[k][1] = p;
 		}
 	}
 	free(st);
@@ -118,13 +132,8 @@ static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 		g->alt[0][0] = fb[0];
 		g->alt[0][1] = fb[1];
 	}
-	if (g->nalt) {
-		g->t = g->alt[0][0];
-		g->p = g->alt[0][1];
-		g->R = bl_pool_slots(pool, g->t) / g->p;
-		if (g->R > g->n)
-			g->R = g->n;
-	}
+	if (g->nalt)
+		dp_use_alt(s, g, 0);
 }
 
 /* Gradient rings go round the DCs in index order (sim.c): every
@@ -166,11 +175,7 @@ static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan
 	for (int i = 0; i < ng; i++)
 		for (int a = 1; a < gs[i].nalt; a++) {
 			struct dp_grp keep = gs[i];
-			gs[i].t = gs[i].alt[a][0];
-			gs[i].p = gs[i].alt[a][1];
-			gs[i].R = bl_pool_slots(bl_pool_of(c->sc, gs[i].dc, gs[i].pool), gs[i].t) / gs[i].p;
-			if (gs[i].R > gs[i].n)
-				gs[i].R = gs[i].n;
+			dp_use_alt(c->sc, &gs[i], a);
 			memset(&pl, 0, sizeof pl);
 			double t = dp_build(c, gs, ng, &pl) ? INF : bl_judge(c, &pl, false);
 			if (t < bt) {
@@ -182,6 +187,114 @@ static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan
 			}
 		}
 	return bt;
+}
+
+/* The DCs taken: every DC with pools, less those the gradient ring cannot
+ * reach, weakest first. Returns how many were left out; *kdc: taken. */
+static int dp_pick_dcs(const struct gp_scenario *s, bool *in, int *kdc)
+{
+	int k = 0, dropped = 0;
+	for (int d = 0; d < s->ndcs; d++)
+		if (s->dcs[d].npools) {
+			in[d] = true;
+			k++;
+		}
+	while (k > 1 && !ring_ok(s, in)) {
+		int weak = -1;
+		for (int d = 0; d < s->ndcs; d++)
+			if (in[d] && (weak < 0 || bl_dc_compute(s, d) < bl_dc_compute(s, weak)))
+				weak = d;
+		in[weak] = false;
+		k--;
+		dropped++;
+	}
+	*kdc = k;
+	return dropped;
+}
+
+/* The groups of variant var over the DCs taken, weighed by raw compute:
+ * 0, every pool its own group; 1, each DC's largest pool. Returns their
+ * number. */
+static int dp_groups(const struct gp_scenario *s, const bool *in, int var,
+		     struct dp_grp *gs, double *w)
+{
+	int ng = 0;
+	for (int d = 0; d < s->ndcs; d++) {
+		if (!in[d])
+			continue;
+		int big = 0;
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			double x = s->dcs[d].pools[q].count * bl_stage_rate(s, d, q, 1);
+			if (var == 0) {
+				gs[ng] = (struct dp_grp){ .dc = d, .pool = q };
+				w[ng++] = x;
+			} else if (x > s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1)) {
+				big = q;
+			}
+		}
+		if (var == 1) {
+			gs[ng] = (struct dp_grp){ .dc = d, .pool = big };
+			w[ng++] = s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1);
+		}
+	}
+	return ng;
+}
+
+/* What group g's chosen layout delivers: replicas per second of its
+ * slowest stage, by the estimate (0: no layout). */
+static double dp_group_rate(const struct bl_ctx *c, const struct dp_grp *g)
+{
+	const struct gp_scenario *s = c->sc;
+	if (!g->nalt)
+		return 0;
+	struct gp_stage *st = malloc((size_t)s->model.layers * sizeof *st);
+	double mx = 0;
+	int R = st ? grp_stages(c, g, g->t, g->p, 1, st) : -1;
+	for (int j = 0; R > 0 && j < g->p; j++) {
+		struct bl_stage_est se;
+		bl_est_stage(c, &st[j], j == 0, j == g->p - 1, 1, 1, &se);
+		mx = fmax(mx, se.u);
+	}
+	double w = R > 0 && mx > 0 ? bl_pool_slots(bl_pool_of(s, g->dc, g->pool), g->t) /
+				     g->p / mx : 0;
+	free(st);
+	return w;
+}
+
+/* The best plan so far, and which variant and how many groups made it. */
+struct dp_best {
+	struct gp_plan plan;
+	double t;
+	int var, ng;
+};
+
+/* One variant's ng groups: the batch in proportion to raw compute, then
+ * (second pass) to what the chosen layouts deliver per second. */
+static void dp_variant(struct bl_ctx *c, struct dp_grp *gs, double *w, int *share, int ng,
+		       int var, struct dp_best *b)
+{
+	struct gp_plan pl = { 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		bl_apportion(c->M, ng, w, share);
+		int k = 0;
+		for (int i = 0; i < ng; i++)
+			if (share[i] > 0) {
+				gs[k] = gs[i];
+				gs[k++].n = share[i];
+			}
+		double t = dp_try(c, gs, k, &pl);
+		if (t < b->t) {
+			b->t = t;
+			b->var = var;
+			b->ng = k;
+			bl_plan_move(&b->plan, &pl);
+		} else {
+			gp_plan_free(&pl);
+		}
+		for (int i = 0; i < k; i++)
+			w[i] = dp_group_rate(c, &gs[i]);
+		ng = k;
+	}
 }
 
 int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -206,105 +319,32 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		free(share);
 		return bl_fail(&c, rep, e, "dp-across-dcs: out of memory");
 	}
-	int kdc = 0, dropped = 0;
-	for (int d = 0; d < s->ndcs; d++)
-		if (s->dcs[d].npools) {
-			in[d] = true;
-			kdc++;
-		}
-	/* A DC the gradient ring cannot reach is left out, weakest first. */
-	while (kdc > 1 && !ring_ok(s, in)) {
-		int weak = -1;
-		for (int d = 0; d < s->ndcs; d++)
-			if (in[d] && (weak < 0 || bl_dc_compute(s, d) < bl_dc_compute(s, weak)))
-				weak = d;
-		in[weak] = false;
-		kdc--;
-		dropped++;
-	}
-	struct gp_plan best = { 0 }, pl = { 0 };
-	double bt = INF;
-	int bvar = -1, bng = 0, ng0 = 0;
-	/* Variant 0: every pool its own group; 1: each DC's largest pool. */
+	int kdc, dropped = dp_pick_dcs(s, in, &kdc), ng0 = 0;
+	struct dp_best b = { .plan = { 0 }, .t = INF, .var = -1, .ng = 0 };
 	for (int var = 0; var < 2; var++) {
-		int ng = 0;
-		for (int d = 0; d < s->ndcs; d++) {
-			if (!in[d])
-				continue;
-			int big = 0;
-			for (int q = 0; q < s->dcs[d].npools; q++) {
-				double x = s->dcs[d].pools[q].count * bl_stage_rate(s, d, q, 1);
-				if (var == 0) {
-					gs[ng] = (struct dp_grp){ .dc = d, .pool = q };
-					w[ng++] = x;
-				} else if (x > s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1)) {
-					big = q;
-				}
-			}
-			if (var == 1) {
-				gs[ng] = (struct dp_grp){ .dc = d, .pool = big };
-				w[ng++] = s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1);
-			}
-		}
+		int ng = dp_groups(s, in, var, gs, w);
 		if (var == 0)
 			ng0 = ng;
 		else if (ng == ng0)
 			break;   /* one pool per DC: the same as variant 0 */
-		/* The batch in proportion to raw compute, then (second pass)
-		 * to what the chosen layouts deliver per second. */
-		for (int pass = 0; pass < 2; pass++) {
-			bl_apportion(c.M, ng, w, share);
-			int k = 0;
-			for (int i = 0; i < ng; i++)
-				if (share[i] > 0) {
-					gs[k] = gs[i];
-					gs[k++].n = share[i];
-				}
-			double t = dp_try(&c, gs, k, &pl);
-			if (t < bt) {
-				bt = t;
-				bvar = var;
-				bng = k;
-				bl_plan_move(&best, &pl);
-			} else {
-				gp_plan_free(&pl);
-			}
-			for (int i = 0; i < k; i++) {
-				if (!gs[i].nalt) {
-					w[i] = 0;
-					continue;
-				}
-				struct gp_stage *st = malloc((size_t)s->model.layers * sizeof *st);
-				double mx = 0;
-				int R = st ? grp_stages(&c, &gs[i], gs[i].t, gs[i].p, 1, st) : -1;
-				for (int j = 0; R > 0 && j < gs[i].p; j++) {
-					struct bl_stage_est se;
-					bl_est_stage(&c, &st[j], j == 0, j == gs[i].p - 1, 1, 1, &se);
-					mx = fmax(mx, se.u);
-				}
-				w[i] = R > 0 && mx > 0 ? bl_pool_slots(bl_pool_of(s, gs[i].dc, gs[i].pool), gs[i].t) /
-							 gs[i].p / mx : 0;
-				free(st);
-			}
-			ng = k;
-		}
+		dp_variant(&c, gs, w, share, ng, var, &b);
 	}
 	free(in);
 	free(gs);
 	free(w);
 	free(share);
-	if (bt == INF) {
-		gp_plan_free(&best);
+	if (b.t == INF) {
+		gp_plan_free(&b.plan);
 		char msg[1024];
 		snprintf(msg, sizeof msg, "dp-across-dcs: no pipeline inside a DC fits the model%s%s%s",
 			 c.why[0] ? " (closest: " : "", c.why, c.why[0] ? ")" : "");
 		return bl_fail(&c, rep, e, msg);
 	}
-	if (bl_finish(&c, &best, out, rep, e))
+	if (bl_finish(&c, &b.plan, out, rep, e))
 		return -1;
 	snprintf(rep->note, sizeof rep->note,
 		 "dp-across-dcs: %d pipeline groups (%s) in %d DC%s%s, %s gradient sync, batch by compute; %d plans simulated",
-		 bng, bvar ? "largest pool per DC" : "one per pool", kdc, kdc > 1 ? "s" : "",
+		 b.ng, b.var ? "largest pool per DC" : "one per pool", kdc, kdc > 1 ? "s" : "",
 		 dropped ? " (some left out: no gradient ring)" : "",
 		 kdc < 2 ? "local" : gp_plan_sync(s, out) == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
 		 c.nsim);
