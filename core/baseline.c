@@ -658,6 +658,38 @@ int bl_builder_take(struct bl_builder *b, struct gp_plan *out)
 	return 0;
 }
 
+int bl_cmp_est(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	if (x != y)
+		return x < y ? -1 : 1;
+	return 0;
+}
+
+/* Simulates candidates 0..n-1 (sorted, best estimates first) as build
+ * makes them: the first sims, and up to 4 sims while none has fitted.
+ * The fastest goes to best; returns its index, or -1. */
+int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *ud,
+	    struct gp_plan *best)
+{
+	double bt = INF;
+	int bi = -1;
+	for (int i = 0; i < n && (i < sims || (bi < 0 && i < 4 * sims)); i++) {
+		struct gp_plan pl;
+		if (build(c, ud, i, &pl))
+			continue;
+		double t = bl_judge(c, &pl, false);
+		if (t < bt) {
+			bt = t;
+			bi = i;
+			bl_plan_move(best, &pl);
+		} else {
+			gp_plan_free(&pl);
+		}
+	}
+	return bi;
+}
+
 /* Simulates the chosen plan with the final schedule and fills the report. */
 int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 	      struct gp_plan_report *rep, struct gp_err *e)

@@ -54,6 +54,12 @@ int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan
 	     struct gp_plan_report *rloc, struct gp_err *e);
 double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final);
 double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p);
+/* Builds an engine's candidate i (ud: its candidates); -1 when it cannot. */
+typedef int bl_build_fn(const struct bl_ctx *c, const void *ud, int i, struct gp_plan *out);
+int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *ud,
+	    struct gp_plan *best);
+/* qsort's order of candidates by estimate, their first member (a double). */
+int bl_cmp_est(const void *a, const void *b);
 int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 	      struct gp_plan_report *rep, struct gp_err *e);
 int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,

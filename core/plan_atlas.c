@@ -53,17 +53,9 @@ static void chain_dfs(const struct gp_scenario *s, struct at_chain *cur, bool *u
 }
 
 struct at_cand {
+	double est;   /* first: bl_cmp_est */
 	int chain, t, R;
-	double est;
 };
-
-static int cmp_aest(const void *a, const void *b)
-{
-	const struct at_cand *x = a, *y = b;
-	if (x->est != y->est)
-		return x->est < y->est ? -1 : 1;
-	return 0;
-}
 
 /* R identical pipelines over the chain: each DC gives every pipeline
  * floor(slots / R) stages of each of its pools. */
@@ -104,20 +96,17 @@ static int atlas_build(const struct bl_ctx *c, const struct at_chain *ch, int t,
 	return bl_builder_take(&b, out);
 }
 
-int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+/* The best chain of each length (best[k], k DCs; best[k].k != k when
+ * there is none); returns the longest length found, -1 out of memory. */
+static int at_chains(const struct gp_scenario *s, struct at_chain *best)
 {
-	struct gp_plan_report rloc;
-	struct bl_ctx c;
-	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
-		return -1;
-	struct at_chain best[17], cur;
+	struct at_chain cur;
 	bool *used = calloc((size_t)s->ndcs, sizeof *used);
 	if (!used)
-		return bl_fail(&c, rep, e, "atlas: out of memory");
+		return -1;
 	for (int k = 0; k <= 16; k++)
 		best[k] = (struct at_chain){ .k = 0, .compute = -1, .cost = INF };
-	long budget = 200000;
+	long budget = 200000;   /* steps of the depth-first search */
 	for (int d = 0; d < s->ndcs; d++) {
 		if (!s->dcs[d].npools)
 			continue;
@@ -131,35 +120,51 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	for (int k = 1; k <= 16; k++)
 		if (best[k].k == k)
 			K = k;
-	/* Atlas's point is a pipeline across DCs: one DC alone only when
-	 * there is no other. */
-	int kmin = K >= 2 ? 2 : 1, n = 0, cap = 256;
-	struct at_cand *cand = malloc((size_t)cap * sizeof *cand);
-	if (!cand)
-		return bl_fail(&c, rep, e, "atlas: out of memory");
+	return K;
+}
+
+/* Some DC of the chain has fewer than R TP groups of (up to) t. */
+static bool at_too_few(const struct gp_scenario *s, const struct at_chain *ch, int t, int R)
+{
+	for (int i = 0; i < ch->k; i++) {
+		int d = ch->dc[i], sl = 0;
+		for (int q = 0; q < s->dcs[d].npools; q++)
+			sl += bl_pool_slots(bl_pool_of(s, d, q), bl_tp_fit(s, bl_pool_of(s, d, q), t));
+		if (sl < R)
+			return true;
+	}
+	return false;
+}
+
+static int at_max_per_node(const struct gp_scenario *s)
+{
 	int maxper = 1;
 	for (int d = 0; d < s->ndcs; d++)
 		for (int q = 0; q < s->dcs[d].npools; q++)
 			if (s->dcs[d].pools[q].per_node > maxper)
 				maxper = s->dcs[d].pools[q].per_node;
+	return maxper;
+}
+
+/* Every layout that builds over the chains of kmin..K DCs (TP dividing
+ * the heads, R replicas), estimated. -1: out of memory. */
+static int at_candidates(struct bl_ctx *c, const struct at_chain *best, int kmin, int K,
+			 struct at_cand **out, int *nout)
+{
+	const struct gp_scenario *s = c->sc;
+	int n = 0, cap = 256, maxper = at_max_per_node(s);
+	struct at_cand *cand = malloc((size_t)cap * sizeof *cand);
+	if (!cand)
+		return -1;
 	for (int k = kmin; k <= K; k++)
 		for (int t = 1; t <= maxper; t *= 2) {
 			if ((long)s->model.heads % t)
 				continue;
-			for (int R = 1; R <= c.M; R++) {
+			for (int R = 1; R <= c->M; R++) {
 				struct gp_plan pl;
-				if (atlas_build(&c, &best[k], t, R, &pl)) {
+				if (atlas_build(c, &best[k], t, R, &pl)) {
 					/* Too many stages at small R; none at large. */
-					bool any_dc_empty = false;
-					for (int i = 0; i < best[k].k; i++) {
-						int d = best[k].dc[i], sl = 0;
-						for (int q = 0; q < s->dcs[d].npools; q++)
-							sl += bl_pool_slots(bl_pool_of(s, d, q),
-									 bl_tp_fit(s, bl_pool_of(s, d, q), t));
-						if (sl < R)
-							any_dc_empty = true;
-					}
-					if (any_dc_empty)
+					if (at_too_few(s, &best[k], t, R))
 						break;
 					continue;
 				}
@@ -168,31 +173,52 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 					if (!nc) {
 						gp_plan_free(&pl);
 						free(cand);
-						return bl_fail(&c, rep, e, "atlas: out of memory");
+						return -1;
 					}
 					cand = nc;
 				}
-				cand[n++] = (struct at_cand){ k, t, R, bl_est_plan(&c, &pl) };
+				cand[n++] = (struct at_cand){ .est = bl_est_plan(c, &pl), .chain = k, .t = t, .R = R };
 				gp_plan_free(&pl);
 			}
 		}
-	qsort(cand, (size_t)n, sizeof *cand, cmp_aest);
+	*out = cand;
+	*nout = n;
+	return 0;
+}
+
+/* What bl_pick builds from: the chains and the candidates over them. */
+struct at_cands {
+	const struct at_chain *best;
+	const struct at_cand *cand;
+};
+
+static int at_build_i(const struct bl_ctx *c, const void *ud, int i, struct gp_plan *out)
+{
+	const struct at_cands *a = ud;
+	const struct at_cand *k = &a->cand[i];
+	return atlas_build(c, &a->best[k->chain], k->t, k->R, out);
+}
+
+int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_report rloc;
+	struct bl_ctx c;
+	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
+		return -1;
+	struct at_chain best[17];
+	int K = at_chains(s, best);
+	if (K < 0)
+		return bl_fail(&c, rep, e, "atlas: out of memory");
+	/* Atlas's point is a pipeline across DCs: one DC alone only when
+	 * there is no other. */
+	int kmin = K >= 2 ? 2 : 1, n;
+	struct at_cand *cand;
+	if (at_candidates(&c, best, kmin, K, &cand, &n))
+		return bl_fail(&c, rep, e, "atlas: out of memory");
+	qsort(cand, (size_t)n, sizeof *cand, bl_cmp_est);
 	struct gp_plan bp = { 0 };
-	double bt = INF;
-	int bi = -1;
-	for (int i = 0; i < n && (i < ATLAS_SIMS || (bi < 0 && i < 4 * ATLAS_SIMS)); i++) {
-		struct gp_plan pl;
-		if (atlas_build(&c, &best[cand[i].chain], cand[i].t, cand[i].R, &pl))
-			continue;
-		double t = bl_judge(&c, &pl, false);
-		if (t < bt) {
-			bt = t;
-			bi = i;
-			bl_plan_move(&bp, &pl);
-		} else {
-			gp_plan_free(&pl);
-		}
-	}
+	int bi = bl_pick(&c, n, ATLAS_SIMS, at_build_i, &(struct at_cands){ best, cand }, &bp);
 	if (bi < 0) {
 		char msg[1024];
 		snprintf(msg, sizeof msg, "atlas: no pipeline over a chain of linked DCs fits the model%s%s%s",

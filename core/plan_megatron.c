@@ -16,17 +16,9 @@
 #define MEGATRON_SIMS 50     /* simulated layouts, best estimates first */
 
 struct mg_cand {
+	double est;   /* first: bl_cmp_est */
 	int gi, t, p, d;
-	double est;
 };
-
-static int cmp_est(const void *a, const void *b)
-{
-	const struct mg_cand *x = a, *y = b;
-	if (x->est != y->est)
-		return x->est < y->est ? -1 : 1;
-	return 0;
-}
 
 /* TP groups of GPU type gi at degree t over all its pools, in DC order;
  * fills sdc/spool when given. */
@@ -92,6 +84,72 @@ static int megatron_build(const struct bl_ctx *c, const struct mg_cand *k, struc
 	return bl_builder_take(&b, out);
 }
 
+/* Every (GPU type, TP, PP) with the most replicas that fit and divide
+ * the batch, estimated (INF when it cannot be built). -1: out of memory. */
+static int mg_candidates(struct bl_ctx *c, struct mg_cand **out, int *nout)
+{
+	const struct gp_scenario *s = c->sc;
+	int L = s->model.layers, n = 0, cap = 64;
+	struct mg_cand *cand = malloc((size_t)cap * sizeof *cand);
+	if (!cand)
+		return -1;
+	for (int gi = 0; gi < s->ngpus; gi++)
+		for (int t = 1; t <= 1024; t *= 2) {
+			int N = type_slots(s, gi, t, NULL, NULL);
+			for (int p = 1; p <= L && p <= N; p++) {
+				int d = N / p;
+				while (d > 1 && c->M % d)
+					d--;
+				if (n == cap) {
+					struct mg_cand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
+					if (!nc) {
+						free(cand);
+						return -1;
+					}
+					cand = nc;
+				}
+				struct mg_cand k = { .est = INF, .gi = gi, .t = t, .p = p, .d = d };
+				struct gp_plan pl;
+				if (megatron_build(c, &k, &pl) == 0) {
+					k.est = bl_est_plan(c, &pl);
+					gp_plan_free(&pl);
+				}
+				cand[n++] = k;
+			}
+		}
+	*out = cand;
+	*nout = n;
+	return 0;
+}
+
+static int mg_build_i(const struct bl_ctx *c, const void *ud, int i, struct gp_plan *out)
+{
+	const struct mg_cand *cand = ud;
+	return megatron_build(c, &cand[i], out);
+}
+
+/* Nothing fitted: what each GPU type would need, and the closest miss. */
+static int mg_no_fit(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e)
+{
+	const struct gp_scenario *s = c->sc;
+	int L = s->model.layers;
+	char msg[1024];
+	int len = snprintf(msg, sizeof msg, "megatron: no uniform TP x PP x DP layout fits on one GPU type");
+	for (int gi = 0; gi < s->ngpus && len < (int)sizeof msg; gi++) {
+		int G = type_slots(s, gi, 1, NULL, NULL);
+		if (!G)
+			continue;
+		double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
+			      16 / s->gpus[gi].memory;
+		len += snprintf(msg + len, sizeof msg - (size_t)len,
+				"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.0f GB without ZeRO",
+				s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1e9);
+	}
+	if (c->why[0] && len < (int)sizeof msg)
+		snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c->why);
+	return bl_fail(c, rep, e, msg);
+}
+
 int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
@@ -99,70 +157,16 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct bl_ctx c;
 	if (bl_begin(&c, s, o, "megatron", out, &rep, &rloc, e))
 		return -1;
-	int L = s->model.layers, n = 0, cap = 64;
-	struct mg_cand *cand = malloc((size_t)cap * sizeof *cand);
-	if (!cand)
+	struct mg_cand *cand;
+	int n;
+	if (mg_candidates(&c, &cand, &n))
 		return bl_fail(&c, rep, e, "megatron: out of memory");
-	for (int gi = 0; gi < s->ngpus; gi++)
-		for (int t = 1; t <= 1024; t *= 2) {
-			int N = type_slots(s, gi, t, NULL, NULL);
-			for (int p = 1; p <= L && p <= N; p++) {
-				int d = N / p;
-				while (d > 1 && c.M % d)
-					d--;
-				if (n == cap) {
-					struct mg_cand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
-					if (!nc) {
-						free(cand);
-						return bl_fail(&c, rep, e, "megatron: out of memory");
-					}
-					cand = nc;
-				}
-				struct mg_cand k = { gi, t, p, d, INF };
-				struct gp_plan pl;
-				if (megatron_build(&c, &k, &pl) == 0) {
-					k.est = bl_est_plan(&c, &pl);
-					gp_plan_free(&pl);
-				}
-				cand[n++] = k;
-			}
-		}
-	qsort(cand, (size_t)n, sizeof *cand, cmp_est);
+	qsort(cand, (size_t)n, sizeof *cand, bl_cmp_est);
 	struct gp_plan best = { 0 };
-	double bt = INF;
-	int bi = -1;
-	/* Best estimates first; keep going past MEGATRON_SIMS only while
-	 * nothing has fitted yet. */
-	for (int i = 0; i < n && (i < MEGATRON_SIMS || (bi < 0 && i < 4 * MEGATRON_SIMS)); i++) {
-		struct gp_plan pl;
-		if (megatron_build(&c, &cand[i], &pl))
-			continue;
-		double t = bl_judge(&c, &pl, false);
-		if (t < bt) {
-			bt = t;
-			bi = i;
-			bl_plan_move(&best, &pl);
-		} else {
-			gp_plan_free(&pl);
-		}
-	}
+	int bi = bl_pick(&c, n, MEGATRON_SIMS, mg_build_i, cand, &best);
 	if (bi < 0) {
-		char msg[1024];
-		int len = snprintf(msg, sizeof msg, "megatron: no uniform TP x PP x DP layout fits on one GPU type");
-		for (int gi = 0; gi < s->ngpus && len < (int)sizeof msg; gi++) {
-			int G = type_slots(s, gi, 1, NULL, NULL);
-			if (!G)
-				continue;
-			double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
-				      16 / s->gpus[gi].memory;
-			len += snprintf(msg + len, sizeof msg - (size_t)len,
-					"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.0f GB without ZeRO",
-					s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1e9);
-		}
-		if (c.why[0] && len < (int)sizeof msg)
-			snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c.why);
 		free(cand);
-		return bl_fail(&c, rep, e, msg);
+		return mg_no_fit(&c, rep, e);
 	}
 	struct mg_cand k = cand[bi];
 	int tried = c.nsim;
