@@ -317,134 +317,193 @@ static int sg_room(struct sg_search *sr, const struct sg_indiv *x, int g)
 	return room < 0 ? 0 : room;
 }
 
+/* The mutations: each changes group g of x (stage i of it when it takes
+ * one) or leaves x as it was; sg_mutate draws one. */
+typedef void sg_mut_fn(struct sg_search *sr, struct sg_indiv *x, int g, int i);
+
+/* Moves a few layers across one stage boundary. */
+static void sg_mut_layers(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	struct sg_group *gr = &x->g[g];
+	(void)i;
+	if (gr->nst < 2)
+		return;
+	int j = rnd(sr, gr->nst - 1), dir = rnd(sr, 2);
+	struct sg_stage *from = &gr->st[j + dir], *to = &gr->st[j + 1 - dir];
+	int k = 1 + rnd(sr, from->layers / 4 + 1);
+	if (from->layers > k) {
+		from->layers = (int16_t)(from->layers - k);
+		to->layers = (int16_t)(to->layers + k);
+	}
+}
+
+/* Doubles or halves a stage's TP degree. */
+static void sg_mut_tp(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	struct sg_stage *st = &x->g[g].st[i];
+	st->tp = (int16_t)(rnd(sr, 2) ? st->tp * 2 : st->tp / 2);
+	if (st->tp < 1)
+		st->tp = 1;
+}
+
+/* A few replicas more or fewer. */
+static void sg_mut_replicas(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	struct sg_group *gr = &x->g[g];
+	(void)i;
+	int k = 1 + rnd(sr, gr->R / 4 + 1);
+	gr->R += rnd(sr, 2) ? k : -k;
+	if (gr->R < 1)
+		gr->R = 1;
+	if (gr->R > gr->n)
+		gr->R = gr->n;
+}
+
+/* Micro-batches from group g to another. */
+static void sg_mut_batch(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	struct sg_group *gr = &x->g[g];
+	(void)i;
+	if (x->ng < 2)
+		return;
+	int h = rnd(sr, x->ng - 1);
+	h += h >= g;
+	int k = 1 + rnd(sr, gr->n / 4 + 1);
+	if (gr->n - k >= 1) {
+		gr->n -= k;
+		x->g[h].n += k;
+		if (gr->R > gr->n)
+			gr->R = gr->n;
+	}
+}
+
+/* Splits a stage; the new half maybe on another pool. */
+static void sg_mut_split(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	struct sg_group *gr = &x->g[g];
+	struct sg_stage *st = &gr->st[i];
+	if (st->layers < 2 || gr->nst == SG_MAXST)
+		return;
+	memmove(&gr->st[i + 2], &gr->st[i + 1], (size_t)(gr->nst - i - 1) * sizeof *st);
+	gr->nst++;
+	int k = 1 + rnd(sr, st->layers - 1);
+	gr->st[i + 1] = *st;
+	gr->st[i + 1].layers = (int16_t)(st->layers - k);
+	st->layers = (int16_t)k;
+	if (rnd(sr, 2)) {
+		int d, q;
+		sg_random_pool(sr, &d, &q);
+		gr->st[i + 1].dc = (int16_t)d;
+		gr->st[i + 1].pool = (int16_t)q;
+		gr->st[i + 1].tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, q), st->tp);
+	}
+}
+
+/* Merges a stage into the next. */
+static void sg_mut_merge(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	struct sg_group *gr = &x->g[g];
+	struct sg_stage *st = &gr->st[i];
+	(void)sr;
+	if (gr->nst < 2 || i == gr->nst - 1)
+		return;
+	st->layers = (int16_t)(st->layers + gr->st[i + 1].layers);
+	memmove(&gr->st[i + 1], &gr->st[i + 2], (size_t)(gr->nst - i - 2) * sizeof *st);
+	gr->nst--;
+}
+
+/* Another pool for one stage. */
+static void sg_mut_pool(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	struct sg_stage *st = &x->g[g].st[i];
+	int d, q;
+	sg_random_pool(sr, &d, &q);
+	st->dc = (int16_t)d;
+	st->pool = (int16_t)q;
+	st->tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, q), st->tp);
+}
+
+static void sg_mut_rebalance_layers(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	(void)i;
+	sg_rebalance_layers(sr, x, g);
+}
+
+static void sg_mut_rebalance_batch(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	(void)g;
+	(void)i;
+	sg_rebalance_batch(sr, x);
+}
+
+/* A new group: a copy of g, maybe moved to another DC. */
+static void sg_mut_clone(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	(void)i;
+	if (x->ng == SG_MAXG)
+		return;
+	struct sg_group *ng = &x->g[x->ng++];
+	*ng = x->g[g];
+	ng->R = 1;
+	ng->n = 1;
+	if (rnd(sr, 2)) {
+		int d, q;
+		sg_random_pool(sr, &d, &q);
+		for (int j = 0; j < ng->nst; j++) {
+			ng->st[j].dc = (int16_t)d;
+			ng->st[j].pool = (int16_t)rnd(sr, s->dcs[d].npools);
+			ng->st[j].tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, ng->st[j].pool),
+							  ng->st[j].tp);
+		}
+	}
+	int room = sg_room(sr, x, x->ng - 1);
+	ng->R = 1 + (room > 0 ? rnd(sr, room + 1) : 0);
+	sg_rebalance_batch(sr, x);
+}
+
+/* Drops group g, its batch to the others. */
+static void sg_mut_drop(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	(void)i;
+	if (x->ng < 2)
+		return;
+	x->g[g] = x->g[--x->ng];
+	sg_fix_batch(sr, x);
+}
+
+/* Grows group g into the free GPUs. */
+static void sg_mut_grow(struct sg_search *sr, struct sg_indiv *x, int g, int i)
+{
+	struct sg_group *gr = &x->g[g];
+	(void)i;
+	int room = sg_room(sr, x, g);
+	if (room > 0) {
+		gr->R += 1 + rnd(sr, room);
+		if (gr->n < gr->R)
+			sg_rebalance_batch(sr, x);
+	}
+}
+
+/* Drawn uniformly: moving layers twice as often as the others. */
+static sg_mut_fn *const sg_mutations[] = {
+	sg_mut_layers, sg_mut_layers, sg_mut_tp, sg_mut_replicas, sg_mut_batch,
+	sg_mut_split, sg_mut_merge, sg_mut_pool, sg_mut_rebalance_layers,
+	sg_mut_rebalance_batch, sg_mut_clone, sg_mut_drop, sg_mut_grow,
+};
+
 /* One random change. The caller checks validity and retries. */
 static void sg_mutate(struct sg_search *sr, struct sg_indiv *x)
 {
 	const struct gp_scenario *s = sr->c->sc;
 	int g = rnd(sr, x->ng);
-	struct sg_group *gr = &x->g[g];
-	int i = rnd(sr, gr->nst), op = rnd(sr, 13);
-	struct sg_stage *st = &gr->st[i];
+	int i = rnd(sr, x->g[g].nst);
+	int op = rnd(sr, (int)(sizeof sg_mutations / sizeof *sg_mutations));
 	if (s->job.sync_mode == GP_SYNC_AUTO && rnd(sr, 8) == 0)
 		x->sync = x->sync == GP_SYNC_FLAT ? GP_SYNC_HIER : GP_SYNC_FLAT;
-	switch (op) {
-	case 0: case 1: {   /* move layers across a stage boundary */
-		if (gr->nst < 2)
-			break;
-		int j = rnd(sr, gr->nst - 1), dir = rnd(sr, 2);
-		struct sg_stage *from = &gr->st[j + dir], *to = &gr->st[j + 1 - dir];
-		int k = 1 + rnd(sr, from->layers / 4 + 1);
-		if (from->layers > k) {
-			from->layers = (int16_t)(from->layers - k);
-			to->layers = (int16_t)(to->layers + k);
-		}
-		break;
-	}
-	case 2:   /* TP degree */
-		st->tp = (int16_t)(rnd(sr, 2) ? st->tp * 2 : st->tp / 2);
-		if (st->tp < 1)
-			st->tp = 1;
-		break;
-	case 3: {   /* replicas */
-		int k = 1 + rnd(sr, gr->R / 4 + 1);
-		gr->R += rnd(sr, 2) ? k : -k;
-		if (gr->R < 1)
-			gr->R = 1;
-		if (gr->R > gr->n)
-			gr->R = gr->n;
-		break;
-	}
-	case 4: {   /* micro-batches from one group to another */
-		if (x->ng < 2)
-			break;
-		int h = rnd(sr, x->ng - 1);
-		h += h >= g;
-		int k = 1 + rnd(sr, gr->n / 4 + 1);
-		if (gr->n - k >= 1) {
-			gr->n -= k;
-			x->g[h].n += k;
-			if (gr->R > gr->n)
-				gr->R = gr->n;
-		}
-		break;
-	}
-	case 5: {   /* split a stage; the new half maybe on another pool */
-		if (st->layers < 2 || gr->nst == SG_MAXST)
-			break;
-		memmove(&gr->st[i + 2], &gr->st[i + 1], (size_t)(gr->nst - i - 1) * sizeof *st);
-		gr->nst++;
-		int k = 1 + rnd(sr, st->layers - 1);
-		gr->st[i + 1] = *st;
-		gr->st[i + 1].layers = (int16_t)(st->layers - k);
-		st->layers = (int16_t)k;
-		if (rnd(sr, 2)) {
-			int d, q;
-			sg_random_pool(sr, &d, &q);
-			gr->st[i + 1].dc = (int16_t)d;
-			gr->st[i + 1].pool = (int16_t)q;
-			gr->st[i + 1].tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, q), st->tp);
-		}
-		break;
-	}
-	case 6:   /* merge a stage into the next */
-		if (gr->nst < 2 || i == gr->nst - 1)
-			break;
-		st->layers = (int16_t)(st->layers + gr->st[i + 1].layers);
-		memmove(&gr->st[i + 1], &gr->st[i + 2], (size_t)(gr->nst - i - 2) * sizeof *st);
-		gr->nst--;
-		break;
-	case 7: {   /* another pool for one stage */
-		int d, q;
-		sg_random_pool(sr, &d, &q);
-		st->dc = (int16_t)d;
-		st->pool = (int16_t)q;
-		st->tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, q), st->tp);
-		break;
-	}
-	case 8:
-		sg_rebalance_layers(sr, x, g);
-		break;
-	case 9:
-		sg_rebalance_batch(sr, x);
-		break;
-	case 10: {   /* a new group: a copy, maybe moved to another DC */
-		if (x->ng == SG_MAXG)
-			break;
-		struct sg_group *ng = &x->g[x->ng++];
-		*ng = *gr;
-		ng->R = 1;
-		ng->n = 1;
-		if (rnd(sr, 2)) {
-			int d, q;
-			sg_random_pool(sr, &d, &q);
-			for (int j = 0; j < ng->nst; j++) {
-				ng->st[j].dc = (int16_t)d;
-				ng->st[j].pool = (int16_t)rnd(sr, s->dcs[d].npools);
-				ng->st[j].tp = (int16_t)bl_tp_fit(s, bl_pool_of(s, d, ng->st[j].pool),
-							       ng->st[j].tp);
-			}
-		}
-		int room = sg_room(sr, x, x->ng - 1);
-		ng->R = 1 + (room > 0 ? rnd(sr, room + 1) : 0);
-		sg_rebalance_batch(sr, x);
-		break;
-	}
-	case 11:   /* drop a group, its batch to the others */
-		if (x->ng < 2)
-			break;
-		x->g[g] = x->g[--x->ng];
-		sg_fix_batch(sr, x);
-		break;
-	default: {   /* grow a group into the free GPUs */
-		int room = sg_room(sr, x, g);
-		if (room > 0) {
-			gr->R += 1 + rnd(sr, room);
-			if (gr->n < gr->R)
-				sg_rebalance_batch(sr, x);
-		}
-		break;
-	}
-	}
+	sg_mutations[op](sr, x, g, i);
 	sg_fix_batch(sr, x);
 }
 
