@@ -49,6 +49,7 @@ struct sg_search {
 	int *base, npl;       /* flat pool index: base[dc] + pool */
 	int *used;
 	struct { uint64_t h; double fit; } *cache;
+	struct sg_indiv *pop, *kids;   /* SG_POP each, one allocation */
 	double deadline;
 };
 
@@ -585,135 +586,201 @@ static void sg_random(struct sg_search *sr, struct sg_indiv *x)
 	sg_rebalance_layers(sr, x, 0);
 }
 
-/* The search, seeded with the three reference engines and, when given,
- * with warm (which is not kept unless the search reproduces it: the
- * caller compares). */
-static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
-	       const struct gp_plan *warm, int nwarm, struct gp_plan *out,
-	       struct gp_plan_report *rep, struct gp_err *e)
+/* The reference engines that seed the search. */
+static const struct {
+	const char *name;
+	int (*plan)(const struct gp_scenario *, const struct gp_plan_opts *,
+		    struct gp_plan *, struct gp_plan_report *, struct gp_err *);
+} sg_engines[3] = {
+	{ "megatron", gp_plan_megatron },
+	{ "dp-across-dcs", gp_plan_dp_across_dcs },
+	{ "atlas", gp_plan_atlas },
+};
+
+/* The reference engines' plans (kept to fall back on) and what seeded. */
+struct sg_seeds {
+	struct gp_plan plan[3];
+	double t[3];          /* their simulated times; INF: the engine failed */
+	int n;                /* engines that gave a plan, and the warm plans */
+	char names[96];
+};
+
+static int sg_init(struct sg_search *sr, struct bl_ctx *c, const struct gp_plan_opts *o)
 {
-	struct gp_plan_report rloc;
-	struct bl_ctx c;
-	if (bl_begin(&c, s, o, "search", out, &rep, &rloc, e))
-		return -1;
+	const struct gp_scenario *s = c->sc;
 	double limit = o && o->time_limit > 0 ? o->time_limit : 2;
-	struct sg_search sr = { .c = &c, .deadline = c.t0 + limit };
+	*sr = (struct sg_search){ .c = c, .deadline = c->t0 + limit };
 	/* splitmix64 of the seed, so nearby seeds start far apart */
 	uint64_t z = (o && o->seed ? o->seed : 1) + 0x9e3779b97f4a7c15ULL;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	sr.rng = (z ^ (z >> 31)) | 1;
-	sr.base = calloc((size_t)s->ndcs + 1, sizeof *sr.base);
-	for (int d = 0; sr.base && d < s->ndcs; d++) {
-		sr.base[d] = sr.npl;
-		sr.npl += s->dcs[d].npools;
+	sr->rng = (z ^ (z >> 31)) | 1;
+	sr->base = calloc((size_t)s->ndcs + 1, sizeof *sr->base);
+	for (int d = 0; sr->base && d < s->ndcs; d++) {
+		sr->base[d] = sr->npl;
+		sr->npl += s->dcs[d].npools;
 	}
-	sr.used = calloc((size_t)sr.npl + 1, sizeof *sr.used);
-	sr.cache = calloc(SG_CACHE, sizeof *sr.cache);
-	struct sg_indiv *pop = malloc(2 * SG_POP * sizeof *pop);
-	if (!sr.base || !sr.used || !sr.cache || !pop) {
-		free(sr.base);
-		free(sr.used);
-		free(sr.cache);
-		free(pop);
-		return bl_fail(&c, rep, e, "search: out of memory");
-	}
-	struct sg_indiv *kids = pop + SG_POP;
+	sr->used = calloc((size_t)sr->npl + 1, sizeof *sr->used);
+	sr->cache = calloc(SG_CACHE, sizeof *sr->cache);
+	sr->pop = malloc(2 * SG_POP * sizeof *sr->pop);
+	if (!sr->base || !sr->used || !sr->cache || !sr->pop)
+		return -1;
+	sr->kids = sr->pop + SG_POP;
+	return 0;
+}
 
-	/* The seeds: the other baselines' plans. */
-	int (*const engines[3])(const struct gp_scenario *, const struct gp_plan_opts *,
-				struct gp_plan *, struct gp_plan_report *, struct gp_err *) = {
-		gp_plan_megatron, gp_plan_dp_across_dcs, gp_plan_atlas };
-	static const char *const names[3] = { "megatron", "dp-across-dcs", "atlas" };
-	struct gp_plan seeds[3];
-	double seed_t[3];
-	int npop = 0, nseed = 0;
-	char seeded[96] = "";
+static void sg_free(struct sg_search *sr)
+{
+	free(sr->base);
+	free(sr->used);
+	free(sr->cache);
+	free(sr->pop);
+}
+
+/* Plan p into the population at pop[npop] when it is valid there;
+ * returns the new size. */
+static int sg_add(struct sg_search *sr, const struct gp_plan *p, int npop)
+{
+	if (sg_from_plan(sr->c->sc, p, &sr->pop[npop]) == 0 && sg_ok(sr, &sr->pop[npop])) {
+		sg_fit(sr, &sr->pop[npop]);
+		npop++;
+	}
+	return npop;
+}
+
+/* The first population's seeds: the reference engines' plans, then the
+ * warm plans. Returns how many. */
+static int sg_seed(struct sg_search *sr, const struct gp_plan_opts *o,
+		   const struct gp_plan *warm, int nwarm, struct sg_seeds *sd)
+{
+	const struct gp_scenario *s = sr->c->sc;
+	int npop = 0;
+	sd->n = 0;
+	sd->names[0] = 0;
 	for (int i = 0; i < 3; i++) {
 		struct gp_plan_report r;
 		struct gp_err e2 = { "" };
-		seed_t[i] = INF;
-		if (engines[i](s, o, &seeds[i], &r, &e2))
+		sd->t[i] = INF;
+		if (sg_engines[i].plan(s, o, &sd->plan[i], &r, &e2))
 			continue;
-		seed_t[i] = r.estimate_s;
-		size_t l = strlen(seeded);
-		snprintf(seeded + l, sizeof seeded - l, "%s%s", nseed++ ? ", " : "", names[i]);
-		if (sg_from_plan(s, &seeds[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
-			sg_fit(&sr, &pop[npop]);
-			npop++;
-		}
+		sd->t[i] = r.estimate_s;
+		size_t l = strlen(sd->names);
+		snprintf(sd->names + l, sizeof sd->names - l, "%s%s", sd->n++ ? ", " : "",
+			 sg_engines[i].name);
+		npop = sg_add(sr, &sd->plan[i], npop);
 	}
-	for (int i = 0; i < nwarm && npop < SG_POP; i++) {
-		if (sg_from_plan(s, &warm[i], &pop[npop]) == 0 && sg_ok(&sr, &pop[npop])) {
-			sg_fit(&sr, &pop[npop]);
-			npop++;
-		}
-	}
+	for (int i = 0; i < nwarm && npop < SG_POP; i++)
+		npop = sg_add(sr, &warm[i], npop);
 	if (nwarm) {
-		size_t l = strlen(seeded);
-		snprintf(seeded + l, sizeof seeded - l, "%s%d warm plan%s", nseed++ ? ", " : "",
-			 nwarm, nwarm > 1 ? "s" : "");
+		size_t l = strlen(sd->names);
+		snprintf(sd->names + l, sizeof sd->names - l, "%s%d warm plan%s",
+			 sd->n++ ? ", " : "", nwarm, nwarm > 1 ? "s" : "");
 	}
+	return npop;
+}
+
+/* The rest of the first population after its npop seeds: their mutants,
+ * or random individuals when there are none; then sorted. */
+static void sg_fill(struct sg_search *sr, int npop)
+{
+	struct sg_indiv *pop = sr->pop;
 	int nseedpop = npop;
 	for (int k = 0; npop < SG_POP; k++) {
 		if (nseedpop)
-			sg_child(&sr, &pop[k % nseedpop], NULL, &pop[npop]);
+			sg_child(sr, &pop[k % nseedpop], NULL, &pop[npop]);
 		else
-			sg_random(&sr, &pop[npop]);
-		if (!nseedpop && !sg_ok(&sr, &pop[npop]) && k < 1000)
+			sg_random(sr, &pop[npop]);
+		if (!nseedpop && !sg_ok(sr, &pop[npop]) && k < 1000)
 			continue;
-		sg_fit(&sr, &pop[npop]);
+		sg_fit(sr, &pop[npop]);
 		npop++;
 	}
 	qsort(pop, SG_POP, sizeof *pop, cmp_indiv);
-	int gen = 0, stall = 0, best_gen = 0;
+}
+
+/* Generations (elitism, tournaments, crossover in 3 of 10 children) until
+ * SG_GENS, SG_STALL without progress or the deadline. Returns how many
+ * ran; *best_gen: the one that found the best. */
+static int sg_evolve(struct sg_search *sr, int *best_gen)
+{
+	struct sg_indiv *pop = sr->pop, *kids = sr->kids;
+	int gen = 0, stall = 0;
 	double best = pop[0].fit;
-	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && bl_now_s() < sr.deadline; gen++) {
+	*best_gen = 0;
+	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && bl_now_s() < sr->deadline; gen++) {
 		for (int i = 0; i < SG_ELITE; i++)
 			kids[i] = pop[i];
 		for (int i = SG_ELITE; i < SG_POP; i++) {
-			const struct sg_indiv *a = tournament(&sr, pop);
-			const struct sg_indiv *b = rnd(&sr, 10) < 3 ? tournament(&sr, pop) : NULL;
-			sg_child(&sr, a, b, &kids[i]);
-			sg_fit(&sr, &kids[i]);
+			const struct sg_indiv *a = tournament(sr, pop);
+			const struct sg_indiv *b = rnd(sr, 10) < 3 ? tournament(sr, pop) : NULL;
+			sg_child(sr, a, b, &kids[i]);
+			sg_fit(sr, &kids[i]);
 		}
 		memcpy(pop, kids, SG_POP * sizeof *pop);
 		qsort(pop, SG_POP, sizeof *pop, cmp_indiv);
 		if (pop[0].fit < best * (1 - 1e-9)) {
 			best = pop[0].fit;
-			best_gen = gen;
+			*best_gen = gen;
 			stall = 0;
 		} else {
 			stall++;
 		}
 	}
-	gen--;
-	struct gp_plan bp = { 0 };
+	return gen - 1;
+}
+
+/* The best individual simulated with the final schedule, into bp; a seed
+ * replaces it when at least as fast, so the search is never worse than a
+ * seed whatever the final schedule makes of it (*from: that seed, or
+ * -1). Frees the seeds; returns bp's time. */
+static double sg_final(struct sg_search *sr, struct sg_seeds *sd, struct gp_plan *bp, int *from)
+{
 	double bt = INF;
-	if (pop[0].fit < INF && sg_to_plan(&sr, &pop[0], &bp) == 0) {
-		bt = bl_judge(&c, &bp, true);
+	*bp = (struct gp_plan){ 0 };
+	*from = -1;
+	if (sr->pop[0].fit < INF && sg_to_plan(sr, &sr->pop[0], bp) == 0) {
+		bt = bl_judge(sr->c, bp, true);
 		if (bt == INF)
-			gp_plan_free(&bp);
+			gp_plan_free(bp);
 	}
-	/* Never worse than a seed, whatever the final schedule makes of it. */
-	int from = -1;
 	for (int i = 0; i < 3; i++) {
-		if (seed_t[i] == INF)
+		if (sd->t[i] == INF)
 			continue;
-		if (seed_t[i] <= bt) {
-			gp_plan_free(&bp);
-			bp = seeds[i];
-			memset(&seeds[i], 0, sizeof seeds[i]);
-			bt = seed_t[i];
-			from = i;
+		if (sd->t[i] <= bt) {
+			gp_plan_free(bp);
+			*bp = sd->plan[i];
+			memset(&sd->plan[i], 0, sizeof sd->plan[i]);
+			bt = sd->t[i];
+			*from = i;
 		}
-		gp_plan_free(&seeds[i]);
+		gp_plan_free(&sd->plan[i]);
 	}
+	return bt;
+}
+
+/* The search, seeded with the three reference engines and, when given,
+ * with warm (which is not kept unless the search reproduces it: the
+ * caller compares). */
+static int sg_run(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		  const struct gp_plan *warm, int nwarm, struct gp_plan *out,
+		  struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_report rloc;
+	struct bl_ctx c;
+	if (bl_begin(&c, s, o, "search", out, &rep, &rloc, e))
+		return -1;
+	struct sg_search sr;
+	if (sg_init(&sr, &c, o)) {
+		sg_free(&sr);
+		return bl_fail(&c, rep, e, "search: out of memory");
+	}
+	struct sg_seeds sd;
+	sg_fill(&sr, sg_seed(&sr, o, warm, nwarm, &sd));
+	int best_gen, gen = sg_evolve(&sr, &best_gen), from;
+	struct gp_plan bp;
+	double bt = sg_final(&sr, &sd, &bp, &from);
 	int sims = c.nsim;
-	free(sr.base);
-	free(sr.used);
-	free(sr.cache);
-	free(pop);
+	sg_free(&sr);
 	if (bt == INF) {
 		char msg[1024];
 		snprintf(msg, sizeof msg, "search: no plan found that fits in %d generations%s%s%s",
@@ -727,25 +794,25 @@ static int run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	rep->seconds = bl_now_s() - c.t0;
 	char tail[64];
 	if (from >= 0)
-		snprintf(tail, sizeof tail, "kept %s's plan, none beat it", names[from]);
+		snprintf(tail, sizeof tail, "kept %s's plan, none beat it", sg_engines[from].name);
 	else
 		snprintf(tail, sizeof tail, "best found in generation %d", best_gen);
 	snprintf(rep->note, sizeof rep->note,
 		 "search: seed %u, %d generations of %d, %d plans simulated, seeded with %s; %s",
-		 o && o->seed ? o->seed : 1, gen, SG_POP, sims, nseed ? seeded : "nothing (random start)",
-		 tail);
+		 o && o->seed ? o->seed : 1, gen, SG_POP, sims,
+		 sd.n ? sd.names : "nothing (random start)", tail);
 	return 0;
 }
 
 int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
-	return run(s, o, NULL, 0, out, rep, e);
+	return sg_run(s, o, NULL, 0, out, rep, e);
 }
 
 int gp_plan_search_from(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			const struct gp_plan *warm, int nwarm, struct gp_plan *out,
 			struct gp_plan_report *rep, struct gp_err *e)
 {
-	return run(s, o, warm, nwarm, out, rep, e);
+	return sg_run(s, o, warm, nwarm, out, rep, e);
 }
