@@ -23,16 +23,15 @@
 #include "cost.h"
 #include "sim.h"
 
+/* ------------------------------------------------------------------ */
+/* Starting and finishing a run                                       */
+
 double bl_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
-
-/* ------------------------------------------------------------------ */
-/* What every engine shares                                            */
-
 
 static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 		    const struct gp_plan_opts *o, const char *engine,
@@ -58,6 +57,134 @@ static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 	c->M = (int)M;
 	return 0;
 }
+
+static void rep_start(struct gp_plan_report *rep, const char *engine)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->engine = engine;
+	rep->status = GP_MILP_FEASIBLE;
+	rep->bound = -HUGE_VAL;
+	rep->gap = HUGE_VAL;
+	rep->objective = HUGE_VAL;
+	rep->estimate_s = HUGE_VAL;
+}
+
+/* What every engine does first: a report (the caller's or rloc), an
+ * empty plan, the context. -1 with the report and error filled. */
+int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
+	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
+	     struct gp_plan_report *rloc, struct gp_err *e)
+{
+	if (!*rep)
+		*rep = rloc;
+	rep_start(*rep, engine);
+	memset(out, 0, sizeof *out);
+	if (ctx_init(c, s, o, engine, e)) {
+		bl_fail(c, *rep, e, e->msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The run fails with msg, in the report (infeasible) and in e; -1. */
+int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
+	    const char *msg)
+{
+	char buf[sizeof e->msg];
+	snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
+	rep->status = GP_MILP_INFEASIBLE;
+	rep->seconds = bl_now_s() - c->t0;
+	snprintf(rep->note, sizeof rep->note, "%s", buf);
+	return gp_errf(e, "%s", buf);
+}
+
+/* Simulates the chosen plan with the final schedule and fills the report. */
+int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
+	      struct gp_plan_report *rep, struct gp_err *e)
+{
+	best->schedule = c->sched;
+	best->chunks = 1;
+	double t = bl_judge(c, best, true);
+	if (t == INF) {
+		gp_plan_free(best);
+		rep->status = GP_MILP_NOSOL;
+		snprintf(rep->note, sizeof rep->note, "%s: the chosen plan fails under %s: %s",
+			 c->engine, gp_sched_name(c->sched), c->why);
+		return gp_errf(e, "%s", rep->note);
+	}
+	rep->estimate_s = rep->objective = t;
+	rep->seconds = bl_now_s() - c->t0;
+	bl_plan_move(out, best);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Judging plans                                                      */
+
+/* Simulates p with the evaluation schedule (or the final one); its
+ * iteration time, or INF when it does not fit or is not a valid plan. */
+double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
+{
+	struct gp_sim_opts so = { .cost = c->cm, .record = false,
+				  .time_limit = c->sim_tl };
+	struct gp_result r;
+	struct gp_err e = { "" };
+	p->schedule = final ? c->sched : c->eval;
+	p->chunks = 1;
+	c->nsim++;
+	if (gp_simulate(c->sc, p, &so, &r, &e)) {
+		if (c->miss == INF && !c->why[0])
+			snprintf(c->why, sizeof c->why, "%s", e.msg);
+		return INF;
+	}
+	double t = r.fits ? r.iteration_time : INF;
+	if (!r.fits) {
+		double over = 0;
+		for (int i = 0; i < r.ndevs; i++)
+			over = fmax(over, r.devs[i].mem_peak / r.devs[i].mem_capacity);
+		if (over < c->miss) {
+			c->miss = over;
+			snprintf(c->why, sizeof c->why, "%s", r.fit_msg);
+		}
+	}
+	gp_result_free(&r);
+	return t;
+}
+
+int bl_cmp_est(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	if (x != y)
+		return x < y ? -1 : 1;
+	return 0;
+}
+
+/* Simulates candidates 0..n-1 (sorted, best estimates first) as build
+ * makes them: the first sims, and up to 4 sims while none has fitted.
+ * The fastest goes to best; returns its index, or -1. */
+int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *ud,
+	    struct gp_plan *best)
+{
+	double bt = INF;
+	int bi = -1;
+	for (int i = 0; i < n && (i < sims || (bi < 0 && i < 4 * sims)); i++) {
+		struct gp_plan pl;
+		if (build(c, ud, i, &pl))
+			continue;
+		double t = bl_judge(c, &pl, false);
+		if (t < bt) {
+			bt = t;
+			bi = i;
+			bl_plan_move(best, &pl);
+		} else {
+			gp_plan_free(&pl);
+		}
+	}
+	return bi;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pools and stages                                                   */
 
 const struct gp_pool *bl_pool_of(const struct gp_scenario *s, int dc, int pool)
 {
@@ -131,8 +258,14 @@ int bl_ceil_div(int a, int b)
 }
 
 /* ------------------------------------------------------------------ */
-/* Building plans                                                      */
+/* Building plans                                                     */
 
+void bl_builder_init(struct bl_builder *b, enum gp_sched k)
+{
+	memset(b, 0, sizeof *b);
+	b->p.schedule = k;
+	b->p.chunks = 1;
+}
 
 /* R replicas of the S stages st, mb micro-batches each. */
 void bl_builder_pipe(struct bl_builder *b, const struct gp_stage *st, int S, int R, int mb)
@@ -172,11 +305,15 @@ void bl_builder_group(struct bl_builder *b, const struct gp_stage *st, int S, in
 	bl_builder_pipe(b, st, S, R - r, q);
 }
 
-void bl_builder_init(struct bl_builder *b, enum gp_sched k)
+/* Hands the built plan over, or frees it when building ran out of memory. */
+int bl_builder_take(struct bl_builder *b, struct gp_plan *out)
 {
-	memset(b, 0, sizeof *b);
-	b->p.schedule = k;
-	b->p.chunks = 1;
+	if (b->oom) {
+		gp_plan_free(&b->p);
+		return -1;
+	}
+	*out = b->p;
+	return 0;
 }
 
 void bl_plan_move(struct gp_plan *dst, struct gp_plan *src)
@@ -185,6 +322,9 @@ void bl_plan_move(struct gp_plan *dst, struct gp_plan *src)
 	*dst = *src;
 	memset(src, 0, sizeof *src);
 }
+
+/* ------------------------------------------------------------------ */
+/* Layers by compute within memory                                    */
 
 /* Largest-remainder apportionment of n over k weights; every share is
  * at least 1 when n >= k. */
@@ -310,38 +450,7 @@ int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, in
 }
 
 /* ------------------------------------------------------------------ */
-/* Judging plans                                                       */
-
-/* Simulates p with the evaluation schedule (or the final one); its
- * iteration time, or INF when it does not fit or is not a valid plan. */
-double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
-{
-	struct gp_sim_opts so = { .cost = c->cm, .record = false,
-				  .time_limit = c->sim_tl };
-	struct gp_result r;
-	struct gp_err e = { "" };
-	p->schedule = final ? c->sched : c->eval;
-	p->chunks = 1;
-	c->nsim++;
-	if (gp_simulate(c->sc, p, &so, &r, &e)) {
-		if (c->miss == INF && !c->why[0])
-			snprintf(c->why, sizeof c->why, "%s", e.msg);
-		return INF;
-	}
-	double t = r.fits ? r.iteration_time : INF;
-	if (!r.fits) {
-		double over = 0;
-		for (int i = 0; i < r.ndevs; i++)
-			over = fmax(over, r.devs[i].mem_peak / r.devs[i].mem_capacity);
-		if (over < c->miss) {
-			c->miss = over;
-			snprintf(c->why, sizeof c->why, "%s", r.fit_msg);
-		}
-	}
-	gp_result_free(&r);
-	return t;
-}
-
+/* The estimate                                                       */
 
 /* One stage per micro-batch: compute (F + B + W) and memory, with the
  * cheapest recomputation that fits when the job says auto (as sim.c). */
@@ -617,106 +726,4 @@ double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p)
 	free(w.act);
 	free(w.kk);
 	return T;
-}
-
-static void rep_start(struct gp_plan_report *rep, const char *engine)
-{
-	memset(rep, 0, sizeof *rep);
-	rep->engine = engine;
-	rep->status = GP_MILP_FEASIBLE;
-	rep->bound = -HUGE_VAL;
-	rep->gap = HUGE_VAL;
-	rep->objective = HUGE_VAL;
-	rep->estimate_s = HUGE_VAL;
-}
-
-/* What every engine does first: a report (the caller's or rloc), an
- * empty plan, the context. -1 with the report and error filled. */
-int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
-	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
-	     struct gp_plan_report *rloc, struct gp_err *e)
-{
-	if (!*rep)
-		*rep = rloc;
-	rep_start(*rep, engine);
-	memset(out, 0, sizeof *out);
-	if (ctx_init(c, s, o, engine, e)) {
-		bl_fail(c, *rep, e, e->msg);
-		return -1;
-	}
-	return 0;
-}
-
-/* Hands the built plan over, or frees it when building ran out of memory. */
-int bl_builder_take(struct bl_builder *b, struct gp_plan *out)
-{
-	if (b->oom) {
-		gp_plan_free(&b->p);
-		return -1;
-	}
-	*out = b->p;
-	return 0;
-}
-
-int bl_cmp_est(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	if (x != y)
-		return x < y ? -1 : 1;
-	return 0;
-}
-
-/* Simulates candidates 0..n-1 (sorted, best estimates first) as build
- * makes them: the first sims, and up to 4 sims while none has fitted.
- * The fastest goes to best; returns its index, or -1. */
-int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *ud,
-	    struct gp_plan *best)
-{
-	double bt = INF;
-	int bi = -1;
-	for (int i = 0; i < n && (i < sims || (bi < 0 && i < 4 * sims)); i++) {
-		struct gp_plan pl;
-		if (build(c, ud, i, &pl))
-			continue;
-		double t = bl_judge(c, &pl, false);
-		if (t < bt) {
-			bt = t;
-			bi = i;
-			bl_plan_move(best, &pl);
-		} else {
-			gp_plan_free(&pl);
-		}
-	}
-	return bi;
-}
-
-/* Simulates the chosen plan with the final schedule and fills the report. */
-int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
-	      struct gp_plan_report *rep, struct gp_err *e)
-{
-	best->schedule = c->sched;
-	best->chunks = 1;
-	double t = bl_judge(c, best, true);
-	if (t == INF) {
-		gp_plan_free(best);
-		rep->status = GP_MILP_NOSOL;
-		snprintf(rep->note, sizeof rep->note, "%s: the chosen plan fails under %s: %s",
-			 c->engine, gp_sched_name(c->sched), c->why);
-		return gp_errf(e, "%s", rep->note);
-	}
-	rep->estimate_s = rep->objective = t;
-	rep->seconds = bl_now_s() - c->t0;
-	bl_plan_move(out, best);
-	return 0;
-}
-
-int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
-	    const char *msg)
-{
-	char buf[sizeof e->msg];
-	snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
-	rep->status = GP_MILP_INFEASIBLE;
-	rep->seconds = bl_now_s() - c->t0;
-	snprintf(rep->note, sizeof rep->note, "%s", buf);
-	return gp_errf(e, "%s", buf);
 }

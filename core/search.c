@@ -15,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------ */
-/* search                                                              */
-
 #define SG_MAXST 48
 #define SG_MAXG 12
 #define SG_POP 24
