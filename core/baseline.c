@@ -5,12 +5,10 @@
  *
  * Every candidate is judged by gp_simulate (sim.h), like every other plan:
  * bl_judge runs it with the evaluation schedule and remembers the closest
- * miss, so an engine that finds nothing can say what came nearest. A
- * closed-form estimate (DOMAIN.md, "unequal stages": (m - 1) max_s(t_s +
- * c_s) + sum_s(t_s + c_s), plus exposed sync and the optimizer) only
- * orders candidates, so the simulator sees the promising ones first.
- * Layers go to stages in proportion to compute within each stage's memory;
- * the plan builder turns stage lists into a gp_plan.
+ * miss, so an engine that finds nothing can say what came nearest;
+ * bl_pick simulates candidates in the order of their estimates
+ * (estimate.c). Layers go to stages in proportion to compute within each
+ * stage's memory; the plan builder turns stage lists into a gp_plan.
  */
 #include "baseline.h"
 
@@ -412,7 +410,8 @@ static int layer_cap(const struct gp_scenario *s, int dc, int pool, int tp,
 	return n < 0 ? 0 : n > 1e6 ? 1000000 : (int)n;
 }
 
-static int inflight_of(enum gp_sched k, int m, int S, int i)
+/* Micro-batches stage i of S holds at once under schedule k, m in all. */
+int bl_inflight(enum gp_sched k, int m, int S, int i)
 {
 	if (k == GP_SCHED_GPIPE)
 		return m;
@@ -434,7 +433,7 @@ int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, in
 		for (int i = 0; i < S; i++) {
 			rate[i] = bl_stage_rate(s, st[i].dc, st[i].pool, st[i].tp);
 			cap[i] = layer_cap(s, st[i].dc, st[i].pool, st[i].tp, i == 0,
-					   i == S - 1, inflight_of(c->eval, m, S, i), D);
+					   i == S - 1, bl_inflight(c->eval, m, S, i), D);
 		}
 		rc = split_layers(L, S, rate, logit_layers(s), cap, n);
 		for (int i = 0, next = 1; rc == 0 && i < S; i++) {
@@ -447,283 +446,4 @@ int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, in
 	free(cap);
 	free(n);
 	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* The estimate                                                       */
-
-/* One stage per micro-batch: compute (F + B + W) and memory, with the
- * cheapest recomputation that fits when the job says auto (as sim.c). */
-void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
-		  bool last, int inflight, int D, struct bl_stage_est *o)
-{
-	const struct gp_scenario *s = c->sc;
-	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
-	const struct gp_gpu *gpu = &s->gpus[pool->gpu];
-	const struct gp_model *m = &s->model;
-	double b = s->job.micro_batch, q = s->job.seq;
-	int nl = st->last - st->first + 1;
-	o->params = nl * gp_layer_params(m) + (first ? gp_embedding_params(m) : 0) +
-		    (last ? gp_embedding_params(m) : 0);
-	double stat = o->params / st->tp * gp_state_bytes_per_param(s->job.zero, D);
-	double lact = last ? 4 * b * q * m->vocab / st->tp : 0;
-	enum gp_recompute cand[3] = { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL };
-	int nc = 3;
-	if (st->recompute != GP_RC_AUTO) {
-		cand[0] = st->recompute;
-		nc = 1;
-	}
-	for (int i = 0; i < nc; i++) {
-		o->rc = cand[i];
-		o->mem = stat + inflight * (nl * gp_layer_act_bytes(m, b, q, st->tp, cand[i]) + lact);
-		if (o->mem <= gpu->memory)
-			break;
-	}
-	struct gp_layer_q lq = { s, gpu, pool, st->tp, o->rc, 0 };
-	struct gp_layer_time lt, lg = { 0, 0, 0 };
-	c->cm->ops->layer_time(c->cm->ud, &lq, &lt);
-	if (last) {
-		lq.logits = 1;
-		c->cm->ops->layer_time(c->cm->ud, &lq, &lg);
-	}
-	o->u = nl * (lt.f + lt.b + lt.w) + lg.f + lg.b + lg.w;
-	o->b = nl * (lt.b + lt.w) + lg.b + lg.w;
-}
-
-static int link_idx(const struct gp_scenario *s, int a, int b)
-{
-	const struct gp_link *l = gp_find_link(s, a, b);
-	return l ? (int)(l - s->links) : -1;
-}
-
-/* The estimate's scratch: per link and per device (a stage of a
- * pipeline, its replicas counted once). */
-struct est_ws {
-	double *act, *syn;   /* per link: activation bytes, amortised sync bytes */
-	double *tdev;        /* per device: its pipeline's time */
-	double *tloc, *bwin; /* its local gradient sync, the backward that hides it */
-	double *topt;        /* its optimizer step */
-	int *kk, *steps;     /* its DP group's DCs and ring steps, */
-	int *rings;          /* those DCs in index order (ndcs per device), */
-	int *cnt;            /* replicas per DC of the group at hand */
-	double bytes, every; /* one activation; steps per WAN sync */
-	bool hier;
-	int D, nd;           /* replicas, devices */
-};
-
-static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct est_ws *w)
-{
-	const struct gp_scenario *s = c->sc;
-	int D = 0, nd = 0, nl = s->nlinks, ndc = s->ndcs;
-	for (int g = 0; g < p->npipes; g++) {
-		D += p->pipes[g].replicas;
-		nd += p->pipes[g].nstages;
-	}
-	double *a = calloc((size_t)(2 * nl + 4 * nd + 1), sizeof *a);
-	int *ia = calloc((size_t)(nd * (ndc + 3) + ndc + 1), sizeof *ia);
-	if (!a || !ia) {
-		free(a);
-		free(ia);
-		return -1;
-	}
-	w->act = a;
-	w->syn = w->act + nl;
-	w->tdev = w->syn + nl;
-	w->tloc = w->tdev + nd;
-	w->bwin = w->tloc + nd;
-	w->topt = w->bwin + nd;
-	w->kk = ia;
-	w->steps = w->kk + nd;
-	w->rings = w->steps + nd;
-	w->cnt = w->rings + nd * ndc;
-	w->bytes = gp_boundary_bytes(s);
-	w->every = s->job.sync_every;
-	w->hier = gp_plan_sync(s, p) == GP_SYNC_HIER;
-	w->D = D;
-	w->nd = nd;
-	return 0;
-}
-
-/* The activation's transfer from stage i of pp to the next, in *cm;
- * across DCs it loads both directions of the link. -1: no link. */
-static int est_hop(const struct bl_ctx *c, struct est_ws *w, const struct gp_pipeline *pp,
-		   int i, double *cm)
-{
-	const struct gp_scenario *s = c->sc;
-	int m = pp->micro_batches, R = pp->replicas;
-	*cm = 0;
-	if (i + 1 >= pp->nstages)
-		return 0;
-	const struct gp_stage *st = &pp->stages[i], *nx = &pp->stages[i + 1];
-	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
-	if (nx->dc == st->dc) {
-		const struct gp_pool *q = bl_pool_of(s, nx->dc, nx->pool);
-		*cm = fmax(pool->latency, q->latency) + w->bytes / fmin(pool->network, q->network);
-		return 0;
-	}
-	int l1 = link_idx(s, st->dc, nx->dc), l2 = link_idx(s, nx->dc, st->dc);
-	if (l1 < 0 || l2 < 0)
-		return -1;
-	*cm = s->links[l1].latency + w->bytes * R / s->links[l1].bandwidth;
-	w->act[l1] += w->bytes * m * R;
-	w->act[l2] += w->bytes * m * R;
-	return 0;
-}
-
-/* The DP group of stage st (device di), as sim.c forms it: every stage
- * holding st's middle layer. Its DCs, in index order, become di's ring;
- * returns the group's replicas (w->cnt: per DC). */
-static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct gp_plan *p,
-			const struct gp_stage *st, int di)
-{
-	int ndc = c->sc->ndcs, mid = (st->first + st->last) / 2, Dg = 0;
-	memset(w->cnt, 0, (size_t)ndc * sizeof *w->cnt);
-	for (int h = 0; h < p->npipes; h++)
-		for (int j = 0; j < p->pipes[h].nstages; j++) {
-			const struct gp_stage *x = &p->pipes[h].stages[j];
-			if (x->first <= mid && mid <= x->last) {
-				w->cnt[x->dc] += p->pipes[h].replicas;
-				Dg += p->pipes[h].replicas;
-			}
-		}
-	int k = 0, *ring = w->rings + di * ndc;
-	for (int d = 0; d < ndc; d++)
-		if (w->cnt[d])
-			ring[k++] = d;
-	w->kk[di] = k;
-	w->steps[di] = w->hier ? k : Dg;
-	return Dg;
-}
-
-/* Stage st's gradient sync (device di, DP group of Dg replicas, R of
- * them in its pipeline): the all-reduce inside the DC, and when the group
- * spans DCs, the amortised bytes on each edge of its ring (hierarchical:
- * the k-way exchange of shards; flat: the ring over all replicas, then
- * nothing local). -1 when an edge has no link. */
-static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_stage *st,
-		    const struct bl_stage_est *se, int di, int Dg, int R)
-{
-	const struct gp_scenario *s = c->sc;
-	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
-	int k = w->kk[di], *ring = w->rings + di * s->ndcs;
-	bool hier = w->hier;
-	int ranks = k > 1 && hier ? w->cnt[st->dc] : Dg;
-	double lbw, llat;
-	if ((long)ranks * st->tp <= pool->per_node) {
-		lbw = pool->nvlink;
-		llat = 5e-6;
-	} else {
-		int r = pool->per_node / st->tp;
-		r = r < 1 ? 1 : r > ranks ? ranks : r;
-		lbw = pool->network * r;
-		llat = pool->latency;
-	}
-	double grad = se->params * s->job.precision_bytes;
-	w->tloc[di] = Dg <= 1 || (k > 1 && !hier) ? 0
-		      : c->cm->ops->allreduce_time(c->cm->ud, grad / st->tp, ranks, lbw, llat);
-	if (k < 2)
-		return 0;
-	double wan = (hier ? 2.0 * (k - 1) / k : 2.0 * (Dg - 1) / Dg) *
-		     grad * R / Dg / w->every;
-	for (int r = 0; r < k; r++) {
-		int l1 = link_idx(s, ring[r], ring[(r + 1) % k]);
-		int l2 = link_idx(s, ring[(r + 1) % k], ring[r]);
-		if (l1 < 0 || l2 < 0)
-			return -1;
-		w->syn[l1] += wan;
-		if (k == 2) {
-			w->syn[l2] += wan;
-			break;
-		}
-	}
-	return 0;
-}
-
-/* Stage i of pp (device di): in *x its time per micro-batch with the
- * transfer to the next stage; in w its backward window, optimizer step
- * and gradient sync. -1 when it looks too big for its GPU or a link is
- * missing. */
-static int est_stage(const struct bl_ctx *c, struct est_ws *w, const struct gp_plan *p,
-		     const struct gp_pipeline *pp, int i, int di, double *x)
-{
-	const struct gp_scenario *s = c->sc;
-	const struct gp_stage *st = &pp->stages[i];
-	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
-	const struct gp_gpu *gpu = &s->gpus[pool->gpu];
-	int S = pp->nstages, m = pp->micro_batches, D = w->D;
-	struct bl_stage_est se;
-	double cm;
-	bl_est_stage(c, st, i == 0, i == S - 1, inflight_of(p->schedule, m, S, i), D, &se);
-	if (se.mem > gpu->memory || est_hop(c, w, pp, i, &cm))
-		return -1;
-	*x = se.u + cm;
-	w->bwin[di] = se.b;
-	w->topt[di] = c->cm->ops->optimizer_time(c->cm->ud, gpu,
-		se.params / st->tp / (s->job.zero && D > 1 ? D : 1));
-	int Dg = est_dp_group(c, w, p, st, di);
-	return est_sync(c, w, st, &se, di, Dg, pp->replicas);
-}
-
-/* Pipeline g, its first device di: every device's time is the pipeline's,
- * (m - 1) max_s + sum_s of its stages. -1: INF. */
-static int est_pipeline(const struct bl_ctx *c, struct est_ws *w, const struct gp_plan *p,
-			int g, int di)
-{
-	const struct gp_pipeline *pp = &p->pipes[g];
-	int S = pp->nstages, m = pp->micro_batches;
-	double sum = 0, mx = 0;
-	for (int i = 0; i < S; i++) {
-		double x;
-		if (est_stage(c, w, p, pp, i, di + i, &x))
-			return -1;
-		sum += x;
-		mx = fmax(mx, x);
-	}
-	for (int i = 0; i < S; i++)
-		w->tdev[di + i] = (m - 1) * mx + sum;
-	return 0;
-}
-
-/* The slowest device (its pipeline, then the sync its backward does not
- * hide, then the optimizer) and the busiest link. */
-static double est_slowest(const struct bl_ctx *c, const struct est_ws *w)
-{
-	const struct gp_scenario *s = c->sc;
-	double T = 0;
-	for (int i = 0; i < w->nd && T < INF; i++) {
-		double twan = 0;
-		int k = w->kk[i], *ring = w->rings + i * s->ndcs;
-		for (int r = 0; k > 1 && r < k; r++) {
-			int li = link_idx(s, ring[r], ring[(r + 1) % k]);
-			twan = fmax(twan, w->syn[li] / s->links[li].bandwidth +
-				    2.0 * (w->steps[i] - 1) * s->links[li].latency / w->every);
-		}
-		T = fmax(T, w->tdev[i] + fmax(0, w->tloc[i] + twan - w->bwin[i]) + w->topt[i]);
-	}
-	for (int l = 0; l < s->nlinks && T < INF; l++)
-		T = fmax(T, (w->act[l] + w->syn[l]) / s->links[l].bandwidth);
-	return T;
-}
-
-/* The quick estimate of a plan's iteration time; INF when a stage looks
- * too big for its GPU or a transfer has no link. Mirrors sim.c's rules
- * (DP groups by a stage's middle layer, hierarchical rings, link
- * sharing) in closed form. */
-double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p)
-{
-	struct est_ws w;
-	c->nest++;
-	if (est_ws_init(c, p, &w))
-		return INF;
-	double T = 0;
-	for (int g = 0, di = 0; g < p->npipes && T < INF; g++) {
-		if (est_pipeline(c, &w, p, g, di))
-			T = INF;
-		di += p->pipes[g].nstages;
-	}
-	if (T < INF)
-		T = est_slowest(c, &w);
-	free(w.act);
-	free(w.kk);
-	return T;
 }

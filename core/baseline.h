@@ -3,9 +3,9 @@
  * reference engines (plan_megatron.c, plan_dp_across.c, plan_atlas.c)
  * and the search (search.c); nobody else includes it. What they share
  * (baseline.c): a context that judges candidate plans with the simulator
- * and remembers the closest miss, a plan builder, a closed-form estimate
- * that orders candidates, and stage helpers (TP, slots, layers by
- * compute within memory, apportioning).
+ * and remembers the closest miss, a plan builder, and stage helpers (TP,
+ * slots, layers by compute within memory, apportioning); and
+ * (estimate.c) the closed-form estimate that orders candidates.
  */
 #ifndef GP_BASELINE_H
 #define GP_BASELINE_H
@@ -41,19 +41,12 @@ struct bl_builder {
 	bool oom;
 };
 
-/* One stage, per micro-batch (bl_est_stage). */
-struct bl_stage_est {
-	double u, b, mem, params;   /* F + B + W and B + W seconds, bytes, parameters */
-	enum gp_recompute rc;
-};
-
-/* Starting, judging and finishing a run. */
+/* baseline.c: starting, judging and finishing a run. */
 double bl_now_s(void);
 int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
 	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
 	     struct gp_plan_report *rloc, struct gp_err *e);
 double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final);
-double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p);
 /* Builds an engine's candidate i (ud: its candidates); -1 when it cannot. */
 typedef int bl_build_fn(const struct bl_ctx *c, const void *ud, int i, struct gp_plan *out);
 int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *ud,
@@ -81,10 +74,20 @@ double bl_stage_rate(const struct gp_scenario *s, int dc, int pool, int tp);
 double bl_dc_compute(const struct gp_scenario *s, int d);
 struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
 			   int first, int last);
-void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
-		  bool last, int inflight, int D, struct bl_stage_est *o);
+int bl_inflight(enum gp_sched k, int m, int S, int i);
 int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, int D);
 int bl_ceil_div(int a, int b);
 void bl_apportion(int n, int k, const double *w, int *out);
+
+/* estimate.c: a plan's iteration time, INF when a stage looks too big for
+ * its GPU or a transfer has no link; a stage's, per micro-batch. */
+struct bl_stage_est {
+	double u, b, mem, params;   /* F + B + W and B + W seconds, bytes, parameters */
+	enum gp_recompute rc;
+};
+
+double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p);
+void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
+		  bool last, int inflight, int D, struct bl_stage_est *o);
 
 #endif

@@ -4,7 +4,7 @@
  * DP inside each DC (Atlas, Palak et al. 2024); layers in proportion to
  * stage compute. The chains are the simple paths of the link graph with
  * the most compute for each length; layouts (chain, TP, replicas) are
- * estimated (baseline.c), the best ATLAS_SIMS simulated.
+ * estimated (estimate.c), the best ATLAS_SIMS simulated.
  */
 #include "baseline.h"
 

@@ -6,7 +6,7 @@
  * job's (hierarchical) gradient sync; the batch split by raw compute,
  * then by what the chosen layouts deliver. A DC the gradient ring cannot
  * reach is left out, weakest first. Each group's (TP, PP) layouts are
- * ranked by the estimate (baseline.c); the best set, then each group's
+ * ranked by the estimate (estimate.c); the best set, then each group's
  * runners-up one at a time, are simulated.
  */
 #include "baseline.h"

@@ -5,7 +5,7 @@
  * Megatron-LM's order (TP innermost, then DP, then PP; Narayanan et al.,
  * SC '21), layers split equally. Every (TP, PP) of every GPU type, with
  * the most replicas that fit and divide the batch, is estimated
- * (baseline.c); the best MEGATRON_SIMS are simulated.
+ * (estimate.c); the best MEGATRON_SIMS are simulated.
  */
 #include "baseline.h"
 

@@ -6,7 +6,7 @@
  * says auto); mutation and crossover keep them valid; the
  * fitness is the simulated iteration time. Seeded with the three
  * reference engines (plan_megatron.c, plan_dp_across.c, plan_atlas.c),
- * so it is never worse than them; what they share is in baseline.c.
+ * so it is never worse than them; what they share is in baseline.h.
  */
 #include "baseline.h"
 
