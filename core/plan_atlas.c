@@ -17,20 +17,21 @@
 struct at_chain {
 	int k;
 	int dc[16];
-	double compute, cost;
+	double compute;   /* FLOP/s of its DCs */
+	double hops;      /* s over its hops: latency plus one activation each */
 };
 
 /* Depth-first over simple paths of the link graph: for each length the
  * path with the most compute, then the cheapest hops (latency plus one
  * activation's transfer). */
 static void chain_dfs(const struct gp_scenario *s, struct at_chain *cur, bool *used,
-		      struct at_chain *best, long *budget)
+		      struct at_chain *best, long *steps)
 {
-	if (--*budget < 0)
+	if (--*steps < 0)
 		return;
 	struct at_chain *b = &best[cur->k];
 	if (cur->compute > b->compute * (1 + 1e-12) ||
-	    (cur->compute >= b->compute * (1 - 1e-12) && cur->cost < b->cost))
+	    (cur->compute >= b->compute * (1 - 1e-12) && cur->hops < b->hops))
 		*b = *cur;
 	if (cur->k == 16)
 		return;
@@ -43,10 +44,10 @@ static void chain_dfs(const struct gp_scenario *s, struct at_chain *cur, bool *u
 		cur->dc[cur->k++] = d;
 		double dc_ = bl_dc_compute(s, d), dx = l->latency + gp_boundary_bytes(s) / l->bandwidth;
 		cur->compute += dc_;
-		cur->cost += dx;
-		chain_dfs(s, cur, used, best, budget);
+		cur->hops += dx;
+		chain_dfs(s, cur, used, best, steps);
 		cur->compute -= dc_;
-		cur->cost -= dx;
+		cur->hops -= dx;
 		cur->k--;
 		used[d] = false;
 	}
@@ -105,14 +106,14 @@ static int at_chains(const struct gp_scenario *s, struct at_chain *best)
 	if (!used)
 		return -1;
 	for (int k = 0; k <= 16; k++)
-		best[k] = (struct at_chain){ .k = 0, .compute = -1, .cost = INF };
-	long budget = 200000;   /* steps of the depth-first search */
+		best[k] = (struct at_chain){ .k = 0, .compute = -1, .hops = INF };
+	long steps = 200000;   /* of the depth-first search, at most */
 	for (int d = 0; d < s->ndcs; d++) {
 		if (!s->dcs[d].npools)
 			continue;
-		cur = (struct at_chain){ .k = 1, .dc = { d }, .compute = bl_dc_compute(s, d), .cost = 0 };
+		cur = (struct at_chain){ .k = 1, .dc = { d }, .compute = bl_dc_compute(s, d), .hops = 0 };
 		used[d] = true;
-		chain_dfs(s, &cur, used, best, &budget);
+		chain_dfs(s, &cur, used, best, &steps);
 		used[d] = false;
 	}
 	free(used);
