@@ -37,11 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_F, K_B, K_W, K_UP, K_DN, K__N };
+enum { SM_F, SM_B, SM_W, SM_UP, SM_DN, SM_NKINDS };
 
-static const char kind_letter[K__N] = { 'F', 'B', 'W', 'U', 'D' };
+static const char kind_letter[SM_NKINDS] = { 'F', 'B', 'W', 'U', 'D' };
 
-struct task {
+struct sm_task {
 	int kind, vs, j;
 	int res;          /* device, or S + link */
 	int lidx;         /* index among its resource's tasks */
@@ -49,19 +49,19 @@ struct task {
 	int col;          /* start-time column */
 };
 
-struct edge {
+struct sm_edge {
 	int a, b;
 	double lag;       /* x_b >= x_a + p_a + lag */
 	bool phys;        /* a real dependency, not a micro-batch order */
 };
 
-struct graph {
+struct sm_graph {
 	const struct gp_sched_input *in;
 	int S, v, m, VS, R, n, ne;
 	double unit;               /* time scale: input time = scaled * unit */
-	struct task *t;
-	struct edge *e;
-	int *id[K__N];             /* [vs * m + j] -> task, or -1 */
+	struct sm_task *t;
+	struct sm_edge *e;
+	int *id[SM_NKINDS];        /* [vs * m + j] -> task, or -1 */
 	int *rbeg, *rtask;         /* tasks of each resource (CSR) */
 	int *ibeg, *iedge;         /* incoming edges of each task (CSR) */
 	int *obeg, *oedge;         /* outgoing edges */
@@ -86,7 +86,7 @@ static int check_times(const char *what, const double *a, int n, struct gp_err *
 	return 0;
 }
 
-static int check_input(const struct gp_sched_input *in, struct gp_err *e)
+static int sm_check_input(const struct gp_sched_input *in, struct gp_err *e)
 {
 	if (in->S < 1 || in->v < 1 || in->v > 255 || in->m < 1)
 		return gp_errf(e, "schedule milp: need stages >= 1, 1..255 chunks and micro-batches >= 1 (got %d, %d, %d)",
@@ -115,11 +115,11 @@ static int check_input(const struct gp_sched_input *in, struct gp_err *e)
 /* ------------------------------------------------------------------ */
 /* The task graph                                                      */
 
-static void graph_free(struct graph *g)
+static void sm_graph_free(struct sm_graph *g)
 {
 	free(g->t);
 	free(g->e);
-	for (int k = 0; k < K__N; k++)
+	for (int k = 0; k < SM_NKINDS; k++)
 		free(g->id[k]);
 	free(g->rbeg);
 	free(g->rtask);
@@ -133,25 +133,25 @@ static void graph_free(struct graph *g)
 	free(g->reach);
 }
 
-static bool has_up(const struct graph *g, int vs)
+static bool has_up(const struct sm_graph *g, int vs)
 {
 	return vs + 1 < g->VS && link_at(g->in->up_link, vs) >= 0;
 }
 
-static bool has_dn(const struct graph *g, int vs)
+static bool has_dn(const struct sm_graph *g, int vs)
 {
 	return vs > 0 && link_at(g->in->down_link, vs) >= 0;
 }
 
-static void add_task(struct graph *g, int kind, int vs, int j, int res, double p)
+static void add_task(struct sm_graph *g, int kind, int vs, int j, int res, double p)
 {
 	g->id[kind][vs * g->m + j] = g->n;
-	g->t[g->n++] = (struct task){ kind, vs, j, res, 0, p, -1 };
+	g->t[g->n++] = (struct sm_task){ kind, vs, j, res, 0, p, -1 };
 }
 
-static void add_edge(struct graph *g, int a, int b, double lag, bool phys)
+static void add_edge(struct sm_graph *g, int a, int b, double lag, bool phys)
 {
-	g->e[g->ne++] = (struct edge){ a, b, lag, phys };
+	g->e[g->ne++] = (struct sm_edge){ a, b, lag, phys };
 }
 
 static double largest_time(const struct gp_sched_input *in, int VS)
@@ -167,27 +167,27 @@ static double largest_time(const struct gp_sched_input *in, int VS)
 	return u > 0 ? u : 1;
 }
 
-static void make_tasks(struct graph *g)
+static void make_tasks(struct sm_graph *g)
 {
 	const struct gp_sched_input *in = g->in;
 	double u = g->unit;
 	for (int vs = 0; vs < g->VS; vs++) {
 		int d = gp_vs_device(g->S, in->vshape, vs);
 		for (int j = 0; j < g->m; j++) {
-			add_task(g, K_F, vs, j, d, in->f[vs] / u);
-			add_task(g, K_B, vs, j, d, in->b[vs] / u);
+			add_task(g, SM_F, vs, j, d, in->f[vs] / u);
+			add_task(g, SM_B, vs, j, d, in->b[vs] / u);
 			if (in->split_bw)
-				add_task(g, K_W, vs, j, d, in->w[vs] / u);
+				add_task(g, SM_W, vs, j, d, in->w[vs] / u);
 			if (has_up(g, vs))
-				add_task(g, K_UP, vs, j, g->S + in->up_link[vs], at(in->up_occ, vs) / u);
+				add_task(g, SM_UP, vs, j, g->S + in->up_link[vs], at(in->up_occ, vs) / u);
 			if (has_dn(g, vs))
-				add_task(g, K_DN, vs, j, g->S + in->down_link[vs], at(in->down_occ, vs) / u);
+				add_task(g, SM_DN, vs, j, g->S + in->down_link[vs], at(in->down_occ, vs) / u);
 		}
 	}
 }
 
 /* a -> (transfer on a link, or a dedicated path) -> b */
-static void add_hop(struct graph *g, int a, int xfer, int b, double occ, double lat)
+static void add_hop(struct sm_graph *g, int a, int xfer, int b, double occ, double lat)
 {
 	if (xfer >= 0) {
 		add_edge(g, a, xfer, 0, true);
@@ -197,7 +197,7 @@ static void add_hop(struct graph *g, int a, int xfer, int b, double occ, double 
 	}
 }
 
-static void make_edges(struct graph *g)
+static void make_edges(struct sm_graph *g)
 {
 	const struct gp_sched_input *in = g->in;
 	int m = g->m;
@@ -205,24 +205,24 @@ static void make_edges(struct graph *g)
 		for (int j = 0; j < m; j++) {
 			int i = vs * m + j;
 			if (vs + 1 < g->VS)
-				add_hop(g, g->id[K_F][i], g->id[K_UP][i], g->id[K_F][i + m],
+				add_hop(g, g->id[SM_F][i], g->id[SM_UP][i], g->id[SM_F][i + m],
 					at(in->up_occ, vs), at(in->up_lat, vs));
 			else
-				add_edge(g, g->id[K_F][i], g->id[K_B][i], 0, true);
+				add_edge(g, g->id[SM_F][i], g->id[SM_B][i], 0, true);
 			if (vs > 0)
-				add_hop(g, g->id[K_B][i], g->id[K_DN][i], g->id[K_B][i - m],
+				add_hop(g, g->id[SM_B][i], g->id[SM_DN][i], g->id[SM_B][i - m],
 					at(in->down_occ, vs), at(in->down_lat, vs));
 			if (in->split_bw)
-				add_edge(g, g->id[K_B][i], g->id[K_W][i], 0, true);
+				add_edge(g, g->id[SM_B][i], g->id[SM_W][i], 0, true);
 			/* micro-batch order within a stage and kind */
-			for (int k = 0; k < K__N && j + 1 < m; k++)
+			for (int k = 0; k < SM_NKINDS && j + 1 < m; k++)
 				if (g->id[k][i] >= 0)
 					add_edge(g, g->id[k][i], g->id[k][i + 1], 0, false);
 		}
 	}
 }
 
-static bool mem_limited(const struct gp_sched_input *in);
+static bool sm_mem_limited(const struct gp_sched_input *in);
 
 /* With one chunk per device, memory alone fixes some orders: when F of
  * micro-batch j starts, j + 1 activations have been allocated, so the
@@ -230,10 +230,10 @@ static bool mem_limited(const struct gp_sched_input *in);
  * (with their W passes), so B(r - 1) precedes F(j); when B and W are
  * split, at most j backward passes can precede F(j), which leaves a
  * share only W passes can free. Fewer binaries, tighter heads. */
-static void add_memory_edges(struct graph *g)
+static void add_memory_edges(struct sm_graph *g)
 {
 	const struct gp_sched_input *in = g->in;
-	if (g->v != 1 || !mem_limited(in))
+	if (g->v != 1 || !sm_mem_limited(in))
 		return;
 	for (int d = 0; d < g->S; d++) {
 		double act = in->act[d], cap = in->mem_free[d];
@@ -247,13 +247,13 @@ static void add_memory_edges(struct graph *g)
 			int r = (int)ceil(need / act - 1e-9);
 			if (r > j)
 				continue;   /* no room at all: the memory rows say so */
-			int f = g->id[K_F][d * g->m + j];
-			add_edge(g, g->id[K_B][d * g->m + r - 1], f, 0, false);
+			int f = g->id[SM_F][d * g->m + j];
+			add_edge(g, g->id[SM_B][d * g->m + r - 1], f, 0, false);
 			if (!in->split_bw || !(wact > 0))
 				continue;
 			int w = (int)ceil((need - j * (act - wact)) / wact - 1e-9);
 			if (w >= 1 && w <= j)
-				add_edge(g, g->id[K_W][d * g->m + w - 1], f, 0, false);
+				add_edge(g, g->id[SM_W][d * g->m + w - 1], f, 0, false);
 		}
 	}
 }
@@ -287,7 +287,7 @@ static int *csr(int nkeys, int n, const int *key, int **items)
 	return beg;
 }
 
-static int make_index(struct graph *g)
+static int make_index(struct sm_graph *g)
 {
 	int n = g->n, ne = g->ne;
 	int *key = calloc((size_t)(n > ne ? n : ne) + 1, sizeof *key);
@@ -312,7 +312,7 @@ static int make_index(struct graph *g)
 }
 
 /* Topological order, heads and tails (longest paths, in scaled time). */
-static int make_times(struct graph *g)
+static int make_times(struct sm_graph *g)
 {
 	int n = g->n, done = 0;
 	int *indeg = calloc((size_t)n + 1, sizeof *indeg);
@@ -331,7 +331,7 @@ static int make_times(struct graph *g)
 	for (int k = 0; k < done; k++) {
 		int a = g->topo[k];
 		for (int q = g->obeg[a]; q < g->obeg[a + 1]; q++) {
-			const struct edge *ed = &g->e[g->oedge[q]];
+			const struct sm_edge *ed = &g->e[g->oedge[q]];
 			double h = g->head[a] + g->t[a].p + ed->lag;
 			if (h > g->head[ed->b])
 				g->head[ed->b] = h;
@@ -343,7 +343,7 @@ static int make_times(struct graph *g)
 	for (int k = n - 1; k >= 0; k--) {
 		int a = g->topo[k];
 		for (int q = g->obeg[a]; q < g->obeg[a + 1]; q++) {
-			const struct edge *ed = &g->e[g->oedge[q]];
+			const struct sm_edge *ed = &g->e[g->oedge[q]];
 			double t = ed->lag + g->t[ed->b].p + g->tail[ed->b];
 			if (t > g->tail[a])
 				g->tail[a] = t;
@@ -352,13 +352,13 @@ static int make_times(struct graph *g)
 	return done == n ? 0 : -1;
 }
 
-static bool reaches(const struct graph *g, int a, int b)
+static bool sm_reaches(const struct sm_graph *g, int a, int b)
 {
 	return g->reach[(size_t)a * g->words + b / 64] >> (b % 64) & 1;
 }
 
 /* Transitive closure, walking the topological order backwards. */
-static int make_reach(struct graph *g)
+static int make_reach(struct sm_graph *g)
 {
 	g->words = (g->n + 63) / 64;
 	g->reach = calloc((size_t)g->n * g->words + 1, sizeof *g->reach);
@@ -378,17 +378,18 @@ static int make_reach(struct graph *g)
 	return 0;
 }
 
-static int graph_build(const struct gp_sched_input *in, struct graph *g, struct gp_err *e)
+static int sm_graph_build(const struct gp_sched_input *in, struct sm_graph *g,
+			  struct gp_err *e)
 {
-	*g = (struct graph){ .in = in, .S = in->S, .v = in->v, .m = in->m };
+	*g = (struct sm_graph){ .in = in, .S = in->S, .v = in->v, .m = in->m };
 	g->VS = g->S * g->v;
 	g->R = g->S + (in->nlinks > 0 ? in->nlinks : 0);
 	g->unit = largest_time(in, g->VS);
 	size_t cells = (size_t)g->VS * g->m;
-	g->t = malloc(sizeof *g->t * cells * K__N);
+	g->t = malloc(sizeof *g->t * cells * SM_NKINDS);
 	g->e = malloc(sizeof *g->e * cells * 14);   /* 4 hops, F->B, B->W, 5 orders, 2 memory */
 	bool ok = g->t && g->e;
-	for (int k = 0; k < K__N && ok; k++) {
+	for (int k = 0; k < SM_NKINDS && ok; k++) {
 		g->id[k] = malloc(sizeof *g->id[k] * cells);
 		ok = g->id[k] != NULL;
 		for (size_t i = 0; ok && i < cells; i++)
@@ -406,14 +407,14 @@ static int graph_build(const struct gp_sched_input *in, struct graph *g, struct 
 /* ------------------------------------------------------------------ */
 /* List execution of given device orders                               */
 
-struct exec {
+struct sm_exec {
 	double *start;   /* [n] scaled */
 	int *seq;        /* [n] commit order: who ran first on a resource */
 	double makespan;
 };
 
 /* Next transfer a link can start: the ready one that became ready first. */
-static int link_pick(const struct graph *g, int r, const int *left,
+static int link_pick(const struct sm_graph *g, int r, const int *left,
 		     const double *ready, const bool *done)
 {
 	int best = -1;
@@ -429,8 +430,8 @@ static int link_pick(const struct graph *g, int r, const int *left,
  * soon as dependencies allow; links serve transfers first come, first
  * served. Commits the earliest startable task each step, so a link never
  * misses a transfer that will become ready earlier. -1 on deadlock. */
-static int list_exec(const struct graph *g, int *const *dev_order, const int *dev_len,
-		     struct exec *x)
+static int list_exec(const struct sm_graph *g, int *const *dev_order, const int *dev_len,
+		     struct sm_exec *x)
 {
 	int n = g->n, rc = -1;
 	int *left = calloc((size_t)n + 1, sizeof *left);
@@ -459,7 +460,7 @@ static int list_exec(const struct graph *g, int *const *dev_order, const int *de
 		}
 		if (best < 0)
 			goto out;
-		const struct task *tk = &g->t[best];
+		const struct sm_task *tk = &g->t[best];
 		double end = when + tk->p;
 		x->start[best] = when;
 		x->seq[best] = step;
@@ -469,7 +470,7 @@ static int list_exec(const struct graph *g, int *const *dev_order, const int *de
 			pos[tk->res]++;
 		x->makespan = end > x->makespan ? end : x->makespan;
 		for (int q = g->obeg[best]; q < g->obeg[best + 1]; q++) {
-			const struct edge *ed = &g->e[g->oedge[q]];
+			const struct sm_edge *ed = &g->e[g->oedge[q]];
 			if (!ed->phys)
 				continue;
 			if (end + ed->lag > ready[ed->b])
@@ -490,47 +491,47 @@ out:
 /* ------------------------------------------------------------------ */
 /* Memory                                                              */
 
-static bool mem_limited(const struct gp_sched_input *in)
+static bool sm_mem_limited(const struct gp_sched_input *in)
 {
 	return in->act && in->mem_free;
 }
 
 /* What task t adds to its device's activation memory when it runs
  * (F: allocates; B and W free). */
-static double mem_delta(const struct graph *g, const struct task *t)
+static double sm_mem_delta(const struct sm_graph *g, const struct sm_task *t)
 {
 	const struct gp_sched_input *in = g->in;
 	double act = in->act[t->vs], wact = in->wact ? in->wact[t->vs] : 0;
 	if (wact > act)
 		wact = act;
 	switch (t->kind) {
-	case K_F: return act;
-	case K_B: return in->split_bw ? -(act - wact) : -act;
-	case K_W: return -wact;
+	case SM_F: return act;
+	case SM_B: return in->split_bw ? -(act - wact) : -act;
+	case SM_W: return -wact;
 	default: return 0;
 	}
 }
 
 /* Whether a device's limit can ever bind. */
-static bool mem_binds(const struct graph *g, int d)
+static bool mem_binds(const struct sm_graph *g, int d)
 {
 	double all = 0;
 	for (int k = g->rbeg[d]; k < g->rbeg[d + 1]; k++) {
-		const struct task *t = &g->t[g->rtask[k]];
-		if (t->kind == K_F)
-			all += mem_delta(g, t);
+		const struct sm_task *t = &g->t[g->rtask[k]];
+		if (t->kind == SM_F)
+			all += sm_mem_delta(g, t);
 	}
 	return all > g->in->mem_free[d] * (1 + 1e-12);
 }
 
 /* Peak check of one device order, as the simulator walks it. */
-static bool mem_ok(const struct graph *g, int d, const int *order, int len)
+static bool mem_ok(const struct sm_graph *g, int d, const int *order, int len)
 {
-	if (!mem_limited(g->in))
+	if (!sm_mem_limited(g->in))
 		return true;
 	double cur = 0, cap = g->in->mem_free[d];
 	for (int k = 0; k < len; k++) {
-		cur += mem_delta(g, &g->t[order[k]]);
+		cur += sm_mem_delta(g, &g->t[order[k]]);
 		if (cur > cap + 1e-9 * (cap > 1 ? cap : 1))
 			return false;
 	}
@@ -541,7 +542,7 @@ static bool mem_ok(const struct graph *g, int d, const int *order, int len)
 /* The warm start                                                      */
 
 /* Maps a schedule's device orders to task ids; checks its shape. */
-static int warm_orders(const struct graph *g, const struct gp_schedule *w,
+static int warm_orders(const struct sm_graph *g, const struct gp_schedule *w,
 		       int **task_out, char *why, size_t whylen)
 {
 	if (w->stages != g->S || w->chunks != g->v || w->micro_batches != g->m ||
@@ -568,7 +569,7 @@ static int warm_orders(const struct graph *g, const struct gp_schedule *w,
 			const struct gp_task *t = &w->tasks[i];
 			int vs = gp_vs_of(g->S, g->in->vshape, d, t->chunk), id = -1;
 			if (t->chunk < g->v && t->mb >= 0 && t->mb < g->m && t->kind <= GP_TASK_W)
-				id = g->id[t->kind == GP_TASK_F ? K_F : t->kind == GP_TASK_B ? K_B : K_W]
+				id = g->id[t->kind == GP_TASK_F ? SM_F : t->kind == GP_TASK_B ? SM_B : SM_W]
 					  [vs * g->m + t->mb];
 			if (id < 0 || seen[id]) {
 				snprintf(why, whylen, "device %d: task %lld is unknown or repeated",
@@ -587,10 +588,10 @@ static int warm_orders(const struct graph *g, const struct gp_schedule *w,
 }
 
 /* Micro-batch order kept, so the model's symmetry rows hold. */
-static bool in_order(const struct graph *g, const struct exec *x)
+static bool in_order(const struct sm_graph *g, const struct sm_exec *x)
 {
 	for (int i = 0; i < g->ne; i++) {
-		const struct edge *ed = &g->e[i];
+		const struct sm_edge *ed = &g->e[i];
 		if (!ed->phys && x->start[ed->b] < x->start[ed->a] + g->t[ed->a].p - 1e-9)
 			return false;
 	}
@@ -599,8 +600,8 @@ static bool in_order(const struct graph *g, const struct exec *x)
 
 /* Runs device orders (device d: task[off[d] .. off[d + 1])); 0 with x
  * filled if the model admits them. */
-static int run_orders(const struct graph *g, int *task, const int64_t *off, struct exec *x,
-		      char *why, size_t whylen)
+static int run_orders(const struct sm_graph *g, int *task, const int64_t *off,
+		      struct sm_exec *x, char *why, size_t whylen)
 {
 	int **ord = malloc(sizeof *ord * (size_t)g->S);
 	int *len = malloc(sizeof *len * (size_t)g->S);
@@ -633,8 +634,8 @@ out:
 }
 
 /* Executes the caller's warm schedule. */
-static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct exec *x,
-		     char *why, size_t whylen)
+static int sm_warm_exec(const struct sm_graph *g, const struct gp_schedule *w,
+			struct sm_exec *x, char *why, size_t whylen)
 {
 	int *task = NULL;
 	if (warm_orders(g, w, &task, why, whylen))
@@ -644,21 +645,21 @@ static int warm_exec(const struct graph *g, const struct gp_schedule *w, struct 
 	return rc;
 }
 
-static void put_bw(const struct graph *g, int **o, int vs, int j)
+static void put_bw(const struct sm_graph *g, int **o, int vs, int j)
 {
-	*(*o)++ = g->id[K_B][vs * g->m + j];
+	*(*o)++ = g->id[SM_B][vs * g->m + j];
 	if (g->in->split_bw)
-		*(*o)++ = g->id[K_W][vs * g->m + j];
+		*(*o)++ = g->id[SM_W][vs * g->m + j];
 }
 
 /* 1F1B (one chunk) with each W right after its B: 1F1B's memory. */
-static void order_1f1b(const struct graph *g, int d, int **o)
+static void order_1f1b(const struct sm_graph *g, int d, int **o)
 {
 	int m = g->m, w = g->S - 1 - d < m ? g->S - 1 - d : m;
 	for (int j = 0; j < w; j++)
-		*(*o)++ = g->id[K_F][d * m + j];
+		*(*o)++ = g->id[SM_F][d * m + j];
 	for (int j = 0; j < m - w; j++) {
-		*(*o)++ = g->id[K_F][d * m + w + j];
+		*(*o)++ = g->id[SM_F][d * m + w + j];
 		put_bw(g, o, d, j);
 	}
 	for (int j = m - w; j < m; j++)
@@ -666,11 +667,11 @@ static void order_1f1b(const struct graph *g, int d, int **o)
 }
 
 /* One micro-batch at a time: the least memory any schedule can use. */
-static void order_serial(const struct graph *g, int d, int **o)
+static void order_serial(const struct sm_graph *g, int d, int **o)
 {
 	for (int j = 0; j < g->m; j++) {
 		for (int c = 0; c < g->v; c++)
-			*(*o)++ = g->id[K_F][(c * g->S + d) * g->m + j];
+			*(*o)++ = g->id[SM_F][(c * g->S + d) * g->m + j];
 		for (int c = g->v - 1; c >= 0; c--)
 			put_bw(g, o, c * g->S + d, j);
 	}
@@ -678,7 +679,7 @@ static void order_serial(const struct graph *g, int d, int **o)
 
 /* Without a usable warm start, GLPK may not find any schedule of a large
  * model in time; start it from 1F1B, or failing that serial order. */
-static int builtin_warm(const struct graph *g, struct exec *x)
+static int sm_builtin_warm(const struct sm_graph *g, struct sm_exec *x)
 {
 	int per = g->v * g->m * (g->in->split_bw ? 3 : 2), rc = -1;
 	int *task = malloc(sizeof *task * (size_t)per * g->S);
@@ -724,14 +725,14 @@ static void model_free(struct model *md, int R)
 	free(md->ival);
 }
 
-static void task_name(const struct graph *g, int t, char *buf, size_t n)
+static void task_name(const struct sm_graph *g, int t, char *buf, size_t n)
 {
-	const struct task *tk = &g->t[t];
+	const struct sm_task *tk = &g->t[t];
 	snprintf(buf, n, "%c%d_%d", kind_letter[tk->kind], tk->vs, tk->j);
 }
 
 /* The smallest valid horizon we know without solving. */
-static double serial_horizon(const struct graph *g)
+static double serial_horizon(const struct sm_graph *g)
 {
 	double h = 0;
 	for (int i = 0; i < g->n; i++)
@@ -742,7 +743,7 @@ static double serial_horizon(const struct graph *g)
 }
 
 /* Critical path and per-resource load: head + work + tail. */
-static double lower_bound(const struct graph *g)
+static double lower_bound(const struct sm_graph *g)
 {
 	double lb = 0;
 	for (int i = 0; i < g->n; i++) {
@@ -763,7 +764,7 @@ static double lower_bound(const struct graph *g)
 	return lb;
 }
 
-static void add_columns(const struct graph *g, struct model *md)
+static void add_columns(const struct sm_graph *g, struct model *md)
 {
 	char nm[64];
 	for (int i = 0; i < g->n; i++) {
@@ -784,11 +785,11 @@ static void row2(struct model *md, const char *nm, int c1, double v1, int c2, do
 	gp_milp_row(md->lp, nm, 2, col, val, lo, HUGE_VAL);
 }
 
-static void add_precedence(const struct graph *g, struct model *md)
+static void add_precedence(const struct sm_graph *g, struct model *md)
 {
 	char nm[32];
 	for (int i = 0; i < g->ne; i++) {
-		const struct edge *ed = &g->e[i];
+		const struct sm_edge *ed = &g->e[i];
 		snprintf(nm, sizeof nm, "e%d", i);
 		row2(md, nm, g->t[ed->b].col, 1, g->t[ed->a].col, -1, g->t[ed->a].p + ed->lag);
 	}
@@ -802,13 +803,13 @@ static void add_precedence(const struct graph *g, struct model *md)
 
 /* One pair on a resource: fixed by precedence or bounds, or a binary
  * with its two big-M rows. Returns the REL_* or y column for (a, b). */
-static int add_pair(const struct graph *g, struct model *md, int a, int b)
+static int add_pair(const struct sm_graph *g, struct model *md, int a, int b)
 {
-	if (reaches(g, a, b))
+	if (sm_reaches(g, a, b))
 		return REL_BEFORE;
-	if (reaches(g, b, a))
+	if (sm_reaches(g, b, a))
 		return REL_AFTER;
-	const struct task *ta = &g->t[a], *tb = &g->t[b];
+	const struct sm_task *ta = &g->t[a], *tb = &g->t[b];
 	double ma = md->H - g->tail[a] - g->head[b];   /* max of x_a + p_a - x_b */
 	double mb = md->H - g->tail[b] - g->head[a];
 	if (ma <= 0)
@@ -833,7 +834,7 @@ static int add_pair(const struct graph *g, struct model *md, int a, int b)
 	return y;
 }
 
-static int add_disjunctions(const struct graph *g, struct model *md)
+static int add_disjunctions(const struct sm_graph *g, struct model *md)
 {
 	md->rel = calloc((size_t)g->R, sizeof *md->rel);
 	if (!md->rel)
@@ -857,19 +858,19 @@ static int add_disjunctions(const struct graph *g, struct model *md)
 }
 
 /* Activation memory at every F start on device d (see the top). */
-static void add_memory_rows(const struct graph *g, struct model *md, int d)
+static void add_memory_rows(const struct sm_graph *g, struct model *md, int d)
 {
 	int beg = g->rbeg[d], nr = g->rbeg[d + 1] - beg;
 	double cap = g->in->mem_free[d], s = cap > 0 ? 1 / cap : 1;
 	char nm[48];
 	for (int k = 0; k < nr; k++) {
-		const struct task *t = &g->t[g->rtask[beg + k]];
-		if (t->kind != K_F)
+		const struct sm_task *t = &g->t[g->rtask[beg + k]];
+		if (t->kind != SM_F)
 			continue;
-		double konst = mem_delta(g, t);
+		double konst = sm_mem_delta(g, t);
 		int n = 0;
 		for (int i = 0; i < nr; i++) {
-			double c = mem_delta(g, &g->t[g->rtask[beg + i]]);
+			double c = sm_mem_delta(g, &g->t[g->rtask[beg + i]]);
 			int rel = md->rel[d][i * nr + k];
 			if (i == k || c == 0 || rel == REL_AFTER)
 				continue;
@@ -890,7 +891,7 @@ static void add_memory_rows(const struct graph *g, struct model *md, int d)
 	}
 }
 
-static int model_build(const struct graph *g, double horizon, struct model *md,
+static int model_build(const struct sm_graph *g, double horizon, struct model *md,
 		       struct gp_err *e)
 {
 	*md = (struct model){ .H = horizon };
@@ -904,7 +905,7 @@ static int model_build(const struct graph *g, double horizon, struct model *md,
 	add_precedence(g, md);
 	if (add_disjunctions(g, md))
 		return gp_errf(e, "schedule milp: out of memory");
-	for (int d = 0; mem_limited(g->in) && d < g->S; d++)
+	for (int d = 0; sm_mem_limited(g->in) && d < g->S; d++)
 		if (mem_binds(g, d))
 			add_memory_rows(g, md, d);
 	return 0;
@@ -912,7 +913,8 @@ static int model_build(const struct graph *g, double horizon, struct model *md,
 
 /* The warm start as a point of the model: starts, makespan, and each
  * binary from who ran first on its resource. */
-static double *warm_point(const struct graph *g, const struct model *md, const struct exec *x)
+static double *warm_point(const struct sm_graph *g, const struct model *md,
+			  const struct sm_exec *x)
 {
 	double *w = calloc((size_t)gp_milp_ncols(md->lp) + 1, sizeof *w);
 	if (!w)
@@ -960,7 +962,7 @@ static bool first(const struct model *md, const double *x, int r, int nr, int i,
 /* Device orders from the solution: a task's place is how many tasks of
  * its device the binaries put before it (exactly what the memory rows
  * counted); start times only break ties. */
-static int extract(const struct graph *g, const struct model *md, const double *x,
+static int extract(const struct sm_graph *g, const struct model *md, const double *x,
 		   struct gp_schedule *out, struct gp_err *e)
 {
 	int per = g->VS * g->m * (g->in->split_bw ? 3 : 2) / g->S;
@@ -986,10 +988,10 @@ static int extract(const struct graph *g, const struct model *md, const double *
 		qsort(rk, (size_t)nr, sizeof *rk, by_rank);
 		out->off[d] = (int64_t)d * per;
 		for (int k = 0; k < nr; k++) {
-			const struct task *t = &g->t[rk[k].task];
+			const struct sm_task *t = &g->t[rk[k].task];
 			out->tasks[d * per + k] = (struct gp_task){
 				.mb = t->j, .chunk = (uint8_t)(t->vs / g->S),
-				.kind = t->kind == K_F ? GP_TASK_F : t->kind == K_B ? GP_TASK_B : GP_TASK_W,
+				.kind = t->kind == SM_F ? GP_TASK_F : t->kind == SM_B ? GP_TASK_B : GP_TASK_W,
 			};
 		}
 	}
@@ -999,7 +1001,8 @@ static int extract(const struct graph *g, const struct model *md, const double *
 }
 
 /* Back to the input's time unit: objective, bound and start columns. */
-static void unscale(const struct graph *g, const struct model *md, struct gp_milp_report *rep)
+static void unscale(const struct sm_graph *g, const struct model *md,
+		    struct gp_milp_report *rep)
 {
 	double u = g->unit;
 	if (isfinite(rep->objective))
@@ -1022,21 +1025,21 @@ static void note(struct gp_milp_report *rep, const char *why)
 /* ------------------------------------------------------------------ */
 
 static int prepare(const struct gp_sched_input *in, const struct gp_schedule *warm,
-		   struct graph *g, struct model *md, double **wpoint, char *why,
+		   struct sm_graph *g, struct model *md, double **wpoint, char *why,
 		   size_t whylen, struct gp_err *e)
 {
-	if (check_input(in, e) || graph_build(in, g, e))
+	if (sm_check_input(in, e) || sm_graph_build(in, g, e))
 		return -1;
 	double H = serial_horizon(g);
-	struct exec x = { 0 };
+	struct sm_exec x = { 0 };
 	bool have_warm = false;
 	*wpoint = NULL;
 	x.start = malloc(sizeof *x.start * ((size_t)g->n + 1));
 	x.seq = malloc(sizeof *x.seq * ((size_t)g->n + 1));
 	if (x.start && x.seq && warm)
-		have_warm = warm_exec(g, warm, &x, why, whylen) == 0;
+		have_warm = sm_warm_exec(g, warm, &x, why, whylen) == 0;
 	if (x.start && x.seq && !have_warm)
-		have_warm = builtin_warm(g, &x) == 0;
+		have_warm = sm_builtin_warm(g, &x) == 0;
 	if (have_warm)   /* its makespan bounds the optimum: smaller big-Ms */
 		H = x.makespan * (1 + 1e-9) + 1e-12;
 	int rc = model_build(g, H, md, e);
@@ -1054,7 +1057,7 @@ int gp_sched_milp(const struct gp_sched_input *in, const struct gp_schedule *war
 		  double time_limit, double gap, struct gp_schedule *out,
 		  struct gp_milp_report *rep, struct gp_err *e)
 {
-	struct graph g = { 0 };
+	struct sm_graph g = { 0 };
 	struct model md = { 0 };
 	double *wpoint = NULL;
 	char why[160] = "";
@@ -1078,14 +1081,14 @@ int gp_sched_milp(const struct gp_sched_input *in, const struct gp_schedule *war
 			     rep->msg[0] ? ": " : "", rep->msg);
 	free(wpoint);
 	model_free(&md, g.R);
-	graph_free(&g);
+	sm_graph_free(&g);
 	return rc;
 }
 
 int gp_sched_milp_write_lp(const struct gp_sched_input *in, const char *path,
 			   double *time_unit, struct gp_err *e)
 {
-	struct graph g = { 0 };
+	struct sm_graph g = { 0 };
 	struct model md = { 0 };
 	double *wpoint = NULL;
 	char why[160];
@@ -1096,6 +1099,6 @@ int gp_sched_milp_write_lp(const struct gp_sched_input *in, const char *path,
 	if (time_unit)
 		*time_unit = g.unit;
 	model_free(&md, g.R);
-	graph_free(&g);
+	sm_graph_free(&g);
 	return rc;
 }
