@@ -1,10 +1,11 @@
 /*
- * sched_int.h: internal to the schedule MILP (sched_milp.c, sched_graph.c);
- * nobody else includes it.
+ * sched_int.h: internal to the schedule MILP (sched_milp.c, sched_graph.c,
+ * sched_warm.c); nobody else includes it.
  *
  * sched_graph.c turns a struct gp_sched_input into the task graph below
  * (tasks on unary resources, precedence edges, heads, tails, transitive
- * closure); sched_milp.c builds and solves the model over it.
+ * closure); sched_warm.c runs device orders on it (list execution) for a
+ * warm start; sched_milp.c builds and solves the model over it.
  */
 #ifndef GP_SCHED_INT_H
 #define GP_SCHED_INT_H
@@ -47,6 +48,13 @@ struct sm_graph {
 	int words;
 };
 
+/* A list execution: start times, and who ran first on each resource. */
+struct sm_exec {
+	double *start;   /* [n] scaled */
+	int *seq;        /* [n] commit order: who ran first on a resource */
+	double makespan;
+};
+
 /* Input and task graph (sched_graph.c). sm_graph_build leaves g for
  * sm_graph_free even when it fails. */
 int sm_check_input(const struct gp_sched_input *in, struct gp_err *e);
@@ -69,5 +77,12 @@ static inline bool sm_mem_limited(const struct gp_sched_input *in)
 /* What task t adds to its device's activation memory when it runs
  * (F: allocates; B and W free). Only with sm_mem_limited. */
 double sm_mem_delta(const struct sm_graph *g, const struct sm_task *t);
+
+/* Warm starts (sched_warm.c): x->start and x->seq hold g->n entries.
+ * sm_warm_exec runs the caller's schedule, 0 if the model admits it (else
+ * why says why not); sm_builtin_warm runs 1F1B, else serial order. */
+int sm_warm_exec(const struct sm_graph *g, const struct gp_schedule *w,
+		 struct sm_exec *x, char *why, size_t whylen);
+int sm_builtin_warm(const struct sm_graph *g, struct sm_exec *x);
 
 #endif
