@@ -53,7 +53,7 @@
  *    K DCs at the option's (bandwidth, latency) (see options), as if this
  *    stage alone used the ring. Plan-wide WAN sync (K >= 2): every stage
  *    of every replica shares the ring's link directions, which carry
- *    W = grad_ring_bytes / beta_q seconds of sync per iteration whatever
+ *    W = pm_grad_ring_bytes / beta_q seconds of sync per iteration whatever
  *    the plan (gp_dp_sync_wan_bytes summed over stages), so stage i's sync
  *    also ends no earlier than its buckets' local phases (n (tau - its
  *    WAN part)) + W after the class's first bucket is ready (its last
@@ -95,7 +95,7 @@
  * share the link; PM_SHARE a compromise fitted by hand to gp_simulate on
  * default and p1), and T >= bb N / bandwidth per link crossed; y <= the
  * pools', cycle rows' and budget's limits. Solved in closed form per
- * class (no MILP), for wan_bytes and cost too (uni_obj: every y whose
+ * class (no MILP), for wan_bytes and cost too (pm_uni_obj: every y whose
  * bound can still beat the best). gp_place_milp_classes reports the MILP's options
  * only; covering_only (gp_plan_opts) leaves the uniform ones out, for
  * the exhaustive and CBC cross-checks.
@@ -121,7 +121,7 @@
  * breakpoints below the best T so far (by rank, counted in closed form;
  * below a known best, first galloping down from it), one MILP per probe.
  * T* is then optimal for this model: OPTIMAL, objective = bound = T*.
- * D = 1 needs no MILP (one class takes all N; solve_one). A probe first
+ * D = 1 needs no MILP (one class takes all N; pm_solve_one). A probe first
  * drops classes dominated at its T (prune: one-pool classes do as much
  * with the same GPUs), then is screened: infeasible when the K DCs with
  * the most micro-batch capacity cannot take N (cap_ok), when dhi
@@ -152,7 +152,7 @@
  *
  * Warm starts: a given plan (--warm: a heuristic's) becomes classes and
  * the first option that accepts it at its own breakpoint gives the
- * incumbent the search starts below (warm_start); in the cost phase each
+ * incumbent the search starts below (pm_warm_start); in the cost phase each
  * probe offers GLPK the last plan found at a smaller T through its
  * heuristic callback (taken only when it satisfies the probe, whose
  * cutoff row asks for a cheaper plan than the best: rarely).
@@ -161,12 +161,12 @@
  * plans with T <= 1.05 T* (each option at its largest breakpoint below);
  * cost: min $ per iteration = sum y $/h T / 3600 + egress, from the
  * fastest plan (the first incumbent) by branch and bound over intervals
- * of T per option (cost_bb: a plan in [a, b] costs at least a P(b) /
+ * of T per option (pm_cost_bb: a plan in [a, b] costs at least a P(b) /
  * 3600, P(T) the least $/h at T; intervals of at most PM_LEAF_BP
  * breakpoints are enumerated, those narrower than 1 + PM_COST_RES left
  * open at their bound). The D = 1 option's probes are closed forms
- * (one_obj). The bound reported is the least of the open intervals',
- * and at least the work bound's dollars (work_cost_bound). The budget is
+ * (pm_one_obj). The bound reported is the least of the open intervals',
+ * and at least the work bound's dollars (pm_work_cost_bound). The budget is
  * a constraint throughout.
  */
 #include "place_milp.h"
@@ -217,9 +217,9 @@ struct pm_class {
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
 	double U0;                     /* the split's slowest stage (class_split) */
 	double first;                  /* earliest sync bucket ready before stage 0's
-					* last backward ends (class_tail) */
+					* last backward ends (pm_class_tail) */
 	int ymax;
-	int sg[6];                     /* signature: pools, GPUs, links (class_sig) */
+	int sg[6];                     /* signature: pools, GPUs, links (pm_class_sig) */
 	int at;                        /* push_class's attempt number in its build */
 	bool on;                       /* in the current option */
 };
@@ -231,7 +231,7 @@ struct pm_opt {
 	double wbw, wlat;              /* ring bandwidth and latency at q */
 	enum gp_sync_mode mode;        /* DP sync across DCs (K >= 2), flat or hierarchical */
 	int ring;                      /* flat: the most replicas its ring counts (dhi);
-					* kept when probe_ws lifts the cap (a relaxation) */
+					* kept when pm_probe_ws lifts the cap (a relaxation) */
 };
 
 /* One d's classes, kept so that each d's are built once (options come
@@ -250,7 +250,7 @@ struct pm_cset {
 #define PM_DUAL_N 1000               /* classes from which LPs go to the dual simplex */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
 
-/* Stage values by (kind, layers, first, last) for option o: class_tail
+/* Stage values by (kind, layers, first, last) for option o: pm_class_tail
  * asks for the same few values for thousands of classes. */
 struct pm_stagev {
 	double tau, loc, opt;          /* one bucket's sync, its local part, optimizer */
@@ -259,7 +259,7 @@ struct pm_stagev {
 struct pm_memo {
 	const struct pm_opt *o;
 	unsigned gen;
-	double W;                      /* the option's WAN sync seconds (class_tail) */
+	double W;                      /* the option's WAN sync seconds (pm_class_tail) */
 	unsigned *at;                  /* gen the entry was filled in */
 	struct pm_stagev *v;
 };
@@ -271,7 +271,7 @@ struct pm {
 	int L, N, Smax, npools, gpus;
 	double bb, prec, Lp, Ep, budget, t0, deadline;
 	double probe_tl;               /* seconds a probe may take now */
-	const struct gp_plan *warm;    /* a plan to start from (warm_start), or NULL */
+	const struct gp_plan *warm;    /* a plan to start from (pm_warm_start), or NULL */
 	double warm_T;                 /* the incumbent it gave (INF: none) */
 	const struct gp_pool **pl;
 	int *pl_dc, *dc_gpus;
@@ -288,7 +288,7 @@ struct pm {
 	struct pm_memo *memo;          /* one-bucket sync times of the current option */
 	int *order;                    /* classes by signature, U, index */
 	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
-	double Tlb;                    /* the work bound on T (work_bound) */
+	double Tlb;                    /* the work bound on T (pm_work_bound) */
 	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
 	int nsets;
 	const struct pm_cset *prev;    /* the set built before this one, to reuse from */
@@ -316,7 +316,7 @@ struct pm {
 	char why[256];
 };
 
-static double now_s(void)
+static double pm_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -353,7 +353,7 @@ static void kind_costs(const struct pm *m, struct pm_kind *k)
 }
 
 /* Peak bytes per GPU of stage i of S with n layers (memory model above). */
-static double stage_mem(const struct pm *m, const struct pm_kind *k, int n, int i, int S,
+static double pm_stage_mem(const struct pm *m, const struct pm_kind *k, int n, int i, int S,
 			int d)
 {
 	double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (i == S - 1 ? m->Ep : 0);
@@ -363,16 +363,16 @@ static double stage_mem(const struct pm *m, const struct pm_kind *k, int n, int 
 
 static int stage_cap(struct pm *m, const struct pm_kind *k, int i, int S, int d)
 {
-	/* stage_mem is affine in n: solve, then settle rounding exactly. */
-	double m0 = stage_mem(m, k, 0, i, S, d), m1 = stage_mem(m, k, 1, i, S, d) - m0;
+	/* pm_stage_mem is affine in n: solve, then settle rounding exactly. */
+	double m0 = pm_stage_mem(m, k, 0, i, S, d), m1 = pm_stage_mem(m, k, 1, i, S, d) - m0;
 	double f = m1 > 0 ? floor((k->g->memory - m0) / m1) : m->L;
 	int n = f < 0 ? 0 : f > m->L ? m->L : (int)f;
-	while (n > 0 && stage_mem(m, k, n, i, S, d) > k->g->memory)
+	while (n > 0 && pm_stage_mem(m, k, n, i, S, d) > k->g->memory)
 		n--;
-	while (n < m->L && stage_mem(m, k, n + 1, i, S, d) <= k->g->memory)
+	while (n < m->L && pm_stage_mem(m, k, n + 1, i, S, d) <= k->g->memory)
 		n++;
 	if (n == 0) {
-		double over = stage_mem(m, k, 1, i, S, d) / k->g->memory;
+		double over = pm_stage_mem(m, k, 1, i, S, d) / k->g->memory;
 		if (over < m->miss) {
 			m->miss = over;
 		}
@@ -382,7 +382,7 @@ static int stage_cap(struct pm *m, const struct pm_kind *k, int i, int S, int d)
 
 /* The layers stage i of S can hold on kind k, from the table of the d
  * the classes are being built for. */
-static int cap_of(const struct pm *m, int k, int i, int S)
+static int pm_cap_of(const struct pm *m, int k, int i, int S)
 {
 	return m->capt[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i];
 }
@@ -391,7 +391,7 @@ static int cap_of(const struct pm *m, int k, int i, int S)
  * the pipelines of at most Smax stages, the most a set built from a
  * holds (the fewest stages any kind needs, which sets Smax, is then the
  * same too: it is below Smax). */
-static bool caps_same(const struct pm *m, const short *a, const short *b, int Smax)
+static bool pm_caps_same(const struct pm *m, const short *a, const short *b, int Smax)
 {
 	size_t blk = (size_t)Smax * 64 * sizeof *a;
 	for (int k = 0; k < m->nk; k++)
@@ -403,7 +403,7 @@ static bool caps_same(const struct pm *m, const short *a, const short *b, int Sm
 /* Fills m->capn for d; returns true when it builds the classes of
  * m->capt (the classes built for the previous d stand: memory is all d
  * changes). */
-static bool caps_for(struct pm *m, int d)
+static bool pm_caps_for(struct pm *m, int d)
 {
 	/* Row by row in S, up to the Smax enum_build will take (the fewest
 	 * stages any kind needs, + 8); the rows past it stay 0. */
@@ -425,10 +425,10 @@ static bool caps_for(struct pm *m, int d)
 		if (need && S >= (need + 8 > 8 ? need + 8 : 8))
 			break;
 	}
-	return m->enumerated && caps_same(m, m->capn, m->capt, m->Smax);
+	return m->enumerated && pm_caps_same(m, m->capn, m->capt, m->Smax);
 }
 
-static int enum_kinds(struct pm *m)
+static int pm_enum_kinds(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
 	enum gp_recompute rcs[3] = { s->job.recompute, GP_RC_NONE, GP_RC_NONE };
@@ -472,7 +472,7 @@ static int link_idx(const struct pm *m, int a, int b)
 }
 
 /* Segment of stage i; *end: i is its segment's last stage. */
-static int seg_of(const struct pm_class *c, int i, bool *end)
+static int pm_seg_of(const struct pm_class *c, int i, bool *end)
 {
 	int s = 0, acc = c->n[0];
 	while (i >= acc && s + 1 < c->nseg)
@@ -521,12 +521,12 @@ static int class_split(struct pm *m, struct pm_class *c, int *lay)
 	int L = m->L, S = c->S;
 	p.S = S;
 	for (int i = 0; i < S; i++) {
-		int seg = seg_of(c, i, NULL);
+		int seg = pm_seg_of(c, i, NULL);
 		const struct pm_kind *k = &m->k[c->kind[seg]];
 		p.kd[i] = seg;
 		p.x[i] = k->x;
 		p.e[i] = i == S - 1 ? k->lx : 0;
-		p.cap[i] = cap_of(m, c->kind[seg], i, S);
+		p.cap[i] = pm_cap_of(m, c->kind[seg], i, S);
 		if (p.cap[i] < 1)
 			return -1;
 	}
@@ -590,12 +590,12 @@ static int class_split(struct pm *m, struct pm_class *c, int *lay)
 }
 
 /* U_c and Sigma_c of a class from its split. */
-static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
+static void pm_class_times(const struct pm *m, struct pm_class *c, const int *lay)
 {
 	int S = c->S;
 	double t[64], dl[64], U = 0, sig = 0;
 	for (int i = 0; i < S; i++) {
-		const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
 		t[i] = lay[i] * k->x + (i == S - 1 ? k->lx : 0);
 		dl[i] = stage_delay(m, c, i);
 		if (t[i] > U)
@@ -610,11 +610,11 @@ static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
 	}
 	c->U = U;
 	c->sig = sig;
-	/* As class_tail's: option-independent, so set_option can bound the
+	/* As pm_class_tail's: option-independent, so pm_set_option can bound the
 	 * tail before computing it. */
 	double tl = 0, first = 0;
 	for (int i = 0; i < S; i++) {
-		const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
 		double b = lay[i] * k->bl + (i == S - 1 ? k->lb : 0);
 		double f = tl + (m->sc->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
 		if (f > first)
@@ -624,7 +624,7 @@ static void class_times(const struct pm *m, struct pm_class *c, const int *lay)
 	c->first = first;
 }
 
-static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
+static void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
 
 static int push_class(struct pm *m, const struct pm_class *c)
 {
@@ -663,9 +663,9 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		bool had = m->prev_j < pv->nc && pv->c[m->prev_j].at == at;
 		for (int i = 0; !same && had && i < c->S; i++) {
 			const struct pm_class *o = &pv->c[m->prev_j];
-			const struct pm_kind *k = &m->k[c->kind[seg_of(c, i, NULL)]];
+			const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
 			double e = i == c->S - 1 ? k->lx : 0;
-			size_t at_i = ((size_t)c->kind[seg_of(c, i, NULL)] * 64 + (size_t)(c->S - 1)) * 64 + (size_t)i;
+			size_t at_i = ((size_t)c->kind[pm_seg_of(c, i, NULL)] * 64 + (size_t)(c->S - 1)) * 64 + (size_t)i;
 			int cap = m->capt[at_i] < pv->capt[at_i] ? m->capt[at_i] : pv->capt[at_i];
 			/* Layers stage i could hold at U0 with no memory limit. */
 			double f = k->x > 0 ? floor((o->U0 - e) / k->x) : INF;
@@ -695,8 +695,8 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		return 0;
 	x.off = m->nlay;
 	m->nlay += x.S;
-	class_times(m, &x, m->lay + x.off);
-	class_sig(m, &x, x.sg);
+	pm_class_times(m, &x, m->lay + x.off);
+	pm_class_sig(m, &x, x.sg);
 	/* Most replicas the pools allow, and the price of one. */
 	x.ymax = m->N;
 	x.price = 0;
@@ -754,7 +754,7 @@ static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct p
 static double stage_delay(const struct pm *m, const struct pm_class *c, int i)
 {
 	bool end;
-	int s = seg_of(c, i, &end);
+	int s = pm_seg_of(c, i, &end);
 	if (i == c->S - 1)
 		return 0;
 	return end ? c->dcross[s] : m->k[c->kind[s]].delta;
@@ -776,7 +776,7 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 			 * attempts too, and stop at the deadline. */
 			if (m->nchain >= PM_MAXCHAIN || ++m->chain_tries > PM_MAXCHAINTRY ||
 			    ((m->chain_tries & 255) == 0 &&
-			     now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
+			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
 				m->trunc_chain = true;
 				return 0;
 			}
@@ -825,7 +825,7 @@ static int stages_needed(const struct pm *m, int k)
 		long tot = 0;
 		bool ok = true;
 		for (int i = 0; i < S && ok; i++) {
-			int cap = cap_of(m, k, i, S);
+			int cap = pm_cap_of(m, k, i, S);
 			ok = cap >= 1;
 			tot += cap;
 		}
@@ -870,14 +870,14 @@ static size_t set_bytes(const struct pm *m, const struct pm_cset *x)
 
 /* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
  * those already built when memory gives every stage the same capacity. */
-static int enum_classes(struct pm *m, int d)
+static int pm_enum_classes(struct pm *m, int d)
 {
 	m->cur_d = d;
-	if (caps_for(m, d))
+	if (pm_caps_for(m, d))
 		return 0;
 	/* A kept set built for the same capacities: take it, keep ours. */
 	for (int i = 0; i < m->nsets; i++)
-		if (caps_same(m, m->sets[i].capt, m->capn, m->sets[i].Smax)) {
+		if (pm_caps_same(m, m->sets[i].capt, m->capn, m->sets[i].Smax)) {
 			set_swap(m, &m->sets[i]);
 			return 0;
 		}
@@ -894,7 +894,7 @@ static int enum_classes(struct pm *m, int d)
 		set_swap(m, x);
 		m->nsets++;
 		m->prev = x;
-		/* m->capt is the fresh table: caps_for's result goes to capn. */
+		/* m->capt is the fresh table: pm_caps_for's result goes to capn. */
 	} else {
 		m->prev = NULL;
 	}
@@ -923,7 +923,7 @@ static int enum_build(struct pm *m)
 			need = s;
 	}
 	if (!need) {
-		/* No class: caps_for filled every row, and a later d whose
+		/* No class: pm_caps_for filled every row, and a later d whose
 		 * rows differ anywhere must build again. */
 		m->Smax = m->L < 64 ? m->L : 64;
 		return 0;
@@ -1029,7 +1029,7 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 	return worst;
 }
 
-static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o);
+static double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o);
 
 /* The WAN part of one bucket's sync time at option o: what the ring's
  * edge carries for this bucket, alone on the link, plus its latency. */
@@ -1048,7 +1048,7 @@ static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *
 	       2.0 * (o->K - 1) * o->wlat / j->sync_every;
 }
 
-static double class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
+static double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
 {
 	const struct gp_scenario *s = m->sc;
 	const int *lay = m->lay + c->off;
@@ -1056,7 +1056,7 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 	if (mm->o != o) {
 		mm->o = o;
 		mm->gen++;
-		mm->W = grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
+		mm->W = pm_grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
 	}
 	/* Per stage: kind, and the boundary delay after it. */
 	int kd[64];
@@ -1068,7 +1068,7 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 		}
 	double E = 0, tail = 0;
 	/* Plan-wide WAN sync (K >= 2): every stage of every replica shares
-	 * the ring's edges, which carry grad_ring_bytes per iteration in all;
+	 * the ring's edges, which carry pm_grad_ring_bytes per iteration in all;
 	 * the link can start on the first bucket the pipeline makes ready
 	 * (its last stage's first layer of the last backward), so stage i's
 	 * sync ends no earlier than its own local phases (RS + AG + latency
@@ -1137,14 +1137,14 @@ static double class_tail(const struct pm *m, const struct pm_class *c, const str
 	return E;
 }
 
-static int cmp_dbl_desc(const void *a, const void *b)
+static int pm_cmp_dbl_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /* Link classes: distinct bandwidths of links present both ways. */
-static int link_classes(struct pm *m)
+static int pm_link_classes(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
 	m->qbw = gp_xcalloc((size_t)s->nlinks + 1, sizeof *m->qbw);
@@ -1161,7 +1161,7 @@ static int link_classes(struct pm *m)
 		if (!dup)
 			m->qbw[m->nq++] = bw;
 	}
-	qsort(m->qbw, (size_t)m->nq, sizeof *m->qbw, cmp_dbl_desc);
+	qsort(m->qbw, (size_t)m->nq, sizeof *m->qbw, pm_cmp_dbl_desc);
 	return 0;
 }
 
@@ -1174,7 +1174,7 @@ static bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
 }
 
 /* Both directions of a-b at bandwidth >= bw. */
-static bool pair_ok(const struct gp_scenario *s, int a, int b, double bw)
+static bool pm_scenario_pair_ok(const struct gp_scenario *s, int a, int b, double bw)
 {
 	const struct gp_link *x = gp_find_link(s, a, b), *y = gp_find_link(s, b, a);
 	return x && y && fmin(x->bandwidth, y->bandwidth) >= bw;
@@ -1212,7 +1212,7 @@ static int ring_max(const struct pm *m, int K, enum gp_sync_mode mode)
 	return r;
 }
 
-static void enum_opts(struct pm *m)
+static void pm_enum_opts(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
 	/* The sync mode matters across DCs only: options with K >= 2 come
@@ -1262,7 +1262,7 @@ static void enum_opts(struct pm *m)
 			for (int q = 0; q < m->nq; q++) {
 				double lat = 0;
 				for (int l = 0; l < s->nlinks; l++)
-					if (pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
+					if (pm_scenario_pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
 						lat = fmax(lat, s->links[l].latency);
 				for (int mi = 0; mi < nmodes; mi++) {
 					/* A flat ring's tail and WAN bytes do not depend
@@ -1283,7 +1283,7 @@ static void enum_opts(struct pm *m)
 
 /* A class's signature: its pools and GPUs on each, smaller pool first,
  * and the links its boundary crosses. */
-static void class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
+static void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
 {
 	int f0 = m->k[c->kind[0]].fp, g0 = c->n[0] * m->k[c->kind[0]].tp;
 	int f1 = -1, g1 = 0;
@@ -1317,7 +1317,7 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* m->order: the classes by signature (any fixed order), then U, then
- * index; set_option only re-sorts runs of equal U by fill + tail. */
+ * index; pm_set_option only re-sorts runs of equal U by fill + tail. */
 static int sort_classes(struct pm *m)
 {
 	free(m->order);
@@ -1348,9 +1348,9 @@ static bool same_run(const struct pm_class *a, const struct pm_class *b)
  * part in a plan faster than `below`, prunes dominated ones (same pools,
  * links and DCs; no faster cycle and no shorter fill/tail); returns the
  * classes left in idx, sorted by signature, U, fill + tail. */
-static int set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
+static int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 {
-	double W = o->one || o->K < 2 ? 0 : grad_ring_bytes(m, o) / o->wbw;
+	double W = o->one || o->K < 2 ? 0 : pm_grad_ring_bytes(m, o) / o->wbw;
 	int n = 0;
 	for (int j = 0; j < m->nc; j++) {
 		int i = m->order[j];
@@ -1370,10 +1370,10 @@ static int set_option(struct pm *m, const struct pm_opt *o, double below, int *i
 			continue;
 		/* The tail is at least stage 0's, whose sync ends no earlier
 		 * than the option's WAN time W after the first bucket is
-		 * ready (class_tail), plus W for a class cut across DCs. */
+		 * ready (pm_class_tail), plus W for a class cut across DCs. */
 		if (W > 0 && c->sig + fmax(W - c->first, 0) + (c->la >= 0 ? W : 0) >= below)
 			continue;
-		c->E = class_tail(m, c, o);
+		c->E = pm_class_tail(m, c, o);
 		/* Insertion into the run of equal signature and U by fill +
 		 * tail, then index. */
 		int p = n++;
@@ -1410,55 +1410,55 @@ static int set_option(struct pm *m, const struct pm_opt *o, double below, int *i
 /* ------------------------------------------------------------------ */
 /* Breakpoints                                                         */
 
-static double bp(const struct pm_class *c, int mb)
+static double pm_bp(const struct pm_class *c, int mb)
 {
 	return c->sig + c->E + (mb - 1) * c->U;
 }
 
 /* Micro-batches one replica of c fits in T (0..N). */
-static int m_of(const struct pm *m, const struct pm_class *c, double T)
+static int pm_m_of(const struct pm *m, const struct pm_class *c, double T)
 {
-	if (bp(c, 1) > T)
+	if (pm_bp(c, 1) > T)
 		return 0;
 	double f = c->U > 0 ? floor((T - c->sig - c->E) / c->U) + 1 : m->N;
 	int k = f > m->N ? m->N : f < 1 ? 1 : (int)f;
-	while (k < m->N && bp(c, k + 1) <= T)
+	while (k < m->N && pm_bp(c, k + 1) <= T)
 		k++;
-	while (k > 1 && bp(c, k) > T)
+	while (k > 1 && pm_bp(c, k) > T)
 		k--;
 	return k;
 }
 
-static double count_bp(const struct pm *m, const int *idx, int n, double T)
+static double pm_count_bp(const struct pm *m, const int *idx, int n, double T)
 {
 	double cnt = 0;
 	for (int j = 0; j < n; j++)
-		cnt += m_of(m, &m->c[idx[j]], T);
+		cnt += pm_m_of(m, &m->c[idx[j]], T);
 	return cnt;
 }
 
 /* Largest breakpoint <= T (-INF if none). */
-static double prev_bp(const struct pm *m, const int *idx, int n, double T)
+static double pm_prev_bp(const struct pm *m, const int *idx, int n, double T)
 {
 	double best = -INF;
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		int k = m_of(m, c, T);
-		if (k > 0 && bp(c, k) > best)
-			best = bp(c, k);
+		int k = pm_m_of(m, c, T);
+		if (k > 0 && pm_bp(c, k) > best)
+			best = pm_bp(c, k);
 	}
 	return best;
 }
 
 /* Smallest breakpoint > T (INF if none). */
-static double next_bp(const struct pm *m, const int *idx, int n, double T)
+static double pm_next_bp(const struct pm *m, const int *idx, int n, double T)
 {
 	double best = INF;
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		int k = m_of(m, c, T);
-		if (k < m->N && bp(c, k + 1) < best)
-			best = bp(c, k + 1);
+		int k = pm_m_of(m, c, T);
+		if (k < m->N && pm_bp(c, k + 1) < best)
+			best = pm_bp(c, k + 1);
 	}
 	return best;
 }
@@ -1478,7 +1478,7 @@ struct pm_sol {
 	int cap;                       /* their length (the incumbent's only) */
 };
 
-static double grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
+static double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
 {
 	if (o->one || o->K < 2)
 		return 0;
@@ -1519,7 +1519,7 @@ static bool twins(const struct gp_scenario *s, int a, int b)
 /* Per micro-batch of class c: WAN bytes (goal wan_bytes) or egress
  * dollars (cost) of its boundaries that cross links (activations one
  * way, gradients the other; chains cross several). */
-static double class_egress(const struct pm *m, const struct pm_class *c, enum gp_objective goal)
+static double pm_class_egress(const struct pm *m, const struct pm_class *c, enum gp_objective goal)
 {
 	const struct gp_scenario *s = m->sc;
 	double v = 0;
@@ -1531,16 +1531,16 @@ static double class_egress(const struct pm *m, const struct pm_class *c, enum gp
 	return v;
 }
 
-/* What class_egress counts toward a probe's goal (nothing for the
+/* What pm_class_egress counts toward a probe's goal (nothing for the
  * others). */
-static double probe_egress(const struct pm *m, const struct pm_class *c, enum pm_goal goal)
+static double pm_probe_egress(const struct pm *m, const struct pm_class *c, enum pm_goal goal)
 {
-	return goal == PM_WAN ? class_egress(m, c, GP_OBJ_WAN)
-	       : goal == PM_COST ? class_egress(m, c, GP_OBJ_COST) : 0;
+	return goal == PM_WAN ? pm_class_egress(m, c, GP_OBJ_WAN)
+	       : goal == PM_COST ? pm_class_egress(m, c, GP_OBJ_COST) : 0;
 }
 
 /* sol := y replicas of class ci taking all N micro-batches at T. */
-static void sol_single(const struct pm *m, struct pm_sol *sol, int ci, int y, double T,
+static void pm_sol_single(const struct pm *m, struct pm_sol *sol, int ci, int y, double T,
 		       double obj, int oi)
 {
 	memset(sol->y, 0, (size_t)m->nc * sizeof *sol->y);
@@ -1554,7 +1554,7 @@ static void sol_single(const struct pm *m, struct pm_sol *sol, int ci, int y, do
 }
 
 /* dst := src (the whole solution, as option oi's). */
-static void sol_copy(const struct pm *m, struct pm_sol *dst, const struct pm_sol *src, int oi)
+static void pm_sol_copy(const struct pm *m, struct pm_sol *dst, const struct pm_sol *src, int oi)
 {
 	memcpy(dst->y, src->y, (size_t)m->nc * sizeof *dst->y);
 	memcpy(dst->x, src->x, (size_t)m->nc * sizeof *dst->x);
@@ -1579,7 +1579,7 @@ static bool lone_link(const struct pm *m, const struct pm_class *c, double *req)
 }
 
 /* Builds the MILP at T; *cols gets the class of each y column. */
-static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const int *idx,
+static struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const int *idx,
 			     int n, double T, enum pm_goal goal, bool relax, int *cy, int *cx,
 			     const struct pm_sol *ws, double *x0)
 {
@@ -1588,7 +1588,7 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 	if (!lp)
 		return NULL;
 	int nd = s->ndcs, nl = s->nlinks;
-	double G = grad_ring_bytes(m, o);
+	double G = pm_grad_ring_bytes(m, o);
 	int *cv = gp_xcalloc((size_t)nd, sizeof *cv), *ce = gp_xcalloc((size_t)nd * nd, sizeof *ce);
 	int *rc = gp_xcalloc((size_t)(2 * n + nd + 4), sizeof *rc);
 	double *rv = gp_xcalloc((size_t)(2 * n + nd + 4), sizeof *rv);
@@ -1616,9 +1616,9 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 	}
 	for (int j = 0; ok && j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		int mb = m_of(m, c, T);
+		int mb = pm_m_of(m, c, T);
 		double ycost = goal == PM_COST ? c->price * T / 3600 : goal == PM_PRICE ? c->price : 0;
-		double xcost = probe_egress(m, c, goal);
+		double xcost = pm_probe_egress(m, c, goal);
 		snprintf(nm, sizeof nm, "y_%d", idx[j]);
 		cy[j] = gp_milp_col(lp, nm, 0, mb > 0 ? c->ymax : 0, !relax, ycost);
 		snprintf(nm, sizeof nm, "x_%d", idx[j]);
@@ -1821,7 +1821,7 @@ static struct gp_milp *build(const struct pm *m, const struct pm_opt *o, const i
 }
 
 /* GPUs of each pool a replica of c takes: pools f[0..1] (f[1] -1 if one). */
-static void class_use(const struct pm *m, const struct pm_class *c, int f[2], int g[2])
+static void pm_class_use(const struct pm *m, const struct pm_class *c, int f[2], int g[2])
 {
 	f[0] = m->k[c->kind[0]].fp;
 	g[0] = c->n[0] * m->k[c->kind[0]].tp;
@@ -1839,7 +1839,7 @@ static void class_use(const struct pm *m, const struct pm_class *c, int f[2], in
 }
 
 /* The fewest GPUs a replica of the classes idx[0..n) takes. */
-static long fewest_gpus(const struct pm *m, const int *idx, int n)
+static long pm_fewest_gpus(const struct pm *m, const int *idx, int n)
 {
 	long g = LONG_MAX;
 	for (int j = 0; j < n; j++) {
@@ -1875,7 +1875,7 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 	}
 	for (int j = 0; j < n; j++) {
 		int f[2], g[2];
-		class_use(m, &m->c[idx[j]], f, g);
+		pm_class_use(m, &m->c[idx[j]], f, g);
 		if (f[1] < 0 && m->c[idx[j]].la < 0)
 			cnt[f[0]]++;
 	}
@@ -1885,11 +1885,11 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 	/* Per pool: (GPUs, micro-batches) of its one-pool classes. */
 	for (int j = 0; j < n; j++) {
 		int f[2], g[2];
-		class_use(m, &m->c[idx[j]], f, g);
+		pm_class_use(m, &m->c[idx[j]], f, g);
 		if (f[1] < 0 && m->c[idx[j]].la < 0) {
 			int at = start[f[0]] + cnt[f[0]]++;
 			gm[2 * at] = g[0];
-			gm[2 * at + 1] = m_of(m, &m->c[idx[j]], T);
+			gm[2 * at + 1] = pm_m_of(m, &m->c[idx[j]], T);
 			lst[at] = idx[j];
 		}
 	}
@@ -1897,12 +1897,12 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 	/* Fast path: per pool, by GPU count g, the most micro-batches
 	 * floor(g / g_q) copies of a one-pool class q with g_q < g do (blt),
 	 * the most one copy does (slt), and the class with g_q = g (eq). With
-	 * one class per pool and GPU count (probe_ws keeps one per signature)
+	 * one class per pool and GPU count (pm_probe_ws keeps one per signature)
 	 * that is the loop below, which excludes the class itself. */
 	int G = 0;
 	for (int j = 0; j < n; j++) {
 		int f[2], g[2];
-		class_use(m, &m->c[idx[j]], f, g);
+		pm_class_use(m, &m->c[idx[j]], f, g);
 		G = g[0] > G ? g[0] : G;
 		G = g[1] > G ? g[1] : G;
 	}
@@ -1929,8 +1929,8 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 		}
 	for (int j = 0; fast && j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		int f[2], g[2], mc = m_of(m, c, T);
-		class_use(m, c, f, g);
+		int f[2], g[2], mc = pm_m_of(m, c, T);
+		pm_class_use(m, c, f, g);
 		bool one = f[1] < 0 && c->la < 0;
 		long sum = 0, single = 0;
 		for (int s = 0; s < 2 && f[s] >= 0; s++) {
@@ -1949,8 +1949,8 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 	free(blt);
 	for (int j = 0; !fast && j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		int f[2], g[2], mc = m_of(m, c, T);
-		class_use(m, c, f, g);
+		int f[2], g[2], mc = pm_m_of(m, c, T);
+		pm_class_use(m, c, f, g);
 		bool one = f[1] < 0 && c->la < 0;
 		long sum = 0, single = 0;
 		for (int s = 0; s < 2 && f[s] >= 0; s++) {
@@ -1995,15 +1995,15 @@ static bool cap_ok(const struct pm *m, const struct pm_opt *o, const int *idx, i
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
 		int f[2], g[2];
-		class_use(m, c, f, g);
-		double mc = m_of(m, c, T);
+		pm_class_use(m, c, f, g);
+		double mc = pm_m_of(m, c, T);
 		for (int s = 0; s < 2 && f[s] >= 0; s++)
 			if (mc / g[s] > rate[f[s]])
 				rate[f[s]] = mc / g[s];
 	}
 	for (int f = 0; f < np; f++)
 		dc[m->pl_dc[f]] += floor(rate[f] * m->pl[f]->count + 1e-9);
-	qsort(dc, (size_t)nd, sizeof *dc, cmp_dbl_desc);
+	qsort(dc, (size_t)nd, sizeof *dc, pm_cmp_dbl_desc);
 	int K = o->one ? nd : o->K < nd ? o->K : nd;
 	double tot = 0;
 	for (int d = 0; d < K; d++)
@@ -2016,7 +2016,7 @@ static bool cap_ok(const struct pm *m, const struct pm_opt *o, const int *idx, i
 /* Builds and solves the covering MILP of option o on classes idx[0..n):
  * 1 feasible (sol filled if given, for option oi), 0 not, 3 undecided,
  * -1 error. */
-static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n,
+static int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n,
 		     double T, enum pm_goal goal, const struct pm_sol *ws, struct pm_sol *sol,
 		     struct gp_err *e)
 {
@@ -2025,7 +2025,7 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 	int nd = m->sc->ndcs;
 	int *cy = gp_xcalloc((size_t)n, sizeof *cy), *cx = gp_xcalloc((size_t)n, sizeof *cx);
 	double *x0 = ws ? gp_xcalloc((size_t)(2 * n + nd + nd * nd + 1), sizeof *x0) : NULL;
-	struct gp_milp *lp = cy && cx ? build(m, o, idx, n, T, goal, false, cy, cx, ws, x0) : NULL;
+	struct gp_milp *lp = cy && cx ? pm_cover_build(m, o, idx, n, T, goal, false, cy, cx, ws, x0) : NULL;
 	if (!lp) {
 		free(cy);
 		free(cx);
@@ -2053,7 +2053,7 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 		return 1;
 	}
 	m->probes++;
-	double left = m->deadline - now_s();
+	double left = m->deadline - pm_now_s();
 	if (left > m->probe_tl)
 		left = m->probe_tl;
 	/* A warm solution (the last plan of a scan upward in T, still
@@ -2104,8 +2104,8 @@ static int solve_set(struct pm *m, int oi, const struct pm_opt *o, const int *id
 static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *idx, int n,
 			     double T, int *cy, int *cx, double *yl, struct gp_err *e)
 {
-	struct gp_milp *rl = build(m, o, idx, n, T, PM_FEAS, true, cy, cx, NULL, NULL);
-	double left = m->deadline - now_s();
+	struct gp_milp *rl = pm_cover_build(m, o, idx, n, T, PM_FEAS, true, cy, cx, NULL, NULL);
+	double left = m->deadline - pm_now_s();
 	/* The dual simplex pays on large LPs only (P3's probes, a few
 	 * hundred classes: 7 % slower; 2500 classes on 16 DCs: 7x faster). */
 	struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, m->probe_tl)),
@@ -2132,7 +2132,7 @@ static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *id
  * pools, the option's DCs and links, the budget and dhi (classes the LP
  * used first); then replicas of the smallest classes up to d; the
  * micro-batches go to classes that cross no link first. Fills h (y, x
- * per class) and returns true when it has a candidate; solve_set checks
+ * per class) and returns true when it has a candidate; pm_cover_solve checks
  * it against the model exactly. */
 static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int n,
 		     double T, const double *yl, struct pm_sol *h)
@@ -2147,7 +2147,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 	double price = 0;
 	for (int j = 0; ok && j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		mb[j] = m_of(m, c, T);
+		mb[j] = pm_m_of(m, c, T);
 		int y = (int)floor(yl[j] + 1e-6);
 		h->y[idx[j]] = h->x[idx[j]] = 0;
 		if (y > c->ymax)
@@ -2155,7 +2155,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 		if (y < 1 || mb[j] < 1)
 			continue;
 		int f[2], g[2];
-		class_use(m, c, f, g);
+		pm_class_use(m, c, f, g);
 		h->y[idx[j]] = y;
 		for (int q = 0; q < 2; q++)
 			if (f[q] >= 0)
@@ -2170,7 +2170,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 		ok = used[f] <= m->pl[f]->count;
 	/* Add replicas: toward N micro-batches, then toward d replicas. */
 	for (int stage = 0; ok && stage < 2; stage++) {
-		while ((stage == 0 ? cap < N : D < o->d) && now_s() <= m->deadline) {
+		while ((stage == 0 ? cap < N : D < o->d) && pm_now_s() <= m->deadline) {
 			int bj = -1;
 			double bs = -1;
 			for (int j = 0; j < n; j++) {
@@ -2180,7 +2180,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 				if (m->budget > 0 && price + c->price > m->budget)
 					continue;
 				int f[2], g[2];
-				class_use(m, c, f, g);
+				pm_class_use(m, c, f, g);
 				bool fits = true;
 				for (int q = 0; q < 2 && fits; q++)
 					fits = f[q] < 0 || used[f[q]] + g[q] <= m->pl[f[q]]->count;
@@ -2216,7 +2216,7 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
 				break;
 			const struct pm_class *c = &m->c[idx[bj]];
 			int f[2], g[2];
-			class_use(m, c, f, g);
+			pm_class_use(m, c, f, g);
 			for (int q = 0; q < 2; q++)
 				if (f[q] >= 0)
 					used[f[q]] += g[q];
@@ -2263,15 +2263,15 @@ static bool round_lp(const struct pm *m, const struct pm_opt *o, const int *idx,
  * one stands when the same classes are infeasible without the cap too
  * (a relaxation), else the probe is solved again on the classes the
  * one-for-one rule leaves. Objective probes use that rule at once. */
-static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
+static int pm_one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
 		   enum pm_goal goal, struct pm_sol *sol);
 
-static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+static int pm_probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
 		    const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e)
 {
 	const struct pm_opt *o = &m->opt[oi];
 	if (o->one && goal != PM_FEAS)
-		return one_obj(m, oi, idx0, n0, T, goal, sol);
+		return pm_one_obj(m, oi, idx0, n0, T, goal, sol);
 	int Dmax = m->gpus < m->N ? m->gpus : m->N;
 	bool capped = !o->one && o->dhi < Dmax;
 	struct pm_opt ou = *o;
@@ -2293,7 +2293,7 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 	double pu = -1;
 	for (int j = 0; j < n0; j++) {
 		const struct pm_class *c = &m->c[idx0[j]];
-		int mb = m_of(m, c, T);
+		int mb = pm_m_of(m, c, T);
 		const int *sg = c->sg;
 		/* (Crossing a link, also U: the cycle rows weigh 1 / U.) */
 		bool same = n > 0 && !memcmp(sg, prev, sizeof prev) && (c->la < 0 || c->U == pu);
@@ -2311,7 +2311,7 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 	}
 	/* At least d replicas, each with the GPUs of the smallest class
 	 * that fits a micro-batch at T. */
-	if (!o->one && n && fewest_gpus(m, idx, n) * o->d > m->gpus) {
+	if (!o->one && n && pm_fewest_gpus(m, idx, n) * o->d > m->gpus) {
 		m->screened++;
 		n = 0;
 	}
@@ -2320,7 +2320,7 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 	if (capped && goal == PM_FEAS) {
 		int mmax = 0;
 		for (int j = 0; j < n; j++)
-			if (bm = m_of(m, &m->c[idx[j]], T), bm > mmax)
+			if (bm = pm_m_of(m, &m->c[idx[j]], T), bm > mmax)
 				mmax = bm;
 		if ((long)o->dhi * mmax < m->N) {
 			m->screened++;
@@ -2339,14 +2339,14 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 	if (capped && goal != PM_FEAS && na > 0) {
 		struct pm_sol t = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *t.y),
 				    .x = gp_xcalloc((size_t)m->nc + 1, sizeof *t.x) };
-		int r1 = t.y && t.x ? solve_set(m, oi, &ou, ia, na, T, goal, ws, &t, e) : -1;
+		int r1 = t.y && t.x ? pm_cover_solve(m, oi, &ou, ia, na, T, goal, ws, &t, e) : -1;
 		long D = 0;
 		for (int j = 0; r1 == 1 && j < na; j++)
 			D += t.y[ia[j]];
 		if (r1 == 1 && (D <= o->dhi || m->bound_only)) {
 			/* (For a bound only, the relaxation's will do.) */
 			if (sol) {
-				sol_copy(m, sol, &t, oi);
+				pm_sol_copy(m, sol, &t, oi);
 				sol->proven = t.proven && D <= o->dhi;
 			}
 			rc = 1;
@@ -2384,7 +2384,7 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 		 * one here; else the one-for-one classes under the cap. */
 		struct pm_sol t = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *t.y),
 				    .x = gp_xcalloc((size_t)m->nc + 1, sizeof *t.x) };
-		int r1 = t.y && t.x ? solve_set(m, oi, &ou, ia, na, T, goal, ws, &t, e)
+		int r1 = t.y && t.x ? pm_cover_solve(m, oi, &ou, ia, na, T, goal, ws, &t, e)
 				    : gp_errf(e, "out of memory");
 		long D = 0;
 		for (int j = 0; r1 == 1 && j < na; j++)
@@ -2392,7 +2392,7 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 		by_milp = false;
 		if (r1 == 1 && D <= o->dhi) {
 			if (sol)
-				sol_copy(m, sol, &t, oi);
+				pm_sol_copy(m, sol, &t, oi);
 			rc = 1;
 		} else if (r1 <= 0) {
 			rc = r1;
@@ -2400,25 +2400,25 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 			memcpy(ia, idx, (size_t)n * sizeof *ia);
 			na = prune(m, ia, n, T, true);
 			rc = relax_infeasible(m, o, ia, na, T, cy, cx, NULL, e) ? 0 :
-			     solve_set(m, oi, o, ia, na, T, goal, NULL, sol, e);
+			     pm_cover_solve(m, oi, o, ia, na, T, goal, NULL, sol, e);
 		}
 		free(t.y);
 		free(t.x);
 	}
 	if (rc == -2)
-		rc = solve_set(m, oi, o, ia, na, T, goal, ws, sol, e);
+		rc = pm_cover_solve(m, oi, o, ia, na, T, goal, ws, sol, e);
 	if (ws == &hs)
 		ws = NULL;
 	free(hs.y);
 	free(hs.x);
 	free(yl);
 	if (rc == 0 && by_milp && goal == PM_FEAS && capped && na < n) {
-		int r2 = solve_set(m, oi, &ou, ia, na, T, goal, NULL, NULL, e);
+		int r2 = pm_cover_solve(m, oi, &ou, ia, na, T, goal, NULL, NULL, e);
 		if (r2 != 0) {
 			memcpy(ia, idx, (size_t)n * sizeof *ia);
 			na = prune(m, ia, n, T, true);
 			rc = r2 < 0 ? r2 : relax_infeasible(m, o, ia, na, T, cy, cx, NULL, e) ? 0 :
-			     solve_set(m, oi, o, ia, na, T, goal, NULL, sol, e);
+			     pm_cover_solve(m, oi, o, ia, na, T, goal, NULL, sol, e);
 		}
 	}
 	free(idx);
@@ -2428,10 +2428,10 @@ static int probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enu
 	return rc;
 }
 
-static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+static int pm_probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
 		 struct pm_sol *sol, struct gp_err *e)
 {
-	return probe_ws(m, oi, idx0, n0, T, goal, NULL, sol, e);
+	return pm_probe_ws(m, oi, idx0, n0, T, goal, NULL, sol, e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2439,7 +2439,7 @@ static int probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum p
 
 /* A probe timed out: optimality is no longer proven below what is known
  * infeasible (lo) at that point. */
-static void undecided(struct pm *m, double lo)
+static void mark_undecided(struct pm *m, double lo)
 {
 	double b = lo == -INF ? 0 : lo;
 	if (m->ob && b < m->ob[m->cur_oi])
@@ -2449,8 +2449,8 @@ static void undecided(struct pm *m, double lo)
 
 /* D = 1 needs no MILP: one replica of one class takes all N micro-batches;
  * its links must carry them (bb N / bandwidth <= T), so its T is the
- * smallest breakpoint of the option at or above both bp(c, N) and that. */
-static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
+ * smallest breakpoint of the option at or above both pm_bp(c, N) and that. */
+static int pm_solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 		     struct pm_sol *sol, double *T, double *lo)
 {
 	int bc = -1;
@@ -2459,11 +2459,11 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 		const struct pm_class *c = &m->c[idx[j]];
 		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget))
 			continue;
-		double t = bp(c, m->N), req;
+		double t = pm_bp(c, m->N), req;
 		if (!lone_link(m, c, &req))
 			continue;   /* its cycle row */
 		if (req > t)
-			t = next_bp(m, idx, n, nextafter(req, -INF));
+			t = pm_next_bp(m, idx, n, nextafter(req, -INF));
 		if (t < bt) {
 			bt = t;
 			bc = idx[j];
@@ -2472,9 +2472,9 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
 	if (bc < 0 || bt >= below)
 		return 0;
 	*T = bt;
-	*lo = prev_bp(m, idx, n, nextafter(bt, -INF));
+	*lo = pm_prev_bp(m, idx, n, nextafter(bt, -INF));
 	if (sol)
-		sol_single(m, sol, bc, 1, bt, 0, oi);
+		pm_sol_single(m, sol, bc, 1, bt, 0, oi);
 	return 1;
 }
 
@@ -2482,19 +2482,19 @@ static int solve_one(struct pm *m, int oi, const int *idx, int n, double below,
  * takes all N micro-batches (fits them by T, its link carries them within
  * T and keeps up with its cycle, within the budget); the one that does
  * best. 1 with sol filled, 0 when none fits. */
-static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
+static int pm_one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
 		   enum pm_goal goal, struct pm_sol *sol)
 {
 	int bc = -1;
 	double bv = INF;
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
-		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget) || m_of(m, c, T) < m->N)
+		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget) || pm_m_of(m, c, T) < m->N)
 			continue;
 		double req, v = goal == PM_PRICE ? c->price : goal == PM_COST ? c->price * T / 3600 : 0;
 		if (!lone_link(m, c, &req) || req > T)
 			continue;
-		v += m->N * probe_egress(m, c, goal);
+		v += m->N * pm_probe_egress(m, c, goal);
 		if (v < bv) {
 			bv = v;
 			bc = idx[j];
@@ -2503,13 +2503,13 @@ static int one_obj(const struct pm *m, int oi, const int *idx, int n, double T,
 	if (bc < 0)
 		return 0;
 	if (sol)
-		sol_single(m, sol, bc, 1, T, bv, oi);
+		pm_sol_single(m, sol, bc, 1, T, bv, oi);
 	return 1;
 }
 
 /* Uniform option: y >= d replicas of one class c, every stage's DP ring
  * inside its DC (K = 1 sync), N micro-batches spread evenly: T(y) =
- * bp(c, ceil(N / y)) with E (E1 for y = 1: no sync), and every link c
+ * pm_bp(c, ceil(N / y)) with E (E1 for y = 1: no sync), and every link c
  * crosses carries bb N <= bandwidth T and y bb <= bandwidth U (its cycle
  * row). T falls with y, so per class the largest y the pools, cycle rows
  * and budget allow, and y = 1 when d = 1. No MILP. */
@@ -2526,8 +2526,8 @@ static double uni_T(const struct pm *m, struct pm_class *c, int y, double E)
 			x.dcross[b] = l->latency + (1 + PM_SHARE * (y - 1)) * m->bb / l->bandwidth;
 		}
 	if (c->la >= 0 && y > 1)
-		class_times(m, &x, m->lay + x.off);
-	class_sig(m, &x, x.sg);
+		pm_class_times(m, &x, m->lay + x.off);
+	pm_class_sig(m, &x, x.sg);
 	double T = x.sig + E + (mb - 1) * x.U;
 	for (int b = 0; b + 1 < c->nseg; b++)
 		for (int w = 0; w < 2; w++)
@@ -2559,7 +2559,7 @@ static int uni_ymax(const struct pm *m, const struct pm_class *c)
 static const struct pm_opt lone_opt = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
 
 /* Copies of uniform option o capped at each y in [d, dhi] (oy[y - d]):
- * the tail of y replicas takes rings of at most y, and class_tail's memo
+ * the tail of y replicas takes rings of at most y, and pm_class_tail's memo
  * keys on the option, so each y gets its own. Reset m->memo->o before
  * freeing them. */
 static struct pm_opt *capped_copies(const struct pm_opt *o)
@@ -2573,7 +2573,7 @@ static struct pm_opt *capped_copies(const struct pm_opt *o)
 	return oy;
 }
 
-static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double *T)
+static int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double *T)
 {
 	const struct pm_opt *o = &m->opt[oi];
 	int bc = -1, by = 0;
@@ -2581,7 +2581,7 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 	*T = INF;
 	/* With y replicas of one class every stage's ring holds y: the tail
 	 * of T(y) takes the rings up to y (oy[y - d]: the option capped at y;
-	 * class_tail's memo keys on the option, so each gets its own copy).
+	 * pm_class_tail's memo keys on the option, so each gets its own copy).
 	 * The tail capped at d bounds every y >= d from below: only a (class,
 	 * y) whose bound beats the best so far gets its own tail. */
 	struct pm_opt *oy = capped_copies(o);
@@ -2595,9 +2595,9 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 	 * first, then oy[0]'s.) T(y) >= Sigma_c (tails are >= 0): classes
 	 * whose fill reaches the best get no tail. */
 	for (int i = 0; o->d == 1 && i < m->nc; i++)
-		m->c[i].E1 = m->c[i].sig < below ? class_tail(m, &m->c[i], &lone_opt) : INF;
+		m->c[i].E1 = m->c[i].sig < below ? pm_class_tail(m, &m->c[i], &lone_opt) : INF;
 	for (int i = 0; i < m->nc; i++)
-		Elo[i] = m->c[i].sig < below ? class_tail(m, &m->c[i], &oy[0]) : INF;
+		Elo[i] = m->c[i].sig < below ? pm_class_tail(m, &m->c[i], &oy[0]) : INF;
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
 		if (!(c->sig < fmin(below, bt)))
@@ -2624,7 +2624,7 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 			if (!(t < bt))
 				continue;
 			if (yy > o->d)
-				t = uni_T(m, c, yy, class_tail(m, c, &oy[yy - o->d]));
+				t = uni_T(m, c, yy, pm_class_tail(m, c, &oy[yy - o->d]));
 			if (t < bt) {
 				bt = t;
 				bc = i;
@@ -2641,7 +2641,7 @@ static int solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, dou
 		return 0;
 	*T = bt;
 	if (sol)
-		sol_single(m, sol, bc, by, bt, 0, oi);
+		pm_sol_single(m, sol, bc, by, bt, 0, oi);
 	return 1;
 }
 
@@ -2653,10 +2653,10 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 	*T = INF;
 	*lo = -INF;
 	if (m->opt[oi].one)
-		return solve_one(m, oi, idx, n, below, sol, T, lo);
-	double hi = prev_bp(m, idx, n, below == INF ? INF : below);
+		return pm_solve_one(m, oi, idx, n, below, sol, T, lo);
+	double hi = pm_prev_bp(m, idx, n, below == INF ? INF : below);
 	if (below < INF && hi >= below)
-		hi = prev_bp(m, idx, n, nextafter(below, -INF));
+		hi = pm_prev_bp(m, idx, n, nextafter(below, -INF));
 	if (hi == -INF)
 		return 0;
 	/* With a gap g, an option matters only if it beats the best by more
@@ -2666,21 +2666,21 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 	 * room to spare, is proven infeasible sooner. */
 	double g = m->o ? m->o->gap : 0;
 	if (g > 0 && below < INF) {
-		double t = prev_bp(m, idx, n, below * (1 - g));
+		double t = pm_prev_bp(m, idx, n, below * (1 - g));
 		if (t == -INF) {
 			/* Not even the fastest breakpoint is that far down: the
 			 * option holds nothing below it. */
-			double f = next_bp(m, idx, n, -1);
+			double f = pm_next_bp(m, idx, n, -1);
 			if (m->ob && f < below && f < m->ob[m->cur_oi])
 				m->ob[m->cur_oi] = f;
 			return 0;
 		}
 		if (t < hi) {
-			int r0 = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
+			int r0 = pm_probe(m, oi, idx, n, t, PM_FEAS, sol, e);
 			if (r0 < 0)
 				return -1;
 			if (r0 == 0) {
-				double nb = next_bp(m, idx, n, t);
+				double nb = pm_next_bp(m, idx, n, t);
 				if (m->ob && nb < m->ob[m->cur_oi])
 					m->ob[m->cur_oi] = nb;
 				*lo = t;
@@ -2690,9 +2690,9 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 				hi = t;   /* far below the best: search on from here */
 		}
 	}
-	int r = probe(m, oi, idx, n, hi, PM_FEAS, sol, e);
+	int r = pm_probe(m, oi, idx, n, hi, PM_FEAS, sol, e);
 	if (r == 3)
-		undecided(m, -INF);
+		mark_undecided(m, -INF);
 	if (r <= 0 || r == 3) {
 		*lo = hi;
 		return r < 0 ? -1 : 0;
@@ -2702,19 +2702,19 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 	 * gallop down from hi (steps of 0.1 %, 0.4 %, ...) until a probe
 	 * fails, then bisect between. */
 	for (double step = 1e-3; below < INF && step < 0.5; step *= 4) {
-		double t = prev_bp(m, idx, n, hi * (1 - step));
+		double t = pm_prev_bp(m, idx, n, hi * (1 - step));
 		if (!(t > lo_t && t < hi))
 			break;
-		if (now_s() > m->deadline) {
+		if (pm_now_s() > m->deadline) {
 			*lo = lo_t;
 			*T = hi;
 			return 2;
 		}
-		r = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
+		r = pm_probe(m, oi, idx, n, t, PM_FEAS, sol, e);
 		if (r < 0)
 			return -1;
 		if (r == 3)
-			undecided(m, lo_t);
+			mark_undecided(m, lo_t);
 		if (r == 1) {
 			hi = t;
 		} else {
@@ -2729,8 +2729,8 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 				m->ob[m->cur_oi] = lo_t;
 			break;
 		}
-		double cl = lo_t == -INF ? 0 : count_bp(m, idx, n, lo_t);
-		double ch = count_bp(m, idx, n, nextafter(hi, -INF));
+		double cl = lo_t == -INF ? 0 : pm_count_bp(m, idx, n, lo_t);
+		double ch = pm_count_bp(m, idx, n, nextafter(hi, -INF));
 		if (ch - cl < 0.5)
 			break;
 		/* About the median breakpoint in (lo, hi), by bisection on counts. */
@@ -2740,7 +2740,7 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		 * or 8 halvings: near the median is as good for the search (8: P3
 		 * 0.117 -> 0.105 s against 16). */
 		for (int it = 0; it < 8 && b - a > 1e-15 * b && ca < want - 1; it++) {
-			double mid = 0.5 * (a + b), cm = count_bp(m, idx, n, mid);
+			double mid = 0.5 * (a + b), cm = pm_count_bp(m, idx, n, mid);
 			if (cm >= want) {
 				b = mid;
 			} else {
@@ -2750,27 +2750,27 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
 		}
 		/* (a, b] holds the wanted breakpoint and a has want - 1 below
 		 * it: the next one after a. */
-		double t = next_bp(m, idx, n, a);
+		double t = pm_next_bp(m, idx, n, a);
 		if (!(t > lo_t && t < hi))
-			t = next_bp(m, idx, n, lo_t == -INF ? -1 : lo_t);
+			t = pm_next_bp(m, idx, n, lo_t == -INF ? -1 : lo_t);
 		if (!(t > lo_t && t < hi))
 			break;
-		if (now_s() > m->deadline) {
+		if (pm_now_s() > m->deadline) {
 			*lo = lo_t;
 			*T = hi;
 			return 2;   /* stopped */
 		}
-		r = probe(m, oi, idx, n, t, PM_FEAS, sol, e);
+		r = pm_probe(m, oi, idx, n, t, PM_FEAS, sol, e);
 		if (r < 0)
 			return -1;
 		if (r == 3)
-			undecided(m, lo_t);
+			mark_undecided(m, lo_t);
 		if (r == 1)
 			hi = t;
 		else
 			lo_t = t;
 	}
-	if (sol && sol->T != hi && probe(m, oi, idx, n, hi, PM_FEAS, sol, e) != 1)
+	if (sol && sol->T != hi && pm_probe(m, oi, idx, n, hi, PM_FEAS, sol, e) != 1)
 		return gp_errf(e, "milp: a feasible probe at T = %.6g s failed again", hi);
 	*T = hi;
 	*lo = lo_t;
@@ -2784,7 +2784,7 @@ static int solve_option(struct pm *m, int oi, const int *idx, int n, double belo
  * <= T, so the GPU-seconds of all N L layer passes (at the fewest per
  * layer any kind of the pool needs, x_k tp_k; logits left out) fit in the
  * pools' GPUs x T: T >= N L / sum_p (count_p / w_p). */
-static double work_bound(const struct pm *m)
+static double pm_work_bound(const struct pm *m)
 {
 	double rate = 0;
 	for (int f = 0; f < m->npools; f++) {
@@ -2801,7 +2801,7 @@ static double work_bound(const struct pm *m)
 /* The same for dollars: every GPU is paid for the whole iteration and
  * busy at most that long, so a plan costs at least the GPU-seconds of
  * its N L layer passes at the cheapest pool's price per GPU-second. */
-static double work_cost_bound(const struct pm *m)
+static double pm_work_cost_bound(const struct pm *m)
 {
 	double best = INF;
 	for (int f = 0; f < m->npools; f++) {
@@ -2848,7 +2848,7 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->sc = s;
 	m->o = o;
 	m->cm = &gp_default_cost;
-	m->t0 = now_s();
+	m->t0 = pm_now_s();
 	m->deadline = m->t0 + (o && o->time_limit > 0 ? o->time_limit : 60);
 	m->probe_tl = PM_PROBE_TL;
 	m->budget = o ? o->budget_usd_per_hour : 0;
@@ -2878,9 +2878,9 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 			m->dc_gpus[d] += m->pl[f]->count;
 			m->gpus += m->pl[f]->count;
 		}
-	if (enum_kinds(m) || link_classes(m))
+	if (pm_enum_kinds(m) || pm_link_classes(m))
 		return gp_errf(e, "out of memory");
-	m->Tlb = work_bound(m);
+	m->Tlb = pm_work_bound(m);
 	m->capt = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *m->capt);
 	m->capn = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *m->capn);
 	m->lmat = gp_xcalloc((size_t)s->ndcs * (size_t)s->ndcs + 1, sizeof *m->lmat);
@@ -2900,7 +2900,7 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	}
 	if (!m->capt || !m->capn || !m->memo || !m->memo->at || !m->memo->v)
 		return gp_errf(e, "out of memory");
-	enum_opts(m);
+	pm_enum_opts(m);
 	if (m->opt_oom)
 		return gp_errf(e, "out of memory");
 	return 0;
@@ -2947,7 +2947,7 @@ static int make_plan(const struct pm *m, const struct pm_sol *sol, struct gp_pla
 				return -1;
 			}
 			for (int j = 0, next = 1; j < c->S; j++) {
-				const struct pm_kind *kd = &m->k[c->kind[seg_of(c, j, NULL)]];
+				const struct pm_kind *kd = &m->k[c->kind[pm_seg_of(c, j, NULL)]];
 				int nl = m->lay[c->off + j];
 				pp->stages[j] = (struct gp_stage){ .dc = kd->dc, .pool = kd->pool,
 					.tp = kd->tp, .first = next, .last = next + nl - 1,
@@ -2996,7 +2996,7 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 	int dm = 1;
 	while (s->job.zero && dm * 2 <= m->gpus)
 		dm *= 2;
-	if (enum_classes(m, dm) < 0)
+	if (pm_enum_classes(m, dm) < 0)
 		return gp_errf(e, "out of memory");
 	if (m->nc == 0 && m->miss < INF) {
 		double best = INF;
@@ -3005,7 +3005,7 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 			const struct pm_kind *k = &m->k[i];
 			int S = m->L < 64 ? m->L : 64;
 			/* One layer per stage, the worst (first) stage. */
-			double need = stage_mem(m, k, 1, 0, S, m->gpus) / k->g->memory;
+			double need = pm_stage_mem(m, k, 1, 0, S, m->gpus) / k->g->memory;
 			if (need < best) {
 				best = need;
 				bk = k;
@@ -3029,8 +3029,8 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 		for (int oi = 0; idx && sol.y && sol.x && oi < m->nopt; oi++) {
 			if (m->opt[oi].d != m->cur_d && m->opt[oi].d > 1 && s->job.zero)
 				continue;
-			int n = set_option(m, &m->opt[oi], INF, idx);
-			if (n && probe(m, oi, idx, n, INF, PM_PRICE, &sol, NULL) == 1 &&
+			int n = pm_set_option(m, &m->opt[oi], INF, idx);
+			if (n && pm_probe(m, oi, idx, n, INF, PM_PRICE, &sol, NULL) == 1 &&
 			    sol.obj < cheapest)
 				cheapest = sol.obj;
 		}
@@ -3052,7 +3052,7 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 			 m->Smax, m->N, m->gpus, m->why[0] ? ": " : "", m->why);
 	}
 	snprintf(rep->note, sizeof rep->note, "%s", msg);
-	rep->seconds = now_s() - m->t0;
+	rep->seconds = pm_now_s() - m->t0;
 	return gp_errf(e, "%s", msg);
 }
 
@@ -3064,7 +3064,7 @@ struct pm_best {
 
 /* Takes probe result cur (at T, option oi, replica bound d) as the new
  * incumbent. */
-static int take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
+static int pm_take_incumbent(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 		const struct pm_sol *cur, double T, int oi, int d)
 {
 	if (m->nc > sol->cap) {
@@ -3088,12 +3088,12 @@ static int take(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 }
 
 /* The wan_bytes or cost objective of solution sol at sol->T, as the
- * covering MILP's objective row counts it (build). */
-static double sol_objective(const struct pm *m, const struct pm_opt *o, const struct pm_sol *sol,
+ * covering MILP's objective row counts it (pm_cover_build). */
+static double pm_sol_objective(const struct pm *m, const struct pm_opt *o, const struct pm_sol *sol,
 			    enum gp_objective goal)
 {
 	const struct gp_scenario *s = m->sc;
-	double v = 0, T = sol->T, G = grad_ring_bytes(m, o);
+	double v = 0, T = sol->T, G = pm_grad_ring_bytes(m, o);
 	bool *used = gp_xcalloc((size_t)s->ndcs + 1, sizeof *used);
 	if (!used)
 		return INF;
@@ -3105,7 +3105,7 @@ static double sol_objective(const struct pm *m, const struct pm_opt *o, const st
 			used[m->k[c->kind[g]].dc] = true;
 		if (goal == GP_OBJ_COST)
 			v += sol->y[i] * c->price * T / 3600;
-		v += sol->x[i] * class_egress(m, c, goal);
+		v += sol->x[i] * pm_class_egress(m, c, goal);
 	}
 	for (int a = 0; G > 0 && !o->one && a < s->ndcs; a++)
 		for (int b = a + 1; b < s->ndcs; b++) {
@@ -3154,7 +3154,7 @@ static int stage_kind(const struct pm *m, const struct gp_stage *st)
  * micro-batches per replica, and a probe at T_w (the covering MILP
  * decides: the plan's counts are one witness). The first such T_w is the
  * incumbent the search starts below. Returns 1 if one was found. */
-static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best,
+static int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best,
 		      struct pm_sol *sol, struct gp_err *e)
 {
 	const struct gp_scenario *s = m->sc;
@@ -3207,16 +3207,16 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 			continue;
 		if (!o->one && o->K >= 2 && ndc >= 2 && o->mode != gp_plan_sync(s, warm))
 			continue;   /* the plan's sync runs another way */
-		if (now_s() > m->deadline)
+		if (pm_now_s() > m->deadline)
 			break;
 		bool ok = true;
 		for (int a = 0; ok && o->K >= 2 && a < s->ndcs; a++)
 			for (int b = a + 1; ok && b < s->ndcs; b++)
 				if (dcs[a] && dcs[b])
-					ok = pair_ok(s, a, b, o->wbw);
+					ok = pm_scenario_pair_ok(s, a, b, o->wbw);
 		if (!ok)
 			continue;
-		if (enum_classes(m, s->job.zero ? o->d : 1) < 0) {
+		if (pm_enum_classes(m, s->job.zero ? o->d : 1) < 0) {
 			took = gp_errf(e, "out of memory");
 			break;
 		}
@@ -3231,7 +3231,7 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 				break;
 			cap = m->nc;
 		}
-		int n = set_option(m, o, INF, idx);
+		int n = pm_set_option(m, o, INF, idx);
 		memset(cur.y, 0, (size_t)m->nc * sizeof *cur.y);
 		memset(cur.x, 0, (size_t)m->nc * sizeof *cur.x);
 		double T = -INF;
@@ -3246,22 +3246,22 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
 		for (int c = 0; ok && c < m->nc; c++)
 			if (cur.y[c] > 0) {
 				if (o->one || !m->c[c].on)
-					m->c[c].E = class_tail(m, &m->c[c], o);
-				T = fmax(T, bp(&m->c[c], (cur.x[c] + cur.y[c] - 1) / cur.y[c]));
+					m->c[c].E = pm_class_tail(m, &m->c[c], o);
+				T = fmax(T, pm_bp(&m->c[c], (cur.x[c] + cur.y[c] - 1) / cur.y[c]));
 			}
 		if (!ok || !(T < best->T))
 			continue;
-		/* The option's classes (sorted by set_option) and the plan's. */
+		/* The option's classes (sorted by pm_set_option) and the plan's. */
 		int nn = n;
 		for (int c = 0; c < m->nc; c++)
 			if (!m->c[c].on && cur.y[c] > 0)
 				idx[nn++] = c;
-		int r = probe(m, oi, idx, nn, T, PM_FEAS, &cur, e);
+		int r = pm_probe(m, oi, idx, nn, T, PM_FEAS, &cur, e);
 		if (r < 0) {
 			took = -1;
 			break;
 		}
-		if (r == 1 && take(m, best, sol, &cur, T, oi, s->job.zero ? o->d : 1) == 0) {
+		if (r == 1 && pm_take_incumbent(m, best, sol, &cur, T, oi, s->job.zero ? o->d : 1) == 0) {
 			best->lo = -INF;
 			took++;
 			break;   /* an incumbent is all the search needs */
@@ -3279,12 +3279,12 @@ static int warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *
  * the winning classes in m (split for best->d) and the solution in sol. */
 
 /* A uniform option in the wan_bytes or cost phase, in closed form: per
- * class and replicas y (solve_uni's T(y) with the rings of exactly y),
+ * class and replicas y (pm_solve_uni's T(y) with the rings of exactly y),
  * the plans with T(y) <= Tlim (wan_bytes: 1.05 T*) and their objective;
  * those better than the best are taken. For cost, y T(y) >= N U_c + y
  * (Sigma_c - U_c) grows with y (U_c <= Sigma_c), which ends each class's
  * scan. */
-static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
+static int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, int d)
 {
 	const struct pm_opt *o = &m->opt[oi];
@@ -3297,11 +3297,11 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 		int ym = o->d == 1 ? uni_ymax(m, c) >= 1 : uni_ymax(m, c);
 		if (ym > o->dhi)
 			ym = o->dhi;
-		double eg = m->N * class_egress(m, c, goal);
+		double eg = m->N * pm_class_egress(m, c, goal);
 		if (ym < o->d || c->sig > Tlim || eg >= best->obj)
 			continue;
 		for (int y = o->d; y <= ym; y++) {
-			if (now_s() > m->deadline) {
+			if (pm_now_s() > m->deadline) {
 				best->stopped = true;
 				m->cost_lb = 0;   /* classes left unscanned */
 				rc = 1;
@@ -3315,16 +3315,16 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 			/* T(y) >= Sigma_c + (ceil(N / y) - 1) U_c (tails >= 0). */
 			if (c->sig + ((m->N + y - 1) / y - 1) * c->U > Tlim)
 				continue;
-			double E = o->d == 1 ? class_tail(m, c, &lone_opt) : class_tail(m, c, &oy[y - o->d]);
+			double E = o->d == 1 ? pm_class_tail(m, c, &lone_opt) : pm_class_tail(m, c, &oy[y - o->d]);
 			double T = uni_T(m, c, y, E);
 			if (T > Tlim)
 				continue;
 			double v = eg + (goal == GP_OBJ_COST ? y * c->price * T / 3600 : 0);
 			if (!(v < best->obj))
 				continue;
-			sol_single(m, cur, i, y, T, v, oi);
+			pm_sol_single(m, cur, i, y, T, v, oi);
 			best->obj = v;
-			if (take(m, best, sol, cur, T, oi, d)) {
+			if (pm_take_incumbent(m, best, sol, cur, T, oi, d)) {
 				rc = -1;
 				break;
 			}
@@ -3339,7 +3339,7 @@ static int uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim,
 
 /* A plan of the cost phase found at t: the warm start of later probes
  * (feasible at any larger T), and the incumbent if cheaper. */
-static int keep(struct pm *m, struct pm_best *best, struct pm_sol *sol, const struct pm_sol *cur,
+static int cost_found(struct pm *m, struct pm_best *best, struct pm_sol *sol, const struct pm_sol *cur,
 		struct pm_sol *last, double *lastT, double t, int oi, int d, struct gp_err *e)
 {
 	memcpy(last->y, cur->y, (size_t)m->nc * sizeof *last->y);
@@ -3347,7 +3347,7 @@ static int keep(struct pm *m, struct pm_best *best, struct pm_sol *sol, const st
 	*lastT = t;
 	if (cur->obj < best->obj) {
 		best->obj = cur->obj;
-		if (take(m, best, sol, cur, t, oi, d))
+		if (pm_take_incumbent(m, best, sol, cur, t, oi, d))
 			return gp_errf(e, "out of memory");
 	}
 	return 0;
@@ -3365,12 +3365,12 @@ static int keep(struct pm *m, struct pm_best *best, struct pm_sol *sol, const st
  * gap), or holding a single breakpoint, gets the cheapest plan at its
  * last breakpoint and, if its bound is still below the best, stays open:
  * its bound, like those the deadline leaves, goes to m->cost_lb. */
-static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, double pmin,
+static int pm_cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, double pmin,
 		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur,
 		   struct pm_sol *last, int d, struct gp_err *e)
 {
 	double g = m->o ? m->o->gap : 0, res = g > PM_COST_RES ? g : PM_COST_RES, lastT = INF;
-	double b0 = prev_bp(m, idx, n, INF);
+	double b0 = pm_prev_bp(m, idx, n, INF);
 	if (!(T0 <= b0))
 		return 0;
 	struct iv { double a, b, pb; } st[256];
@@ -3390,10 +3390,10 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 				m->cost_lb = fmin(m->cost_lb, lb);
 			continue;
 		}
-		double hi = prev_bp(m, idx, n, v.b);   /* the last breakpoint in [a, b] */
+		double hi = pm_prev_bp(m, idx, n, v.b);   /* the last breakpoint in [a, b] */
 		if (hi < v.a)
 			continue;
-		if (now_s() > m->deadline || ns + 2 > (int)(sizeof st / sizeof st[0])) {
+		if (pm_now_s() > m->deadline || ns + 2 > (int)(sizeof st / sizeof st[0])) {
 			best->stopped = true;
 			m->cost_lb = fmin(m->cost_lb, lb);
 			for (int i = 0; i < ns; i++)
@@ -3403,25 +3403,25 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 		/* Few breakpoints left (or no interior one to split at: the
 		 * count has multiplicity): each gets the cheapest plan at it,
 		 * which settles the interval when every probe is proven. */
-		double nb = count_bp(m, idx, n, hi) - count_bp(m, idx, n, nextafter(v.a, -INF));
-		double t = prev_bp(m, idx, n, sqrt(v.a * v.b));
+		double nb = pm_count_bp(m, idx, n, hi) - pm_count_bp(m, idx, n, nextafter(v.a, -INF));
+		double t = pm_prev_bp(m, idx, n, sqrt(v.a * v.b));
 		if (!(t > v.a && t < hi))
-			t = next_bp(m, idx, n, v.a);
+			t = pm_next_bp(m, idx, n, v.a);
 		if (nb <= PM_LEAF_BP || !(t > v.a && t < hi)) {
 			bool all = true;
-			for (double u = next_bp(m, idx, n, nextafter(v.a, -INF)); u <= hi;
-			     u = next_bp(m, idx, n, u)) {
-				if (now_s() > m->deadline) {
+			for (double u = pm_next_bp(m, idx, n, nextafter(v.a, -INF)); u <= hi;
+			     u = pm_next_bp(m, idx, n, u)) {
+				if (pm_now_s() > m->deadline) {
 					all = false;
 					break;
 				}
 				m->cutoff = best->obj * (1 - 1e-9);   /* improvements only */
-				int r = probe_ws(m, oi, idx, n, u, PM_COST, lastT <= u ? last : NULL, cur, e);
+				int r = pm_probe_ws(m, oi, idx, n, u, PM_COST, lastT <= u ? last : NULL, cur, e);
 				m->cutoff = INF;
 				if (r < 0)
 					return -1;
 				all = all && r != 3 && (r == 0 || cur->proven);
-				if (r == 1 && keep(m, best, sol, cur, last, &lastT, u, oi, d, e))
+				if (r == 1 && cost_found(m, best, sol, cur, last, &lastT, u, oi, d, e))
 					return -1;
 			}
 			if (!all) {
@@ -3434,11 +3434,11 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 		 * breakpoint, then open at its bound if that is still below. */
 		if (v.b <= v.a * (1 + res)) {
 			m->cutoff = best->obj * (1 - 1e-9);
-			int r = probe_ws(m, oi, idx, n, hi, PM_COST, lastT <= hi ? last : NULL, cur, e);
+			int r = pm_probe_ws(m, oi, idx, n, hi, PM_COST, lastT <= hi ? last : NULL, cur, e);
 			m->cutoff = INF;
 			if (r < 0)
 				return -1;
-			if (r == 1 && keep(m, best, sol, cur, last, &lastT, hi, oi, d, e))
+			if (r == 1 && cost_found(m, best, sol, cur, last, &lastT, hi, oi, d, e))
 				return -1;
 			if (lb < best->obj) {
 				if (lb < best->obj * (1 - g))
@@ -3451,7 +3451,7 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 		 * the lower half; its plan, when the option admits it, costs
 		 * what it costs at t: an incumbent. */
 		m->bound_only = true;
-		int r2 = probe(m, oi, idx, n, t, PM_PRICE, cur, e);
+		int r2 = pm_probe(m, oi, idx, n, t, PM_PRICE, cur, e);
 		m->bound_only = false;
 		if (r2 < 0)
 			return -1;
@@ -3463,8 +3463,8 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 			if (o->one ? D == 1 : D >= o->d && D <= o->dhi) {
 				double lbp = cur->lb;
 				cur->T = t;
-				cur->obj = sol_objective(m, o, cur, GP_OBJ_COST);
-				if (keep(m, best, sol, cur, last, &lastT, t, oi, d, e))
+				cur->obj = pm_sol_objective(m, o, cur, GP_OBJ_COST);
+				if (cost_found(m, best, sol, cur, last, &lastT, t, oi, d, e))
 					return -1;
 				cur->lb = lbp;
 			}
@@ -3476,7 +3476,7 @@ static int cost_bb(struct pm *m, int oi, const int *idx, int n, double T0, doubl
 	return 0;
 }
 
-static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
+static int pm_search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 		  struct pm_best *best, struct gp_err *e)
 {
 	const struct gp_scenario *s = m->sc;
@@ -3489,7 +3489,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 	best->opt = -1;
 	best->stopped = false;
 	int last_d = -1;
-	if (m->warm && warm_start(m, m->warm, best, sol, e) < 0)
+	if (m->warm && pm_warm_start(m, m->warm, best, sol, e) < 0)
 		return -1;
 	m->warm_T = best->T;
 	double Tstar = INF;
@@ -3522,7 +3522,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			const struct pm_opt *o = &m->opt[oi];
 			if (phase == 1 && pass == 1 && !redo[oi])
 				continue;
-			if (now_s() > m->deadline) {
+			if (pm_now_s() > m->deadline) {
 				best->stopped = true;
 				if (phase == 2)
 					m->cost_lb = 0;   /* options left unscanned */
@@ -3530,7 +3530,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			}
 			int d = s->job.zero ? o->d : 1;
 			if (d != last_d) {
-				if (enum_classes(m, d) < 0) {
+				if (pm_enum_classes(m, d) < 0) {
 					rc = gp_errf(e, "out of memory");
 					break;
 				}
@@ -3558,15 +3558,15 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				/* Closed forms: the fastest plan, then (wan, cost)
 				 * the best one within the phase's limit on T. */
 				double T;
-				if (phase == 1 && solve_uni(m, oi, best->T, &cur, &T) && T < best->T) {
-					if (take(m, best, sol, &cur, T, oi, d)) {
+				if (phase == 1 && pm_solve_uni(m, oi, best->T, &cur, &T) && T < best->T) {
+					if (pm_take_incumbent(m, best, sol, &cur, T, oi, d)) {
 						rc = gp_errf(e, "out of memory");
 						break;
 					}
 					best->lo = -INF;
 				}
 				if (phase == 2 &&
-				    uni_obj(m, oi, goal, goal == GP_OBJ_WAN ? Tstar * 1.05 : INF, best, sol,
+				    pm_uni_obj(m, oi, goal, goal == GP_OBJ_WAN ? Tstar * 1.05 : INF, best, sol,
 					    &cur, d) < 0) {
 					rc = gp_errf(e, "out of memory");
 					break;
@@ -3595,10 +3595,10 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 					continue;
 				}
 			}
-			int n = set_option(m, o, phase == 1 ? best->T : INF, idx);
+			int n = pm_set_option(m, o, phase == 1 ? best->T : INF, idx);
 			/* No T helps an option whose d replicas of its smallest
 			 * class need more GPUs than there are. */
-			if (n && !o->one && fewest_gpus(m, idx, n) * o->d > m->gpus) {
+			if (n && !o->one && pm_fewest_gpus(m, idx, n) * o->d > m->gpus) {
 				m->screened++;
 				n = 0;
 			}
@@ -3620,7 +3620,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				if (r == 2)
 					best->stopped = true;
 				if (r >= 1 && T < best->T) {
-					if (take(m, best, sol, &cur, T, oi, d)) {
+					if (pm_take_incumbent(m, best, sol, &cur, T, oi, d)) {
 						rc = gp_errf(e, "out of memory");
 						break;
 					}
@@ -3632,12 +3632,12 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			}
 			/* Phase 2. */
 			if (goal == GP_OBJ_WAN) {
-				double T = prev_bp(m, idx, n, Tstar * 1.05);
+				double T = pm_prev_bp(m, idx, n, Tstar * 1.05);
 				if (T == -INF || T < Tstar * (1 - 1e-12))
 					continue;
 				/* Only a plan with fewer bytes than the best helps. */
 				m->cutoff = best->obj < INF ? best->obj * (1 - 1e-9) : INF;
-				int r = probe(m, oi, idx, n, T, PM_WAN, &cur, e);
+				int r = pm_probe(m, oi, idx, n, T, PM_WAN, &cur, e);
 				m->cutoff = INF;
 				if (r < 0) {
 					rc = -1;
@@ -3648,7 +3648,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				if (r == 1 && (best->obj == INF ||
 					       cur.obj < best->obj - 1e-9 * fabs(best->obj))) {
 					best->obj = cur.obj;
-					if (take(m, best, sol, &cur, T, oi, d)) {
+					if (pm_take_incumbent(m, best, sol, &cur, T, oi, d)) {
 						rc = gp_errf(e, "out of memory");
 						break;
 					}
@@ -3658,7 +3658,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			/* Cost: the cheapest $/h any plan of this option needs bounds
 			 * every T from below. */
 			m->bound_only = true;
-			int rp = probe(m, oi, idx, n, INF, PM_PRICE, &cur, e);
+			int rp = pm_probe(m, oi, idx, n, INF, PM_PRICE, &cur, e);
 			m->bound_only = false;
 			if (rp < 0) {
 				rc = -1;
@@ -3672,7 +3672,7 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 				continue;
 			}
 			double pmin = cur.lb;
-			if (cost_bb(m, oi, idx, n, Tstar, pmin, best, sol, &cur, &last, d, e)) {
+			if (pm_cost_bb(m, oi, idx, n, Tstar, pmin, best, sol, &cur, &last, d, e)) {
 				rc = -1;
 				break;
 			}
@@ -3688,12 +3688,12 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 			/* The fastest plan, at its own cost, is the first incumbent
 			 * (ties keep it: the fastest of the cheapest). */
 			if (goal == GP_OBJ_COST || goal == GP_OBJ_WAN) {
-				if (enum_classes(m, p1.d) < 0) {
+				if (pm_enum_classes(m, p1.d) < 0) {
 					rc = gp_errf(e, "out of memory");
 					break;
 				}
 				last_d = -1;
-				best->obj = sol_objective(m, &m->opt[p1.opt], sol, goal);
+				best->obj = pm_sol_objective(m, &m->opt[p1.opt], sol, goal);
 				best->T = Tstar;
 			}
 			/* With T* unproven, plans below it are not scanned. */
@@ -3709,13 +3709,13 @@ static int search(struct pm *m, enum gp_objective goal, struct pm_sol *sol,
 		*best = (struct pm_best){ .T = Tstar, .opt = p1.opt, .d = p1.d, .lo = p1.lo,
 					  .stopped = true };
 		last_d = -1;
-		if (enum_classes(m, best->d) < 0)
+		if (pm_enum_classes(m, best->d) < 0)
 			rc = gp_errf(e, "out of memory");
 		else
-			best->obj = sol_objective(m, &m->opt[best->opt], sol, goal);
+			best->obj = pm_sol_objective(m, &m->opt[best->opt], sol, goal);
 	}
 	/* Leave the classes split for the winner. */
-	if (rc == 0 && best->opt >= 0 && last_d != best->d && enum_classes(m, best->d) < 0)
+	if (rc == 0 && best->opt >= 0 && last_d != best->d && pm_enum_classes(m, best->d) < 0)
 		rc = gp_errf(e, "out of memory");
 	free(redo);
 	free(idx);
@@ -3753,7 +3753,7 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   const struct gp_plan *warm, struct gp_plan *out, struct gp_plan_report *rep)
 {
-	double t0 = now_s(), own = sim_time(s, o, out);
+	double t0 = pm_now_s(), own = sim_time(s, o, out);
 	struct gp_plan_opts so = *o;
 	so.polish = false;
 	/* The search's own limit (2 s) for each run, not the MILP's. */
@@ -3793,7 +3793,7 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	}
 	gp_plan_free(&ps);
 	gp_plan_free(&pg);
-	rep->seconds += now_s() - t0;
+	rep->seconds += pm_now_s() - t0;
 	size_t l = strlen(rep->note);
 	snprintf(rep->note + l, sizeof rep->note - l,
 		 "; simulated: MILP's plan %.4g s, search %.4g s, search seeded with %s %.4g s: %s plan kept",
@@ -3828,7 +3828,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	}
 	struct pm_sol sol = { 0 };
 	struct pm_best best = { .opt = -1 };
-	int rc = search(&m, goal, &sol, &best, e);
+	int rc = pm_search(&m, goal, &sol, &best, e);
 	if (rc == 0 && best.opt < 0) {
 		rc = explain(&m, rep, e);
 	} else if (rc == 0 && make_plan(&m, &sol, out)) {
@@ -3846,7 +3846,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		for (int i = 0; i < m.nc; i++)
 			used += sol.y[i] > 0;
 		rep->estimate_s = best.T;
-		rep->seconds = now_s() - m.t0;
+		rep->seconds = pm_now_s() - m.t0;
 		double ob = INF;   /* the lowest T an option may still hold */
 		for (int oi = 0; m.ob && oi < m.nopt; oi++)
 			ob = fmin(ob, m.ob[oi]);
@@ -3866,7 +3866,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			 * drops, the deadline) costs at least cost_lb; proven when
 			 * that reaches the objective. */
 			if (goal == GP_OBJ_COST) {
-				rep->bound = fmin(best.obj, fmax(m.cost_lb, work_cost_bound(&m)));
+				rep->bound = fmin(best.obj, fmax(m.cost_lb, pm_work_cost_bound(&m)));
 				proven = rep->bound >= best.obj * (1 - 1e-12);
 				rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
 				if (proven)
@@ -3924,26 +3924,26 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 	double best = INF, Tp = INF;
 	/* Find the winning option again: the one whose breakpoints hold T*. */
 	for (int d = 1; rc == 0 && oi < 0 && d <= (s->job.zero ? m.gpus : 1); d *= 2) {
-		if (enum_classes(&m, d) < 0)
+		if (pm_enum_classes(&m, d) < 0)
 			rc = gp_errf(e, "out of memory");
 		free(idx);
 		idx = gp_xcalloc((size_t)m.nc + 1, sizeof *idx);
 		for (int i = 0; rc == 0 && idx && i < m.nopt; i++) {
 			if ((s->job.zero ? m.opt[i].d : 1) != d)
 				continue;
-			int n = set_option(&m, &m.opt[i], INF, idx);
-			if (n && prev_bp(&m, idx, n, r.estimate_s) == r.estimate_s &&
-			    probe(&m, i, idx, n, r.estimate_s, PM_FEAS, NULL, e) == 1) {
+			int n = pm_set_option(&m, &m.opt[i], INF, idx);
+			if (n && pm_prev_bp(&m, idx, n, r.estimate_s) == r.estimate_s &&
+			    pm_probe(&m, i, idx, n, r.estimate_s, PM_FEAS, NULL, e) == 1) {
 				oi = i;
 				break;
 			}
 		}
 	}
 	if (rc == 0 && oi >= 0) {
-		int n = set_option(&m, &m.opt[oi], INF, idx);
-		Tp = which ? prev_bp(&m, idx, n, nextafter(r.estimate_s, -INF)) : r.estimate_s;
+		int n = pm_set_option(&m, &m.opt[oi], INF, idx);
+		Tp = which ? pm_prev_bp(&m, idx, n, nextafter(r.estimate_s, -INF)) : r.estimate_s;
 		int *cy = gp_xcalloc((size_t)n + 1, sizeof *cy), *cx = gp_xcalloc((size_t)n + 1, sizeof *cx);
-		struct gp_milp *lp = cy && cx ? build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, false, cy, cx, NULL, NULL) : NULL;
+		struct gp_milp *lp = cy && cx ? pm_cover_build(&m, &m.opt[oi], idx, n, Tp, PM_PRICE, false, cy, cx, NULL, NULL) : NULL;
 		if (!lp) {
 			rc = gp_errf(e, "out of memory");
 		} else {
@@ -3982,7 +3982,7 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 		const struct pm_opt *op = &m.opt[oi];
 		int d = s->job.zero ? op->d : 1;
 		if (d != last_d) {
-			if (enum_classes(&m, d) < 0) {
+			if (pm_enum_classes(&m, d) < 0) {
 				rc = gp_errf(e, "out of memory");
 				break;
 			}
@@ -4001,11 +4001,11 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 			if (!op->one && op->K == 1 && xdc)
 				continue;
 			if (!op->one && op->K >= 2 && xdc &&
-			    !pair_ok(s, m.k[c->kind[0]].dc, m.k[c->kind[1]].dc, op->wbw))
+			    !pm_scenario_pair_ok(s, m.k[c->kind[0]].dc, m.k[c->kind[1]].dc, op->wbw))
 				continue;
-			c->E = class_tail(&m, c, op);
+			c->E = pm_class_tail(&m, c, op);
 			struct gp_place_class *x = &pc[n++];
-			class_use(&m, c, x->pool, x->gpus);
+			pm_class_use(&m, c, x->pool, x->gpus);
 			for (int q = 0; q < 2; q++) {
 				x->cnt[q] = x->pool[q] >= 0 ? m.pl[x->pool[q]]->count : 0;
 				x->dc[q] = x->pool[q] >= 0 ? m.pl_dc[x->pool[q]] : -1;
@@ -4019,7 +4019,7 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 			x->ymax = c->ymax;
 		}
 		struct gp_place_opt po = { op->one, op->one ? 1 : op->d, op->one ? 1 : op->dhi, op->K, m.N, op->wbw,
-					   grad_ring_bytes(&m, op), m.bb, op->mode };
+					   pm_grad_ring_bytes(&m, op), m.bb, op->mode };
 		if (n && visit(ud, &po, pc, n))
 			break;
 	}
