@@ -60,8 +60,7 @@
  *    stage's last backward): exposed_i >= that - (first - tail_i). A
  *    class cut across DCs pays W more: its last gradients and its
  *    replicas' activations share the ring's links with the sync, which
- *    gp_simulate shows does not overlap (p3: 1.06 s estimated, 1.34 s
- *    simulated without it). Optimizer: optimizer_time(params / t / d)
+ *    gp_simulate shows does not overlap. Optimizer: optimizer_time(params / t / d)
  *    with ZeRO-1, d the option's lower bound on replicas (an upper bound
  *    on the time).
  *
@@ -69,8 +68,7 @@
  * solver, each a set of constraints on the plan: D = 1 (one replica, no
  * sync); or d <= D <= 2d - 1 (d = 2, 4, 8, ...; the last range up to
  * min(GPUs, N)), which also caps every ring the tail assumes at 2d - 1
- * (the worst ring size was the whole DC's: P5's estimate was 16 % high,
- * 3 % with the cap); D >= d instead where no ring exceeds 2d - 1 anyway,
+ * (else the tail would assume the whole DC's ring); D >= d instead where no ring exceeds 2d - 1 anyway,
  * and for the covering options above d = PM_CAPD; with K DCs
  * used at most (1, 2, 3, 4, then 6, 8, 12, ... at the upper end) and, for
  * K >= 2, a link class q: any two DCs used must be joined both ways by
@@ -130,13 +128,12 @@
  * relaxation is infeasible (the first two also per option, before its
  * tails, with no tail). Else the LP's point, rounded (round_lp), may be
  * a plan, which settles the probe; else GLPK decides, with its MIP
- * presolve (bound tightening: a tenth of the time on the large infeasible
- * probes), no cuts and first-fractional branching (light: half the time
- * of MIR cuts and Driebeck-Tomlin branching on the 16-DC case). The LP
- * screens of 1000 classes and more go to the dual simplex (dual: with no
- * objective every basis is dual feasible; 0.09 s where the primal took
- * 0.68 s on a 16-DC probe; with presolve the probes' own LPs are GLPK's
- * choice). Under a
+ * presolve (bound tightening, which settles the large infeasible probes
+ * sooner), no cuts and first-fractional branching (light: faster here
+ * than MIR cuts and Driebeck-Tomlin branching). The LP screens of
+ * PM_DUAL_N classes and more go to the dual simplex (with no objective
+ * every basis is dual feasible; with presolve the probes' own LPs are
+ * GLPK's choice). Under a
  * cap on D prune's strongest rule does not hold: the probe is solved
  * without the cap first (infeasible there, infeasible here; a plan within
  * the cap is one here), else on the one-for-one classes. With a gap g,
@@ -155,7 +152,7 @@
  * incumbent the search starts below (pm_warm_start); in the cost phase each
  * probe offers GLPK the last plan found at a smaller T through its
  * heuristic callback (taken only when it satisfies the probe, whose
- * cutoff row asks for a cheaper plan than the best: rarely).
+ * cutoff row asks for a cheaper plan than the best).
  *
  * Objectives: time as above; wan_bytes: min WAN bytes per iteration over
  * plans with T <= 1.05 T* (each option at its largest breakpoint below);
@@ -169,9 +166,7 @@
  * and at least the work bound's dollars (pm_work_cost_bound). The budget is
  * a constraint throughout.
  */
-#include "place_milp.h"
-#include "planner.h"
-#include "cost.h"
+#include "place_int.h"
 #include "sim.h"
 
 #include <limits.h>
@@ -181,147 +176,15 @@
 #include <string.h>
 #include <time.h>
 
-#define INF HUGE_VAL
 #define PM_MAXCLASS 50000
 #define PM_COST_RES 1e-3             /* cost phase: the narrowest interval it splits */
 #define PM_LEAF_BP 16                /* cost phase: breakpoints an interval enumerates */
-#define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
-#define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
 #define PM_CAPD 8               /* covering options cap the replicas at 2d - 1 up to this d */
 #define PM_SHARE 0.5            /* uniform option: the share of a link's other lockstep crossings a boundary message waits for */
-#define PM_MAXSEG 4             /* segments of a chain class */
-#define PM_MAXCHAIN 1000
+#define PM_MAXCHAIN 1000        /* chain classes (3+ segments) at most */
 #define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
 #define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
-#define GP_STR_(x) #x
-#define GP_STR(x) GP_STR_(x)       /* chain classes (3+ segments) at most */
-
-struct pm_kind {
-	int dc, pool, fp;              /* fp: flat pool index */
-	const struct gp_pool *p;
-	const struct gp_gpu *g;
-	int tp;
-	enum gp_recompute rc;
-	double x, bl;                  /* per layer: F + B + W, and B + W */
-	double lx, lb;                 /* the logits layer: the same */
-	double act, lact;              /* bytes in flight per micro-batch */
-	double delta;                  /* boundary delay to the next stage of this kind */
-};
-
-struct pm_class {
-	int nseg, kind[PM_MAXSEG], n[PM_MAXSEG], S;
-	int off;                       /* layer counts in pm.lay[off .. off + S) */
-	int la, lb;                    /* links crossed a->b, b->a by the first boundary (or -1) */
-	int lk[PM_MAXSEG][2];          /* links crossed by boundary s (forward, back; or -1) */
-	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
-	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
-	double U0;                     /* the split's slowest stage (class_split) */
-	double first;                  /* earliest sync bucket ready before stage 0's
-					* last backward ends (pm_class_tail) */
-	int ymax;
-	int sg[6];                     /* signature: pools, GPUs, links (pm_class_sig) */
-	int at;                        /* push_class's attempt number in its build */
-	bool on;                       /* in the current option */
-};
-
-struct pm_opt {
-	bool one;                      /* D = 1 */
-	bool uni;                      /* d <= y <= dhi replicas of one class, DP inside each DC */
-	int d, dhi, K, q;              /* d <= D <= dhi; at most K DCs; link class q */
-	double wbw, wlat;              /* ring bandwidth and latency at q */
-	enum gp_sync_mode mode;        /* DP sync across DCs (K >= 2), flat or hierarchical */
-	int ring;                      /* flat: the most replicas its ring counts (dhi);
-					* kept when pm_probe_ws lifts the cap (a relaxation) */
-};
-
-/* One d's classes, kept so that each d's are built once (options come
- * in d order twice: the uniform ones, then the covering MILP's). */
-struct pm_cset {
-	short *capt;
-	struct pm_class *c;
-	int nc, capc;
-	int *lay;
-	int nlay, caplay;
-	int *order;
-	int Smax, nchain;
-	bool trunc_two, no_two, trunc_chain;
-};
-#define PM_MAXSETS 40
-#define PM_DUAL_N 1000               /* classes from which LPs go to the dual simplex */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
-
-/* Stage values by (kind, layers, first, last) for option o: pm_class_tail
- * asks for the same few values for thousands of classes. */
-struct pm_stagev {
-	double tau, loc, opt;          /* one bucket's sync, its local part, optimizer */
-};
-
-struct pm_memo {
-	const struct pm_opt *o;
-	unsigned gen;
-	double W;                      /* the option's WAN sync seconds (pm_class_tail) */
-	unsigned *at;                  /* gen the entry was filled in */
-	struct pm_stagev *v;
-};
-
-struct pm {
-	const struct gp_scenario *sc;
-	const struct gp_plan_opts *o;
-	const struct gp_cost_model *cm;
-	int L, N, Smax, npools, gpus;
-	double bb, prec, Lp, Ep, budget, t0, deadline;
-	double probe_tl;               /* seconds a probe may take now */
-	const struct gp_plan *warm;    /* a plan to start from (pm_warm_start), or NULL */
-	double warm_T;                 /* the incumbent it gave (INF: none) */
-	const struct gp_pool **pl;
-	int *pl_dc, *dc_gpus;
-	struct pm_kind *k;
-	int nk;
-	struct pm_class *c;
-	int nc, capc;
-	int *lay;
-	int nlay, caplay;
-	int cur_d;                     /* d the classes were split for */
-	short *capt, *capn;            /* stage_cap by kind, S - 1, i (S <= 64): the
-					* classes' and the next d's */
-	bool enumerated;               /* c holds the classes for capt */
-	struct pm_memo *memo;          /* one-bucket sync times of the current option */
-	int *order;                    /* classes by signature, U, index */
-	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
-	double Tlb;                    /* the work bound on T (pm_work_bound) */
-	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
-	int nsets;
-	const struct pm_cset *prev;    /* the set built before this one, to reuse from */
-	int attempt, prev_j;
-	bool trunc_two, no_two, trunc_chain;
-	int nchain;
-	long chain_tries;
-	double *qbw;                   /* link classes, bandwidth descending */
-	int nq;
-	struct pm_opt *opt;
-	int capopt;
-	bool opt_oom;                  /* an option could not be added: no proof */
-	int nopt;
-	int probes, undecided, screened;
-	int warm_used;                 /* probes GLPK took a warm solution in */
-	int rounded;                   /* probes the LP's point, rounded, settled */
-	double cost_lb;                /* cost phase: no plan left unscanned costs less */
-	bool bound_only;               /* objective probes: a lower bound suffices */
-	double cutoff;                 /* objective probes: only plans below it (INF: any) */
-	double *ob;                    /* per option: the lowest T it may still hold
-					* below the incumbent (undecided probes, gap
-					* stops); INF when searched to the end */
-	int cur_oi;                    /* the option being searched */
-	double miss;                   /* smallest memory overshoot (need / have) */
-	char why[256];
-};
-
-static double pm_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------------ */
 /* Kinds and their costs                                               */
@@ -1465,18 +1328,6 @@ static double pm_next_bp(const struct pm *m, const int *idx, int n, double T)
 
 /* ------------------------------------------------------------------ */
 /* The covering MILP of one probe                                      */
-
-enum pm_goal { PM_FEAS, PM_WAN, PM_COST, PM_PRICE };
-
-struct pm_sol {
-	double T, obj;
-	double lb;                     /* objective probes: the solver's bound on
-					* the optimum at T (= obj when proven) */
-	bool proven;                   /* obj is the optimum at T */
-	int opt;
-	int *y, *x;                    /* [nc] */
-	int cap;                       /* their length (the incumbent's only) */
-};
 
 static double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
 {
@@ -3055,12 +2906,6 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 	rep->seconds = pm_now_s() - m->t0;
 	return gp_errf(e, "%s", msg);
 }
-
-struct pm_best {
-	double T, obj, lo;
-	int opt, d;
-	bool stopped;
-};
 
 /* Takes probe result cur (at T, option oi, replica bound d) as the new
  * incumbent. */

@@ -1,0 +1,210 @@
+/*
+ * place_int.h: internal to the placement MILP (place_*.c); nobody else
+ * includes it. The engine's faces are gp_plan_milp (planner.h) and, for
+ * the tests, place_milp.h.
+ *
+ * The model (DOMAIN.md "Heterogeneous, network-aware placement"),
+ * decomposed by the iteration time T:
+ *
+ *  * Plan space. A kind is (pool, TP degree, recomputation)
+ *    (place_kinds.c, which also holds each stage's memory and layer
+ *    capacity). A pipeline class is S stages of kinds with a fixed layer
+ *    split: one segment, two segments on different pools (in one DC or in
+ *    two DCs joined both ways), or a chain of 3..PM_MAXSEG segments on
+ *    distinct DCs (place_classes.c). A plan is y_c replicas of each class
+ *    c sharing x_c of the N micro-batches.
+ *  * Iteration time of one replica of class c running m micro-batches
+ *    (1F1B; Sailor / Metis form, DOMAIN.md "Iteration time"):
+ *       t_c(m) = (m - 1) U_c + Sigma_c + E_c,
+ *    U_c the cycle and Sigma_c the fill (place_classes.c), E_c the tail
+ *    after the first stage's last backward: exposed DP sync and the
+ *    optimizer step (place_tail.c).
+ *  * Options. The plan-wide facts the tail depends on (the range [d, dhi]
+ *    of the replicas D, the most DCs K, a link class q every pair of DCs
+ *    used must be joined at, the DP sync mode) are enumerated outside the
+ *    solver, each a set of constraints on the plan (place_tail.c). A
+ *    plan's estimate is its tightest valid option's. D = 1 and the
+ *    uniform options (y replicas of one class, DP inside each DC) are
+ *    solved in closed form (place_uniform.c).
+ *  * The covering MILP. For one option and T, class c fits m_c(T)
+ *    micro-batches per replica, and a plan within T exists iff a covering
+ *    MILP over the classes is feasible (place_cover.c); each probe is
+ *    pruned and screened before GLPK sees it (place_screen.c).
+ *  * Search over T. Feasibility is monotone in T and the optimum T* is a
+ *    breakpoint (m - 1) U_c + Sigma_c + E_c: per option a search over its
+ *    breakpoints below the best T so far, one probe each (place_search.c);
+ *    T* is optimal for this model. A given plan can seed the incumbent
+ *    (place_warm.c).
+ *  * Objectives. time: T*. wan_bytes: the fewest WAN bytes per iteration
+ *    over plans with T <= 1.05 T*. cost: the fewest $ per iteration, by
+ *    branch and bound over intervals of T (place_cost.c). The budget is a
+ *    constraint throughout.
+ *
+ * place_milp.c holds the entry points, the plan and the report made of a
+ * solution, and the polish by the search engine.
+ */
+#ifndef GP_PLACE_INT_H
+#define GP_PLACE_INT_H
+
+#include "place_milp.h"
+#include "planner.h"
+#include "cost.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#define INF HUGE_VAL
+#define PM_MAXSEG 4             /* segments of a chain class */
+#define PM_MAXSETS 40           /* class sets kept, one per replica bound d */
+#define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
+#define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
+#define PM_DUAL_N 1000          /* classes from which LPs go to the dual simplex */
+
+struct pm_kind {
+	int dc, pool, fp;              /* fp: flat pool index */
+	const struct gp_pool *p;
+	const struct gp_gpu *g;
+	int tp;
+	enum gp_recompute rc;
+	double x, bl;                  /* per layer: F + B + W, and B + W */
+	double lx, lb;                 /* the logits layer: the same */
+	double act, lact;              /* bytes in flight per micro-batch */
+	double delta;                  /* boundary delay to the next stage of this kind */
+};
+
+struct pm_class {
+	int nseg, kind[PM_MAXSEG], n[PM_MAXSEG], S;
+	int off;                       /* layer counts in pm.lay[off .. off + S) */
+	int la, lb;                    /* links crossed a->b, b->a by the first boundary (or -1) */
+	int lk[PM_MAXSEG][2];          /* links crossed by boundary s (forward, back; or -1) */
+	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
+	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
+	double U0;                     /* the split's slowest stage (class_split) */
+	double first;                  /* earliest sync bucket ready before stage 0's
+					* last backward ends (pm_class_tail) */
+	int ymax;
+	int sg[6];                     /* signature: pools, GPUs, links (pm_class_sig) */
+	int at;                        /* push_class's attempt number in its build */
+	bool on;                       /* in the current option */
+};
+
+struct pm_opt {
+	bool one;                      /* D = 1 */
+	bool uni;                      /* d <= y <= dhi replicas of one class, DP inside each DC */
+	int d, dhi, K, q;              /* d <= D <= dhi; at most K DCs; link class q */
+	double wbw, wlat;              /* ring bandwidth and latency at q */
+	enum gp_sync_mode mode;        /* DP sync across DCs (K >= 2), flat or hierarchical */
+	int ring;                      /* flat: the most replicas its ring counts (dhi);
+					* kept when pm_probe_ws lifts the cap (a relaxation) */
+};
+
+/* One d's classes, kept so that each d's are built once (options come
+ * in d order twice: the uniform ones, then the covering MILP's). */
+struct pm_cset {
+	short *capt;
+	struct pm_class *c;
+	int nc, capc;
+	int *lay;
+	int nlay, caplay;
+	int *order;
+	int Smax, nchain;
+	bool trunc_two, no_two, trunc_chain;
+};
+
+/* Stage values by (kind, layers, first, last) for option o: pm_class_tail
+ * asks for the same few values for thousands of classes. */
+struct pm_stagev {
+	double tau, loc, opt;          /* one bucket's sync, its local part, optimizer */
+};
+
+struct pm_memo {
+	const struct pm_opt *o;
+	unsigned gen;
+	double W;                      /* the option's WAN sync seconds (pm_class_tail) */
+	unsigned *at;                  /* gen the entry was filled in */
+	struct pm_stagev *v;
+};
+
+struct pm {
+	const struct gp_scenario *sc;
+	const struct gp_plan_opts *o;
+	const struct gp_cost_model *cm;
+	int L, N, Smax, npools, gpus;
+	double bb, prec, Lp, Ep, budget, t0, deadline;
+	double probe_tl;               /* seconds a probe may take now */
+	const struct gp_plan *warm;    /* a plan to start from (pm_warm_start), or NULL */
+	double warm_T;                 /* the incumbent it gave (INF: none) */
+	const struct gp_pool **pl;
+	int *pl_dc, *dc_gpus;
+	struct pm_kind *k;
+	int nk;
+	struct pm_class *c;
+	int nc, capc;
+	int *lay;
+	int nlay, caplay;
+	int cur_d;                     /* d the classes were split for */
+	short *capt, *capn;            /* stage_cap by kind, S - 1, i (S <= 64): the
+					* classes' and the next d's */
+	bool enumerated;               /* c holds the classes for capt */
+	struct pm_memo *memo;          /* one-bucket sync times of the current option */
+	int *order;                    /* classes by signature, U, index */
+	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
+	double Tlb;                    /* the work bound on T (pm_work_bound) */
+	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
+	int nsets;
+	const struct pm_cset *prev;    /* the set built before this one, to reuse from */
+	int attempt, prev_j;
+	bool trunc_two, no_two, trunc_chain;
+	int nchain;
+	long chain_tries;
+	double *qbw;                   /* link classes, bandwidth descending */
+	int nq;
+	struct pm_opt *opt;
+	int capopt;
+	bool opt_oom;                  /* an option could not be added: no proof */
+	int nopt;
+	int probes, undecided, screened;
+	int warm_used;                 /* probes GLPK took a warm solution in */
+	int rounded;                   /* probes the LP's point, rounded, settled */
+	double cost_lb;                /* cost phase: no plan left unscanned costs less */
+	bool bound_only;               /* objective probes: a lower bound suffices */
+	double cutoff;                 /* objective probes: only plans below it (INF: any) */
+	double *ob;                    /* per option: the lowest T it may still hold
+					* below the incumbent (undecided probes, gap
+					* stops); INF when searched to the end */
+	int cur_oi;                    /* the option being searched */
+	double miss;                   /* smallest memory overshoot (need / have) */
+	char why[256];
+};
+
+/* What a probe asks of the covering MILP: any plan (PM_FEAS), or the one
+ * with the fewest WAN bytes, dollars per iteration, or dollars per hour. */
+enum pm_goal { PM_FEAS, PM_WAN, PM_COST, PM_PRICE };
+
+struct pm_sol {
+	double T, obj;
+	double lb;                     /* objective probes: the solver's bound on
+					* the optimum at T (= obj when proven) */
+	bool proven;                   /* obj is the optimum at T */
+	int opt;
+	int *y, *x;                    /* [nc] */
+	int cap;                       /* their length (the incumbent's only) */
+};
+
+/* The search's incumbent. */
+struct pm_best {
+	double T, obj, lo;
+	int opt, d;
+	bool stopped;
+};
+
+static inline double pm_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#endif
