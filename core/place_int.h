@@ -200,6 +200,19 @@ struct pm_best {
 	bool stopped;
 };
 
+/* place_kinds.c */
+int pm_enum_kinds(struct pm *m);
+double pm_stage_mem(const struct pm *m, const struct pm_kind *k, int n, int i, int S, int d);
+bool pm_caps_same(const struct pm *m, const short *a, const short *b, int Smax);
+bool pm_caps_for(struct pm *m, int d);
+
+/* The layers stage i of S can hold on kind k, from the table of the d
+ * the classes are being built for. */
+static inline int pm_cap_of(const struct pm *m, int k, int i, int S)
+{
+	return m->capt[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i];
+}
+
 static inline double pm_now_s(void)
 {
 	struct timespec ts;

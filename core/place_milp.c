@@ -4,9 +4,8 @@
  * placement", decomposed by the iteration time T.
  *
  * Plan space
- *  * A kind is (pool, TP degree t, recomputation): t in {1, 2, 4, 8},
- *    t <= per_node, t <= count, t | heads; recomputation the job's, or
- *    none / selective / full when the job says auto.
+ *  * Kinds (pool, TP, recomputation), their costs and each stage's memory
+ *    and layer capacity: place_kinds.c.
  *  * A pipeline class is one segment (n stages of one kind), two
  *    segments of kinds on different pools, in one DC or in two DCs joined
  *    by links both ways, or a chain (below); S = stages <= S_max = min(L, max(8, S_need + 8)),
@@ -22,12 +21,7 @@
  *    t_i (t_i = F + B of stage i per micro-batch) under each stage's
  *    memory, found per stage type by bisection on the layer count; then
  *    the fewest compute seconds (layers to the faster segment); then the
- *    lexicographically largest layer vector. Memory of stage i of S:
- *    weights, gradients and Adam state of its layers (+ embedding on the
- *    first, + output layer on the last) at 16 B/param, or 4 + 12/d with
- *    ZeRO-1 (d a lower bound on the replicas, see options), plus S - i
- *    micro-batches in flight (1F1B) of activations (+ the fp32 logits on
- *    the last); as sim.c, with min(m, S - i) <= S - i.
+ *    lexicographically largest layer vector (memory: place_kinds.c).
  *
  * Model of one replica of class c running m micro-batches (1F1B; Sailor /
  * Metis form, DOMAIN.md "Iteration time"):
@@ -185,146 +179,6 @@
 #define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
 #define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
-
-/* ------------------------------------------------------------------ */
-/* Kinds and their costs                                               */
-
-static double state_bytes(const struct pm *m, int d)
-{
-	return gp_state_bytes_per_param(m->sc->job.zero, d);
-}
-
-static void kind_costs(const struct pm *m, struct pm_kind *k)
-{
-	const struct gp_scenario *s = m->sc;
-	struct gp_layer_q q = { s, k->g, k->p, k->tp, k->rc, 0 };
-	struct gp_layer_time lt, lg;
-	m->cm->ops->layer_time(m->cm->ud, &q, &lt);
-	q.logits = 1;
-	m->cm->ops->layer_time(m->cm->ud, &q, &lg);
-	k->x = lt.f + lt.b + lt.w;
-	k->bl = lt.b + lt.w;
-	k->lx = lg.f + lg.b + lg.w;
-	k->lb = lg.b + lg.w;
-	double b = s->job.micro_batch, sq = s->job.seq;
-	k->act = gp_layer_act_bytes(&s->model, b, sq, k->tp, k->rc);
-	k->lact = 4 * b * sq * s->model.vocab / k->tp;
-	/* sim.c's intra_p2p between two stages of this kind. */
-	int nics = k->tp < k->p->per_node ? k->tp : k->p->per_node;
-	k->delta = m->cm->ops->p2p_time(m->cm->ud, m->bb, k->p->network * gp_eta_net() * nics,
-					k->p->latency);
-}
-
-/* Peak bytes per GPU of stage i of S with n layers (memory model above). */
-static double pm_stage_mem(const struct pm *m, const struct pm_kind *k, int n, int i, int S,
-			int d)
-{
-	double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (i == S - 1 ? m->Ep : 0);
-	double act = n * k->act + (i == S - 1 ? k->lact : 0);
-	return params / k->tp * state_bytes(m, d) + (S - i) * act;
-}
-
-static int stage_cap(struct pm *m, const struct pm_kind *k, int i, int S, int d)
-{
-	/* pm_stage_mem is affine in n: solve, then settle rounding exactly. */
-	double m0 = pm_stage_mem(m, k, 0, i, S, d), m1 = pm_stage_mem(m, k, 1, i, S, d) - m0;
-	double f = m1 > 0 ? floor((k->g->memory - m0) / m1) : m->L;
-	int n = f < 0 ? 0 : f > m->L ? m->L : (int)f;
-	while (n > 0 && pm_stage_mem(m, k, n, i, S, d) > k->g->memory)
-		n--;
-	while (n < m->L && pm_stage_mem(m, k, n + 1, i, S, d) <= k->g->memory)
-		n++;
-	if (n == 0) {
-		double over = pm_stage_mem(m, k, 1, i, S, d) / k->g->memory;
-		if (over < m->miss) {
-			m->miss = over;
-		}
-	}
-	return n;
-}
-
-/* The layers stage i of S can hold on kind k, from the table of the d
- * the classes are being built for. */
-static int pm_cap_of(const struct pm *m, int k, int i, int S)
-{
-	return m->capt[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i];
-}
-
-/* Capacity tables a and b build the same classes when they agree on
- * the pipelines of at most Smax stages, the most a set built from a
- * holds (the fewest stages any kind needs, which sets Smax, is then the
- * same too: it is below Smax). */
-static bool pm_caps_same(const struct pm *m, const short *a, const short *b, int Smax)
-{
-	size_t blk = (size_t)Smax * 64 * sizeof *a;
-	for (int k = 0; k < m->nk; k++)
-		if (memcmp(a + (size_t)k * 64 * 64, b + (size_t)k * 64 * 64, blk))
-			return false;
-	return true;
-}
-
-/* Fills m->capn for d; returns true when it builds the classes of
- * m->capt (the classes built for the previous d stand: memory is all d
- * changes). */
-static bool pm_caps_for(struct pm *m, int d)
-{
-	/* Row by row in S, up to the Smax enum_build will take (the fewest
-	 * stages any kind needs, + 8); the rows past it stay 0. */
-	int top = m->L < 64 ? m->L : 64, need = 0;
-	memset(m->capn, 0, (size_t)m->nk * 64 * 64 * sizeof *m->capn);
-	for (int S = 1; S <= top; S++) {
-		for (int k = 0; k < m->nk; k++) {
-			long tot = 0;
-			bool ok = true;
-			for (int i = 0; i < S; i++) {
-				int c = stage_cap(m, &m->k[k], i, S, d);
-				m->capn[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i] = (short)c;
-				ok = ok && c >= 1;
-				tot += c;
-			}
-			if (!need && ok && tot >= m->L)
-				need = S;
-		}
-		if (need && S >= (need + 8 > 8 ? need + 8 : 8))
-			break;
-	}
-	return m->enumerated && pm_caps_same(m, m->capn, m->capt, m->Smax);
-}
-
-static int pm_enum_kinds(struct pm *m)
-{
-	const struct gp_scenario *s = m->sc;
-	enum gp_recompute rcs[3] = { s->job.recompute, GP_RC_NONE, GP_RC_NONE };
-	int nrc = 1;
-	if (s->job.recompute == GP_RC_AUTO) {
-		rcs[0] = GP_RC_NONE;
-		rcs[1] = GP_RC_SELECTIVE;
-		rcs[2] = GP_RC_FULL;
-		nrc = 3;
-	}
-	m->k = gp_xcalloc((size_t)m->npools * 4 * 3, sizeof *m->k);
-	if (!m->k)
-		return -1;
-	for (int f = 0; f < m->npools; f++) {
-		const struct gp_pool *p = m->pl[f];
-		for (int t = 1; t <= 8; t *= 2) {
-			if (t > p->per_node || t > p->count || (long)s->model.heads % t)
-				continue;
-			for (int r = 0; r < nrc; r++) {
-				struct pm_kind *k = &m->k[m->nk++];
-				k->fp = f;
-				k->dc = m->pl_dc[f];
-				k->pool = (int)(p - s->dcs[k->dc].pools);
-				k->p = p;
-				k->g = &s->gpus[p->gpu];
-				k->tp = t;
-				k->rc = rcs[r];
-				kind_costs(m, k);
-			}
-		}
-	}
-	return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Classes and their layer splits                                      */
