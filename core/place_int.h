@@ -81,7 +81,7 @@ struct pm_class {
 	int lk[PM_MAXSEG][2];          /* links crossed by boundary s (forward, back; or -1) */
 	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
-	double U0;                     /* the split's slowest stage (class_split) */
+	double U0;                     /* the split's slowest stage (pm_class_split) */
 	double first;                  /* earliest sync bucket ready before stage 0's
 					* last backward ends (pm_class_tail) */
 	int ymax;
@@ -212,6 +212,15 @@ static inline int pm_cap_of(const struct pm *m, int k, int i, int S)
 {
 	return m->capt[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i];
 }
+
+/* place_split.c */
+int pm_seg_of(const struct pm_class *c, int i, bool *end);
+int pm_class_split(struct pm *m, struct pm_class *c, int *lay);
+void pm_class_times(const struct pm *m, struct pm_class *c, const int *lay);
+
+/* place_classes.c */
+void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
+int pm_enum_classes(struct pm *m, int d);
 
 static inline double pm_now_s(void)
 {

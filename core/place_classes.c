@@ -1,0 +1,501 @@
+/*
+ * place_classes.c: the placement MILP's pipeline classes (place_int.h):
+ * which there are, and the class sets kept per replica bound d.
+ *
+ * A class is one segment (n stages of one kind), two segments of kinds
+ * on different pools, in one DC or in two DCs joined by links both ways,
+ * or a chain: 3..PM_MAXSEG segments on distinct DCs, consecutive ones
+ * joined by links both ways, one pool each and one (TP, recomputation)
+ * for all. S = stages <= S_max = min(L, 64, max(8, S_need + 8)), S_need
+ * the fewest stages any kind needs to hold the model. Two-segment classes
+ * come for every composition of S <= S_max; when they would exceed
+ * PM_MAXCLASS they are limited to pools of one DC (and dropped if still
+ * too many). Chains come for every composition of S <= S_max into their
+ * segments, at most PM_MAXCHAIN of them (and PM_MAXCHAINTRY tries, and
+ * PM_CHAIN_SHARE of the time limit); they enter only the uniform
+ * options (not the covering MILP). The report's note says what was cut.
+ *
+ * Each class gets its layer split, U_c and Sigma_c (place_split.c), the
+ * most replicas its pools hold and its price per hour.
+ *
+ * The classes depend on the replica bound d only through memory
+ * (ZeRO-1): a class set is built per capacity table, and kept (up to
+ * PM_MAXSETS sets, PM_SETBYTES of them) so that the options, which come
+ * in d order twice, build each once; a new set reuses the classes of the
+ * one built before it where their stage capacities agree.
+ */
+#include "place_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PM_MAXCLASS 50000       /* two-segment classes before they keep to one DC */
+#define PM_MAXCHAIN 1000        /* chain classes (3+ segments) at most */
+#define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
+#define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
+#define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
+
+static int link_idx(const struct pm *m, int a, int b)
+{
+	return m->lmat[a * m->sc->ndcs + b];
+}
+
+/* Can two kinds be consecutive segments? */
+static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct pm_kind *b,
+		     struct pm_class *c, int s)
+{
+	if (a->fp == b->fp)
+		return false;
+	c->lk[s][0] = c->lk[s][1] = -1;
+	if (s == 0)
+		c->la = c->lb = -1;
+	if (a->dc == b->dc) {
+		int nics = a->tp < b->tp ? a->tp : b->tp;
+		int pn = a->p->per_node < b->p->per_node ? a->p->per_node : b->p->per_node;
+		if (nics > pn)
+			nics = pn;
+		double bw = fmin(a->p->network, b->p->network) * gp_eta_net() * nics;
+		c->dcross[s] = m->cm->ops->p2p_time(m->cm->ud, m->bb, bw, fmax(a->p->latency, b->p->latency));
+		return true;
+	}
+	int la = link_idx(m, a->dc, b->dc), lb = link_idx(m, b->dc, a->dc);
+	if (la < 0 || lb < 0)
+		return false;
+	c->lk[s][0] = la;
+	c->lk[s][1] = lb;
+	if (s == 0) {
+		c->la = la;
+		c->lb = lb;
+	}
+	const struct gp_link *l = &m->sc->links[la];
+	c->dcross[s] = l->latency + m->bb / l->bandwidth;
+	return true;
+}
+
+/* A class's signature: its pools and GPUs on each, smaller pool first,
+ * and the links its boundary crosses. */
+void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
+{
+	int f0 = m->k[c->kind[0]].fp, g0 = c->n[0] * m->k[c->kind[0]].tp;
+	int f1 = -1, g1 = 0;
+	if (c->nseg == 2) {
+		f1 = m->k[c->kind[1]].fp;
+		g1 = c->n[1] * m->k[c->kind[1]].tp;
+	}
+	if (f1 >= 0 && f1 < f0) {
+		int t = f0; f0 = f1; f1 = t;
+		t = g0; g0 = g1; g1 = t;
+	}
+	sig[0] = f0; sig[1] = g0; sig[2] = f1; sig[3] = g1;
+	sig[4] = c->la; sig[5] = c->lb;
+}
+
+/* Room in m->c and m->lay for one more class of S stages. */
+static int grow_classes(struct pm *m, int S)
+{
+	if (m->nc == m->capc) {
+		int nc = m->capc ? 2 * m->capc : 256;
+		struct pm_class *a = realloc(m->c, (size_t)nc * sizeof *a);
+		if (!a)
+			return -1;
+		m->c = a;
+		m->capc = nc;
+	}
+	if (m->nlay + S > m->caplay) {
+		int nc = m->caplay ? 2 * m->caplay : 4096;
+		while (nc < m->nlay + S)
+			nc *= 2;
+		int *a = realloc(m->lay, (size_t)nc * sizeof *a);
+		if (!a)
+			return -1;
+		m->lay = a;
+		m->caplay = nc;
+	}
+	return 0;
+}
+
+/* Attempt `at` at class c was made the same way in the set built
+ * before (m->prev), so its result stands: the class, or its absence.
+ * *had: that set kept it, as m->prev->c[m->prev_j]. */
+static bool same_as_prev(struct pm *m, const struct pm_class *c, int at, bool *had)
+{
+	const struct pm_cset *pv = m->prev;
+	/* Built the same way before: when every segment's stage
+	 * capacities are the same, so is the class (or its absence). */
+	while (m->prev_j < pv->nc && pv->c[m->prev_j].at < at)
+		m->prev_j++;
+	bool same = true;
+	for (int g = 0; g < c->nseg && same; g++) {
+		size_t row = ((size_t)c->kind[g] * 64 + (size_t)(c->S - 1)) * 64;
+		same = !memcmp(m->capt + row, pv->capt + row, (size_t)c->S * sizeof *m->capt);
+	}
+	/* Or when it was built and no stage's capacity, old or new,
+	 * binds at or below its U0: the split is the same. */
+	*had = m->prev_j < pv->nc && pv->c[m->prev_j].at == at;
+	for (int i = 0; !same && *had && i < c->S; i++) {
+		const struct pm_class *o = &pv->c[m->prev_j];
+		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
+		double e = i == c->S - 1 ? k->lx : 0;
+		size_t at_i = ((size_t)c->kind[pm_seg_of(c, i, NULL)] * 64 + (size_t)(c->S - 1)) * 64 + (size_t)i;
+		int cap = m->capt[at_i] < pv->capt[at_i] ? m->capt[at_i] : pv->capt[at_i];
+		/* Layers stage i could hold at U0 with no memory limit. */
+		double f = k->x > 0 ? floor((o->U0 - e) / k->x) : INF;
+		while (f > 0 && f * k->x + e > o->U0)
+			f--;
+		while (f + 1 < INF && (f + 1) * k->x + e <= o->U0)
+			f++;
+		if (f > cap)
+			break;
+		if (i == c->S - 1)
+			same = true;
+	}
+	return same;
+}
+
+/* Most replicas the pools allow, and the price of one. */
+static void class_limits(const struct pm *m, struct pm_class *x)
+{
+	x->ymax = m->N;
+	x->price = 0;
+	for (int s = 0; s < x->nseg; s++) {
+		const struct pm_kind *k = &m->k[x->kind[s]];
+		int g = 0;
+		for (int u = 0; u < x->nseg; u++)
+			if (m->k[x->kind[u]].fp == k->fp)
+				g += x->n[u] * m->k[x->kind[u]].tp;
+		int r = k->p->count / g;
+		if (r < x->ymax)
+			x->ymax = r;
+		x->price += x->n[s] * k->tp * k->g->price_per_hour;
+	}
+}
+
+/* Adds class c (its segments' kinds and stage counts) to m->c when a
+ * layer split fits and the pools hold a replica; a class the set built
+ * before has the same way is copied from it. */
+static int push_class(struct pm *m, const struct pm_class *c)
+{
+	if (grow_classes(m, c->S))
+		return -1;
+	int at = m->attempt++;
+	bool had;
+	if (m->prev && same_as_prev(m, c, at, &had)) {
+		if (!had)
+			return 0;
+		const struct pm_cset *pv = m->prev;
+		struct pm_class x = pv->c[m->prev_j];
+		memcpy(m->lay + m->nlay, pv->lay + x.off, (size_t)x.S * sizeof *m->lay);
+		x.off = m->nlay;
+		m->nlay += x.S;
+		m->c[m->nc++] = x;
+		return 0;
+	}
+	struct pm_class x = *c;
+	x.at = at;
+	if (pm_class_split(m, &x, m->lay + m->nlay))
+		return 0;
+	x.off = m->nlay;
+	m->nlay += x.S;
+	pm_class_times(m, &x, m->lay + x.off);
+	pm_class_sig(m, &x, x.sg);
+	class_limits(m, &x);
+	if (x.ymax < 1) {
+		m->nlay -= x.S;
+		return 0;
+	}
+	m->c[m->nc++] = x;
+	return 0;
+}
+
+/* Chains of 3..PM_MAXSEG segments: distinct DCs, consecutive ones joined
+ * by links both ways, one pool each, one (TP, recomputation) for all;
+ * stage counts of every composition of S <= Smax. Extends the chain in
+ * c from segment s (kinds chosen so far in c->kind[0..s)). */
+static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
+{
+	if (s >= 3) {
+		/* Every composition of S <= Smax into s parts. */
+		int n[PM_MAXSEG], S = s;
+		for (int u = 0; u < s; u++)
+			n[u] = 1;
+		for (;;) {
+			/* Rejected compositions cost a layer split each: cap the
+			 * attempts too, and stop at the deadline. */
+			if (m->nchain >= PM_MAXCHAIN || ++m->chain_tries > PM_MAXCHAINTRY ||
+			    ((m->chain_tries & 255) == 0 &&
+			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
+				m->trunc_chain = true;
+				return 0;
+			}
+			c->nseg = s;
+			c->S = S;
+			memcpy(c->n, n, sizeof n);
+			int before = m->nc;
+			if (push_class(m, c))
+				return -1;
+			m->nchain += m->nc > before;
+			/* Next composition: odometer over n[0..s), S <= Smax. */
+			int u = s - 1;
+			while (u >= 0) {
+				n[u]++;
+				S++;
+				if (S <= m->Smax)
+					break;
+				S -= n[u] - 1;
+				n[u] = 1;
+				u--;
+			}
+			if (u < 0)
+				break;
+		}
+	}
+	if (s == PM_MAXSEG)
+		return 0;
+	const struct pm_kind *a = &m->k[c->kind[s - 1]];
+	for (int b = 0; b < m->nk; b++) {
+		const struct pm_kind *kb = &m->k[b];
+		if (kb->tp != a->tp || kb->rc != a->rc || (used >> kb->dc & 1) || kb->dc == a->dc)
+			continue;
+		if (!seg_pair(m, a, kb, c, s - 1))
+			continue;
+		c->kind[s] = b;
+		if (chain_rec(m, c, s + 1, used | 1 << kb->dc))
+			return -1;
+	}
+	return 0;
+}
+
+/* The fewest stages kind k needs for the model (0: none fits). */
+static int stages_needed(const struct pm *m, int k)
+{
+	for (int S = 1; S <= m->L && S <= 64; S++) {
+		long tot = 0;
+		bool ok = true;
+		for (int i = 0; i < S && ok; i++) {
+			int cap = pm_cap_of(m, k, i, S);
+			ok = cap >= 1;
+			tot += cap;
+		}
+		if (ok && tot >= m->L)
+			return S;
+	}
+	return 0;
+}
+
+struct pm_sortkey {
+	int sg[6];
+	double U;
+	int i;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct pm_sortkey *x = a, *y = b;
+	int r = memcmp(x->sg, y->sg, sizeof x->sg);
+	if (r)
+		return r;
+	if (x->U != y->U)
+		return x->U < y->U ? -1 : 1;
+	return x->i - y->i;
+}
+
+/* m->order: the classes by signature (any fixed order), then U, then
+ * index; pm_set_option only re-sorts runs of equal U by fill + tail. */
+static int sort_classes(struct pm *m)
+{
+	free(m->order);
+	m->order = gp_xcalloc((size_t)m->nc + 1, sizeof *m->order);
+	struct pm_sortkey *k = gp_xcalloc((size_t)m->nc + 1, sizeof *k);
+	if (!m->order || !k) {
+		free(k);
+		return -1;
+	}
+	for (int i = 0; i < m->nc; i++) {
+		memcpy(k[i].sg, m->c[i].sg, sizeof k[i].sg);
+		k[i].U = m->c[i].U;
+		k[i].i = i;
+	}
+	qsort(k, (size_t)m->nc, sizeof *k, cmp_key);
+	for (int i = 0; i < m->nc; i++)
+		m->order[i] = k[i].i;
+	free(k);
+	return 0;
+}
+
+/* The one-segment classes of up to Smax stages. */
+static int push_singles(struct pm *m, int Smax)
+{
+	for (int a = 0; a < m->nk; a++)
+		for (int n = 1; n <= Smax; n++) {
+			struct pm_class c = { .nseg = 1, .kind = { a, a }, .n = { n, 0 }, .S = n,
+					      .la = -1, .lb = -1 };
+			if (push_class(m, &c))
+				return -1;
+		}
+	return 0;
+}
+
+/* Two segments: all linked pairs, else pairs in one DC, else none
+ * (m->trunc_two, m->no_two say which). */
+static int push_pairs(struct pm *m, int Smax)
+{
+	long pairs = 0, same = 0;
+	struct pm_class t;
+	for (int a = 0; a < m->nk; a++)
+		for (int b = 0; b < m->nk; b++)
+			if (seg_pair(m, &m->k[a], &m->k[b], &t, 0)) {
+				pairs++;
+				same += m->k[a].dc == m->k[b].dc;
+			}
+	long per = (long)Smax * (Smax - 1) / 2;
+	bool only_same = false;
+	if (pairs * per > PM_MAXCLASS) {
+		only_same = true;
+		m->trunc_two = true;
+		if (same * per > PM_MAXCLASS) {
+			m->no_two = true;
+			return 0;
+		}
+	}
+	for (int a = 0; a < m->nk; a++)
+		for (int b = 0; b < m->nk; b++) {
+			struct pm_class c = { .nseg = 2, .kind = { a, b } };
+			if (!seg_pair(m, &m->k[a], &m->k[b], &c, 0))
+				continue;
+			if (only_same && m->k[a].dc != m->k[b].dc)
+				continue;
+			for (int na = 1; na < Smax; na++)
+				for (int nb = 1; na + nb <= Smax; nb++) {
+					c.n[0] = na;
+					c.n[1] = nb;
+					c.S = na + nb;
+					if (push_class(m, &c))
+						return -1;
+				}
+		}
+	return 0;
+}
+
+/* The chains, from every kind on. */
+static int push_chains(struct pm *m)
+{
+	if (m->sc->ndcs < 3 || m->sc->ndcs > 30)
+		return 0;
+	for (int a = 0; a < m->nk; a++) {
+		struct pm_class c = { .kind = { a } };
+		if (chain_rec(m, &c, 1, 1 << m->k[a].dc))
+			return -1;
+	}
+	return 0;
+}
+
+/* Builds the classes of m->capt into m->c (from m->prev where it can). */
+static int enum_build(struct pm *m)
+{
+	m->nc = 0;
+	m->nlay = 0;
+	m->attempt = 0;
+	m->prev_j = 0;
+	int need = 0;
+	for (int i = 0; i < m->nk; i++) {
+		int s = stages_needed(m, i);
+		if (s && (!need || s < need))
+			need = s;
+	}
+	if (!need) {
+		/* No class: pm_caps_for filled every row, and a later d whose
+		 * rows differ anywhere must build again. */
+		m->Smax = m->L < 64 ? m->L : 64;
+		return 0;
+	}
+	int Smax = need + 8 > 8 ? need + 8 : 8;
+	if (Smax > m->L)
+		Smax = m->L;
+	if (Smax > 64)
+		Smax = 64;
+	m->Smax = Smax;
+	/* Attempts are numbered alike only for the same stage bound. */
+	if (m->prev && (m->prev->Smax != Smax || m->prev->nc == 0))   /* (none to reuse) */
+		m->prev = NULL;
+	if (push_singles(m, Smax))
+		return -1;
+	m->trunc_two = m->no_two = false;
+	m->trunc_chain = false;
+	m->nchain = 0;
+	if (push_pairs(m, Smax) || push_chains(m))
+		return -1;
+	return 0;
+}
+
+/* Exchanges the current classes (m) with kept set x. */
+static void set_swap(struct pm *m, struct pm_cset *x)
+{
+	struct pm_cset t = { m->capt, m->c, m->nc, m->capc, m->lay, m->nlay, m->caplay,
+			     m->order, m->Smax, m->nchain, m->trunc_two, m->no_two,
+			     m->trunc_chain };
+	m->capt = x->capt;
+	m->c = x->c;
+	m->nc = x->nc;
+	m->capc = x->capc;
+	m->lay = x->lay;
+	m->nlay = x->nlay;
+	m->caplay = x->caplay;
+	m->order = x->order;
+	m->Smax = x->Smax;
+	m->nchain = x->nchain;
+	m->trunc_two = x->trunc_two;
+	m->no_two = x->no_two;
+	m->trunc_chain = x->trunc_chain;
+	*x = t;
+}
+
+/* Memory a class set takes (the current one: set_bytes(m, NULL)). */
+static size_t set_bytes(const struct pm *m, const struct pm_cset *x)
+{
+	int capc = x ? x->capc : m->capc, caplay = x ? x->caplay : m->caplay, nc = x ? x->nc : m->nc;
+	return (size_t)capc * sizeof *m->c + (size_t)caplay * sizeof *m->lay +
+	       (size_t)nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
+}
+
+/* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
+ * those already built when memory gives every stage the same capacity. */
+int pm_enum_classes(struct pm *m, int d)
+{
+	m->cur_d = d;
+	if (pm_caps_for(m, d))
+		return 0;
+	/* A kept set built for the same capacities: take it, keep ours. */
+	for (int i = 0; i < m->nsets; i++)
+		if (pm_caps_same(m, m->sets[i].capt, m->capn, m->sets[i].Smax)) {
+			set_swap(m, &m->sets[i]);
+			return 0;
+		}
+	size_t kept = 0;
+	for (int i = 0; i < m->nsets; i++)
+		kept += set_bytes(m, &m->sets[i]);
+	if (m->enumerated && m->nsets < PM_MAXSETS && kept + set_bytes(m, NULL) <= PM_SETBYTES) {
+		/* Keep the current set; build into fresh arrays. */
+		struct pm_cset *x = &m->sets[m->nsets];
+		*x = (struct pm_cset){ 0 };
+		x->capt = gp_xcalloc((size_t)m->nk * 64 * 64 + 1, sizeof *x->capt);
+		if (!x->capt)
+			return -1;
+		set_swap(m, x);
+		m->nsets++;
+		m->prev = x;
+		/* m->capt is the fresh table: pm_caps_for's result goes to capn. */
+	} else {
+		m->prev = NULL;
+	}
+	short *sw = m->capt;
+	m->capt = m->capn;
+	m->capn = sw;
+	m->enumerated = true;
+	if (enum_build(m) || sort_classes(m)) {
+		m->enumerated = false;   /* half built: never reuse it */
+		m->nc = 0;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,182 @@
+/*
+ * place_split.c: the layer split of a placement MILP class (place_int.h)
+ * and the cycle U_c and fill Sigma_c that follow from it.
+ *
+ * Layer split (outside the solver): the smallest U0 = max_i t_i (t_i =
+ * F + B of stage i per micro-batch) under each stage's memory
+ * (place_kinds.c), found per stage type by bisection on the layer count;
+ * then the fewest compute seconds (layers to the faster segment); then
+ * the lexicographically largest layer vector. From the split:
+ *    Sigma_c = sum_i t_i + 2 sum_i delta_i, delta_i the boundary delay:
+ *      the cost model's p2p time on the NICs inside a DC (as sim.c's
+ *      intra_p2p), latency + 2bsh / bandwidth on a WAN link (one
+ *      replica's share: approx., lockstep replicas share the link, which
+ *      only the covering MILP's link rows bound);
+ *    U_c = max(U0, max_i (sum_{j>=i} t_j + 2 sum_{j>=i} delta_j) / (S - i)):
+ *      stage i keeps S - i micro-batches in flight around its round trip.
+ * pm_class_times also sets the option-independent part of the tail
+ * (c->first, place_tail.c).
+ */
+#include "place_int.h"
+
+#include <math.h>
+
+/* Segment of stage i; *end: i is its segment's last stage. */
+int pm_seg_of(const struct pm_class *c, int i, bool *end)
+{
+	int s = 0, acc = c->n[0];
+	while (i >= acc && s + 1 < c->nseg)
+		acc += c->n[++s];
+	if (end)
+		*end = i == acc - 1;
+	return s;
+}
+
+/* Boundary delay after stage i (0 after the last). */
+static double stage_delay(const struct pm *m, const struct pm_class *c, int i)
+{
+	bool end;
+	int s = pm_seg_of(c, i, &end);
+	if (i == c->S - 1)
+		return 0;
+	return end ? c->dcross[s] : m->k[c->kind[s]].delta;
+}
+
+struct pm_split {
+	int S, kd[64], cap[64];
+	double x[64], e[64];           /* per layer time, extra (logits) */
+};
+
+static int max_layers(const struct pm_split *p, int i, double U)
+{
+	int n = p->cap[i];
+	if (n > 0 && n * p->x[i] + p->e[i] > U && p->x[i] > 0) {
+		double f = floor((U - p->e[i]) / p->x[i]);
+		n = f < 0 ? 0 : f < n ? (int)f + 1 : n;
+	}
+	while (n > 0 && n * p->x[i] + p->e[i] > U)
+		n--;
+	return n;
+}
+
+static bool split_ok(const struct pm_split *p, int L, double U)
+{
+	long tot = 0;
+	for (int i = 0; i < p->S; i++) {
+		int n = max_layers(p, i, U);
+		if (n < 1)
+			return false;
+		tot += n;
+	}
+	return tot >= L;
+}
+
+/* Fills lay[0..S) for the class; returns -1 when no split fits. */
+int pm_class_split(struct pm *m, struct pm_class *c, int *lay)
+{
+	struct pm_split p;
+	int L = m->L, S = c->S;
+	p.S = S;
+	for (int i = 0; i < S; i++) {
+		int seg = pm_seg_of(c, i, NULL);
+		const struct pm_kind *k = &m->k[c->kind[seg]];
+		p.kd[i] = seg;
+		p.x[i] = k->x;
+		p.e[i] = i == S - 1 ? k->lx : 0;
+		p.cap[i] = pm_cap_of(m, c->kind[seg], i, S);
+		if (p.cap[i] < 1)
+			return -1;
+	}
+	/* U0 is n x_i + e_i for some stage i: per stage, the fewest layers
+	 * whose time is a feasible cycle (bisection: feasibility is monotone). */
+	double U0 = INF;
+	for (int i = 0; i < S; i++) {
+		if (i > 0 && i < S - 1 && p.kd[i] == p.kd[i - 1])
+			continue;   /* same values as the previous stage */
+		int lo = 1, hi = p.cap[i];
+		if (!split_ok(&p, L, hi * p.x[i] + p.e[i]))
+			continue;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (split_ok(&p, L, mid * p.x[i] + p.e[i]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		double u = lo * p.x[i] + p.e[i];
+		if (u < U0)
+			U0 = u;
+	}
+	if (U0 == INF)
+		return -1;
+	c->U0 = U0;
+	int mx[64];
+	long cap[PM_MAXSEG] = { 0 };
+	for (int i = 0; i < S; i++) {
+		mx[i] = max_layers(&p, i, U0);
+		cap[p.kd[i]] += mx[i];
+	}
+	/* Layers per segment: the fewest compute seconds (each segment its
+	 * stages, the rest to the faster segments first), ties to the earlier
+	 * segment (the lexicographically largest split). */
+	int Ls[PM_MAXSEG], left = L;
+	bool done[PM_MAXSEG] = { false };
+	for (int s = 0; s < c->nseg; s++) {
+		Ls[s] = c->n[s];
+		left -= c->n[s];
+	}
+	for (int r = 0; r < c->nseg; r++) {
+		int b = -1;
+		for (int s = 0; s < c->nseg; s++)
+			if (!done[s] && (b < 0 || m->k[c->kind[s]].x < m->k[c->kind[b]].x))
+				b = s;
+		done[b] = true;
+		long add = cap[b] - c->n[b] < left ? cap[b] - c->n[b] : left;
+		Ls[b] += (int)add;
+		left -= (int)add;
+	}
+	for (int seg = 0, i = 0; seg < c->nseg; seg++) {
+		int rem = Ls[seg], ns = c->n[seg];
+		for (int j = 0; j < ns; j++, i++) {
+			int v = rem - (ns - 1 - j);
+			lay[i] = mx[i] < v ? mx[i] : v;
+			rem -= lay[i];
+		}
+	}
+	return 0;
+}
+
+/* U_c and Sigma_c of a class from its split. */
+void pm_class_times(const struct pm *m, struct pm_class *c, const int *lay)
+{
+	int S = c->S;
+	double t[64], dl[64], U = 0, sig = 0;
+	for (int i = 0; i < S; i++) {
+		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
+		t[i] = lay[i] * k->x + (i == S - 1 ? k->lx : 0);
+		dl[i] = stage_delay(m, c, i);
+		if (t[i] > U)
+			U = t[i];
+		sig += t[i] + 2 * dl[i];
+	}
+	double acc = 0;
+	for (int i = S - 1; i >= 0; i--) {
+		acc += t[i] + 2 * dl[i];
+		if (acc / (S - i) > U)
+			U = acc / (S - i);
+	}
+	c->U = U;
+	c->sig = sig;
+	/* As pm_class_tail's: option-independent, so pm_set_option can bound the
+	 * tail before computing it. */
+	double tl = 0, first = 0;
+	for (int i = 0; i < S; i++) {
+		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
+		double b = lay[i] * k->bl + (i == S - 1 ? k->lb : 0);
+		double f = tl + (m->sc->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
+		if (f > first)
+			first = f;
+		tl += b + dl[i];
+	}
+	c->first = first;
+}
