@@ -222,6 +222,24 @@ void pm_class_times(const struct pm *m, struct pm_class *c, const int *lay);
 void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
 int pm_enum_classes(struct pm *m, int d);
 
+/* place_tail.c */
+int pm_cmp_dbl_desc(const void *a, const void *b);
+int pm_link_classes(struct pm *m);
+bool pm_scenario_pair_ok(const struct gp_scenario *s, int a, int b, double bw);
+void pm_enum_opts(struct pm *m);
+double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o);
+double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o);
+int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx);
+
+/* Both directions of DCs a-b at bandwidth >= bw, from the link matrix,
+ * for the hot loops. */
+static inline bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
+{
+	int nd = m->sc->ndcs, x = m->lmat[a * nd + b], y = m->lmat[b * nd + a];
+	return x >= 0 && y >= 0 &&
+	       fmin(m->sc->links[x].bandwidth, m->sc->links[y].bandwidth) >= bw;
+}
+
 static inline double pm_now_s(void)
 {
 	struct timespec ts;

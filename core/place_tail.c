@@ -1,0 +1,426 @@
+/*
+ * place_tail.c: the placement MILP's options and the tail E_c of a class
+ * under one (place_int.h).
+ *
+ * Options: the plan-wide facts the tail depends on, enumerated outside
+ * the solver, each a set of constraints on the plan: D = 1 (one replica,
+ * no sync); or d <= D <= 2d - 1 (d = 1, 2, 4, ...; the last range up to
+ * min(GPUs, N)), which also caps every ring the tail assumes at 2d - 1
+ * (else the tail would assume the whole DC's ring); D >= d instead where
+ * no ring exceeds 2d - 1 anyway, and for the covering options above
+ * d = PM_CAPD; with K DCs used at most (1, 2, 3, 4, then 6, 8, 12, ... at
+ * the upper end) and, for K >= 2, a link class q: any two DCs used must
+ * be joined both ways by links of bandwidth >= beta_q (so the ring, in
+ * any order, runs at least at beta_q; latency the largest among those
+ * links), and for K >= 2 a DP sync mode: the job's, or flat and
+ * hierarchical both when it says auto (the plan then carries the
+ * winner's; flat: one ring of all replicas, 2 (p - 1) / p of the
+ * gradients on every edge, p <= dhi, and its WAN latencies, at least
+ * 2 (d - 1), the part that leaves the link idle; none of it depends on
+ * K, so flat options come with the most DCs only). The uniform options
+ * (place_uniform.c) come first, then the covering ones from the most
+ * replicas and DCs down: the incumbent they leave lets the screens
+ * dismiss the capped options with few replicas.
+ *
+ * E_c, the tail after the first stage's last backward: max over stages
+ * of exposed DP sync + optimizer step - tail_i (tail_i = sum_{j<i} b_j +
+ * delta_j, how much earlier stage i's last backward ends). Sync as sim.c
+ * runs it: one bucket per layer (embedding gradients spread over the
+ * layers), ready evenly over the last backward, served one after
+ * another, each taking tau = gp_dp_sync_time of one bucket; exposed =
+ * max(tau, n tau - (n - 1) beta), beta = last backward / n. Ranks and
+ * local ring bandwidth are not known before the plan: tau is the worst
+ * over ring sizes 2..p_max (p_max = replicas the DC, or for flat sync all
+ * DCs, could hold, capped at N and at the option's dhi), so it is an
+ * upper bound. WAN part: K DCs at the option's (bandwidth, latency), as
+ * if this stage alone used the ring. Plan-wide WAN sync (K >= 2): every
+ * stage of every replica shares the ring's link directions, which carry
+ * W = pm_grad_ring_bytes / beta_q seconds of sync per iteration whatever
+ * the plan (gp_dp_sync_wan_bytes summed over stages), so stage i's sync
+ * also ends no earlier than its buckets' local phases (n (tau - its WAN
+ * part)) + W after the class's first bucket is ready (its last stage's
+ * last backward): exposed_i >= that - (first - tail_i). A class cut
+ * across DCs pays W more: its last gradients and its replicas'
+ * activations share the ring's links with the sync, which gp_simulate
+ * shows does not overlap. Optimizer: optimizer_time(params / t / d) with
+ * ZeRO-1, d the option's lower bound on replicas (an upper bound on the
+ * time).
+ */
+#include "place_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PM_CAPD 8               /* covering options cap the replicas at 2d - 1 up to this d */
+
+/* qsort's order for doubles, largest first. */
+int pm_cmp_dbl_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Link classes: distinct bandwidths of links present both ways. */
+int pm_link_classes(struct pm *m)
+{
+	const struct gp_scenario *s = m->sc;
+	m->qbw = gp_xcalloc((size_t)s->nlinks + 1, sizeof *m->qbw);
+	if (!m->qbw)
+		return -1;
+	for (int i = 0; i < s->nlinks; i++) {
+		const struct gp_link *l = &s->links[i], *r = gp_find_link(s, l->to, l->from);
+		if (!r)
+			continue;
+		double bw = fmin(l->bandwidth, r->bandwidth);
+		bool dup = false;
+		for (int j = 0; j < m->nq && !dup; j++)
+			dup = m->qbw[j] == bw;
+		if (!dup)
+			m->qbw[m->nq++] = bw;
+	}
+	qsort(m->qbw, (size_t)m->nq, sizeof *m->qbw, pm_cmp_dbl_desc);
+	return 0;
+}
+
+/* Both directions of DCs a-b at bandwidth >= bw (pm_pair_ok reads the
+ * same from the link matrix). */
+bool pm_scenario_pair_ok(const struct gp_scenario *s, int a, int b, double bw)
+{
+	const struct gp_link *x = gp_find_link(s, a, b), *y = gp_find_link(s, b, a);
+	return x && y && fmin(x->bandwidth, y->bandwidth) >= bw;
+}
+
+static void add_opt(struct pm *m, struct pm_opt o)
+{
+	if (m->nopt == m->capopt) {
+		int nc = m->capopt ? 2 * m->capopt : 64;
+		struct pm_opt *a = realloc(m->opt, (size_t)nc * sizeof *a);
+		if (!a) {
+			m->opt_oom = true;
+			return;
+		}
+		m->opt = a;
+		m->capopt = nc;
+	}
+	m->opt[m->nopt++] = o;
+}
+
+/* The largest DP ring any kind's tail would assume (bucket_time's
+ * p_max before the option's cap). */
+static int ring_max(const struct pm *m, int K, enum gp_sync_mode mode)
+{
+	int r = 2;
+	for (int i = 0; i < m->nk; i++) {
+		const struct pm_kind *k = &m->k[i];
+		int p = K >= 2 && mode == GP_SYNC_HIER ? m->dc_gpus[k->dc] / k->tp
+								      : m->gpus / k->tp;
+		if (p > m->N)
+			p = m->N;
+		if (p > r)
+			r = p;
+	}
+	return r;
+}
+
+/* m->opt: every option, in the order the search takes them. */
+void pm_enum_opts(struct pm *m)
+{
+	const struct gp_scenario *s = m->sc;
+	/* The sync mode matters across DCs only: options with K >= 2 come
+	 * once per mode the job allows (both when it says auto). */
+	enum gp_sync_mode m1 = gp_plan_sync(s, NULL), modes[2] = { m1, GP_SYNC_FLAT };
+	int nmodes = s->job.sync_mode == GP_SYNC_AUTO ? 2 : 1;
+	add_opt(m, (struct pm_opt){ .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1, .mode = m1 });
+	/* Replicas D in [d, 2d - 1] (the last range up to Dmax): the bound
+	 * caps every DP ring the tail assumes. The uniform options first:
+	 * solved in closed form, they give the covering MILPs a good
+	 * incumbent to search below. */
+	int Dmax = m->gpus < m->N ? m->gpus : m->N;
+	/* Where no ring the tail assumes exceeds 2d - 1, the cap changes
+	 * nothing and the option admits every D >= d. The uniform options,
+	 * solved in closed form, are capped otherwise; the covering ones
+	 * only up to d = PM_CAPD (the cap weakens prune, and above that the
+	 * ring's (p - 1) / p changes by a few per cent at most). */
+	for (int d = 1; d <= Dmax; d *= 2)
+		add_opt(m, (struct pm_opt){ .uni = true, .d = d,
+					    .dhi = 2 * d <= Dmax && (d == 1 || ring_max(m, 1, m1) > 2 * d - 1)
+						   ? 2 * d - 1 : Dmax,
+					    .K = 1, .q = -1, .mode = m1 });
+	/* Then most replicas first: their optimum is usually the best, and
+	 * below it the options capped at few replicas fall to the screens. */
+	int dtop = 1;
+	while (dtop * 2 <= Dmax)
+		dtop *= 2;
+	for (int d = dtop; d >= 2; d /= 2) {
+		/* The DC counts K: 1, 2, 3, 4, then 6, 8, 12, ... and all; the
+		 * most first, for the same reason. */
+		int Ks[64], nK = 0;
+		for (int K = 1; K <= s->ndcs && nK < 64;) {
+			Ks[nK++] = K;
+			int next = K < 4 ? K + 1 : K % 3 == 0 ? K / 3 * 4 : K / 2 * 3;
+			if (K < s->ndcs && next > s->ndcs)
+				next = s->ndcs;
+			K = next;
+		}
+		for (int i = nK - 1; i >= 0; i--) {
+			int K = Ks[i];
+			if (K == 1) {
+				int dhi = 2 * d <= Dmax && d <= PM_CAPD && ring_max(m, 1, m1) > 2 * d - 1
+					  ? 2 * d - 1 : Dmax;
+				add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = 1, .q = -1, .mode = m1 });
+				continue;
+			}
+			for (int q = 0; q < m->nq; q++) {
+				double lat = 0;
+				for (int l = 0; l < s->nlinks; l++)
+					if (pm_scenario_pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
+						lat = fmax(lat, s->links[l].latency);
+				for (int mi = 0; mi < nmodes; mi++) {
+					/* A flat ring's tail and WAN bytes do not depend
+					 * on K (>= 2): the most DCs admit every plan the
+					 * fewer do, at the same estimate. */
+					if (modes[mi] == GP_SYNC_FLAT && i != nK - 1)
+						continue;
+					int dhi = 2 * d <= Dmax && d <= PM_CAPD &&
+						  ring_max(m, K, modes[mi]) > 2 * d - 1 ? 2 * d - 1 : Dmax;
+					add_opt(m, (struct pm_opt){ .d = d, .dhi = dhi, .K = K, .q = q,
+								    .wbw = m->qbw[q], .wlat = lat,
+								    .mode = modes[mi], .ring = dhi });
+				}
+			}
+		}
+	}
+}
+
+/* Bytes each edge of the option's WAN ring carries per iteration (0: no
+ * WAN sync). */
+double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
+{
+	if (o->one || o->K < 2)
+		return 0;
+	double G = m->prec * (m->L * m->Lp + 2 * m->Ep);
+	/* Each ring edge carries 2 (p - 1) / p of the gradients, p = the
+	 * DCs (hierarchical) or the replicas (flat), at most K or dhi. */
+	int p = o->mode == GP_SYNC_HIER ? o->K : o->ring;
+	double f = p >= 2 ? 2.0 * (p - 1) / p : 2.0;
+	return f * G / m->sc->job.sync_every;
+}
+
+/* Worst one-bucket sync time over ring sizes 2..pmax (see the header). */
+static double bucket_time(const struct pm *m, const struct pm_kind *k, double bytes,
+			  const struct pm_opt *o, int pmax)
+{
+	const struct gp_job *j = &m->sc->job;
+	double worst = 0;
+	int hi = pmax;
+	for (int p = 2; p <= hi; p++) {
+		if (p > k->p->per_node / k->tp + 1 && p < pmax)
+			p = pmax;   /* the NIC regime only grows with p */
+		struct gp_sync_q q = { .bytes = bytes, .tp = k->tp, .replicas = p,
+				       .dcs = o->K, .local = p, .wan_bw = o->wbw,
+				       .wan_lat = o->wlat, .mode = o->mode,
+				       .every = j->sync_every };
+		/* sim.c's dp_group: NVLink when the ring fits in a node. */
+		if ((long)p * k->tp <= k->p->per_node) {
+			q.local_bw = k->p->nvlink * gp_eta_nvlink();
+			q.local_lat = 8.2e-6;
+		} else {
+			int r = k->p->per_node / k->tp;
+			r = r < 1 ? 1 : r > p ? p : r;
+			q.local_bw = k->p->network * gp_eta_net() * r;
+			q.local_lat = k->p->latency;
+		}
+		if (o->K < 2)
+			q.dcs = 1;
+		double t = gp_dp_sync_time(m->cm, &q);
+		if (t > worst)
+			worst = t;
+	}
+	return worst;
+}
+
+/* The WAN part of one bucket's sync time at option o: what the ring's
+ * edge carries for this bucket, alone on the link, plus its latency. */
+static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *o)
+{
+	const struct gp_job *j = &m->sc->job;
+	if (o->one || o->K < 2)
+		return 0;
+	if (o->mode == GP_SYNC_FLAT) {
+		/* One ring of all the replicas, every step across the WAN:
+		 * the link carries the bytes (2 (p - 1) / p of them, p <= dhi). */
+		double f = o->ring >= 2 ? 2.0 * (o->ring - 1) / o->ring : 2.0;
+		return f * bytes / j->sync_every / o->wbw;
+	}
+	return 2.0 * (o->K - 1) / o->K * bytes / j->sync_every / o->wbw +
+	       2.0 * (o->K - 1) * o->wlat / j->sync_every;
+}
+
+/* One bucket's sync (all of it, and its local part) and the optimizer
+ * step of a stage of kind kd with n layers (first, last: the ends, which
+ * hold the embedding), in nb buckets: they depend on these only, so they
+ * are memoised for the option the memo holds. */
+static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_opt *o, int kd,
+					    int n, bool first, bool last, int nb, int dz)
+{
+	const struct gp_scenario *s = m->sc;
+	const struct pm_kind *k = &m->k[kd];
+	struct pm_memo *mm = m->memo;
+	size_t key = (((size_t)kd * (size_t)(m->L + 1) + (size_t)n) * 2 + first) * 2 + last;
+	struct pm_stagev *v = &mm->v[key];
+	if (mm->at[key] == mm->gen)
+		return v;
+	mm->at[key] = mm->gen;
+	double params = n * m->Lp + (first ? m->Ep : 0) + (last ? m->Ep : 0);
+	double grad = params * m->prec;
+	v->tau = v->loc = 0;
+	if (!o->one) {
+		int pmax = o->K >= 2 && o->mode == GP_SYNC_HIER
+			   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
+		if (pmax > m->N)
+			pmax = m->N;
+		if (pmax > o->dhi)
+			pmax = o->dhi;   /* no ring holds more than the plan's replicas */
+		if (pmax < 2)
+			pmax = 2;
+		v->tau = bucket_time(m, k, grad / nb, o, pmax);
+		/* What of it leaves the link idle: the local phases
+		 * (hierarchical), or for a flat ring across DCs its
+		 * 2 (p - 1) WAN latencies, p >= d (this feeds a lower
+		 * bound, where tau takes the worst ring). */
+		if (o->K >= 2 && o->mode == GP_SYNC_FLAT)
+			v->loc = 2.0 * (o->d - 1) * o->wlat / s->job.sync_every;
+		else
+			v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
+	}
+	v->opt = m->cm->ops->optimizer_time(m->cm->ud, k->g, params / k->tp / dz);
+	return v;
+}
+
+/* E_c of class c under option o (see the header). */
+double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
+{
+	const struct gp_scenario *s = m->sc;
+	const int *lay = m->lay + c->off;
+	struct pm_memo *mm = m->memo;
+	if (mm->o != o) {
+		mm->o = o;
+		mm->gen++;
+		mm->W = pm_grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
+	}
+	/* Per stage: kind, and the boundary delay after it. */
+	int kd[64];
+	double dl[64];
+	for (int g = 0, i = 0; g < c->nseg; g++)
+		for (int j = 0; j < c->n[g]; j++, i++) {
+			kd[i] = c->kind[g];
+			dl[i] = i == c->S - 1 ? 0 : j == c->n[g] - 1 ? c->dcross[g] : m->k[kd[i]].delta;
+		}
+	double E = 0, tail = 0;
+	/* Plan-wide WAN sync (K >= 2): every stage of every replica shares
+	 * the ring's edges, which carry pm_grad_ring_bytes per iteration in all;
+	 * the link can start on the first bucket the pipeline makes ready
+	 * (its last stage's first layer of the last backward), so stage i's
+	 * sync ends no earlier than its own local phases (RS + AG + latency
+	 * of its n buckets, which leave the link idle in lockstep) plus the
+	 * link's whole work after that point. */
+	double W = mm->W;
+	double first = c->first;   /* earliest bucket ready, before stage 0's last backward ends */
+	int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
+	for (int i = 0; i < c->S; i++) {
+		const struct pm_kind *k = &m->k[kd[i]];
+		bool last = i == c->S - 1;
+		int n = lay[i];
+		double b = n * k->bl + (last ? k->lb : 0);
+		int nb = s->job.sync_overlap ? n : 1;
+		const struct pm_stagev *v = stage_values(m, o, kd[i], n, i == 0, last, nb, dz);
+		double exposed = 0;
+		if (!o->one) {
+			double beta = b / nb;
+			exposed = fmax(v->tau, nb * v->tau - (nb - 1) * beta);
+			if (W > 0)
+				exposed = fmax(exposed, nb * v->loc + W - (first - tail));
+		}
+		double x = exposed + v->opt - tail;
+		if (x > E || i == 0)
+			E = x;
+		tail += b + dl[i];
+	}
+	/* A pipeline cut across DCs sends its last gradients back over a
+	 * link the ring's sync is already filling (processor sharing: every
+	 * flow slows), and its lockstep replicas' activations compete with
+	 * the sync too: gp_simulate shows the overlap assumed above does not
+	 * hold there, so such a class pays the ring's whole link time on top. */
+	if (W > 0 && c->la >= 0)
+		E += W;
+	return E;
+}
+
+static bool same_run(const struct pm_class *a, const struct pm_class *b)
+{
+	return !memcmp(a->sg, b->sg, sizeof a->sg) && a->U == b->U;
+}
+
+/* Sets E and the on flags of the classes for option o that could take
+ * part in a plan faster than `below`, prunes dominated ones (same pools,
+ * links and DCs; no faster cycle and no shorter fill/tail); returns the
+ * classes left in idx, sorted by signature, U, fill + tail. */
+int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
+{
+	double W = o->one || o->K < 2 ? 0 : pm_grad_ring_bytes(m, o) / o->wbw;
+	int n = 0;
+	for (int j = 0; j < m->nc; j++) {
+		int i = m->order[j];
+		struct pm_class *c = &m->c[i];
+		c->on = false;
+		if (c->nseg > 2)
+			continue;   /* chains: only in the uniform options */
+		/* The tail is >= 0 (stage 0's), so no plan below `below` can
+		 * use a class whose fill alone reaches it. */
+		if (c->sig >= below)
+			continue;
+		bool xdc = c->nseg == 2 && m->k[c->kind[0]].dc != m->k[c->kind[1]].dc;
+		if (!o->one && o->K == 1 && xdc)
+			continue;
+		if (!o->one && o->K >= 2 && xdc &&
+		    !pm_pair_ok(m, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
+			continue;
+		/* The tail is at least stage 0's, whose sync ends no earlier
+		 * than the option's WAN time W after the first bucket is
+		 * ready (pm_class_tail), plus W for a class cut across DCs. */
+		if (W > 0 && c->sig + fmax(W - c->first, 0) + (c->la >= 0 ? W : 0) >= below)
+			continue;
+		c->E = pm_class_tail(m, c, o);
+		/* Insertion into the run of equal signature and U by fill +
+		 * tail, then index. */
+		int p = n++;
+		while (p > 0) {
+			const struct pm_class *q = &m->c[idx[p - 1]];
+			double eq = q->sig + q->E, ec = c->sig + c->E;
+			if (!same_run(q, c) || eq < ec || (eq == ec && idx[p - 1] < i))
+				break;
+			idx[p] = idx[p - 1];
+			p--;
+		}
+		idx[p] = i;
+	}
+	int kept = 0;
+	double bestE = INF;
+	for (int j = 0; j < n; j++) {
+		struct pm_class *c = &m->c[idx[j]];
+		if (j > 0 && memcmp(m->c[idx[j - 1]].sg, c->sg, sizeof c->sg))
+			bestE = INF;
+		/* Sorted by U within a signature: dominated iff an earlier one
+		 * has no larger fill + tail. The cycle rows weigh a class that
+		 * crosses a link by 1 / U: there only an equal U dominates. */
+		if (c->la >= 0 && j > 0 && m->c[idx[j - 1]].U != c->U)
+			bestE = INF;
+		if (c->sig + c->E < bestE) {
+			bestE = c->sig + c->E;
+			c->on = true;
+			idx[kept++] = idx[j];
+		}
+	}
+	return kept;
+}
