@@ -240,6 +240,28 @@ static inline bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
 	       fmin(m->sc->links[x].bandwidth, m->sc->links[y].bandwidth) >= bw;
 }
 
+/* place_cover.c */
+int pm_m_of(const struct pm *m, const struct pm_class *c, double T);
+double pm_count_bp(const struct pm *m, const int *idx, int n, double T);
+double pm_prev_bp(const struct pm *m, const int *idx, int n, double T);
+double pm_next_bp(const struct pm *m, const int *idx, int n, double T);
+double pm_class_egress(const struct pm *m, const struct pm_class *c, enum gp_objective goal);
+double pm_probe_egress(const struct pm *m, const struct pm_class *c, enum pm_goal goal);
+void pm_sol_single(const struct pm *m, struct pm_sol *sol, int ci, int y, double T, double obj,
+		   int oi);
+void pm_sol_copy(const struct pm *m, struct pm_sol *dst, const struct pm_sol *src, int oi);
+struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const int *idx,
+			       int n, double T, enum pm_goal goal, bool relax, int *cy, int *cx,
+			       const struct pm_sol *ws, double *x0);
+int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n, double T,
+		   enum pm_goal goal, const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e);
+
+/* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
+static inline double pm_bp(const struct pm_class *c, int mb)
+{
+	return c->sig + c->E + (mb - 1) * c->U;
+}
+
 static inline double pm_now_s(void)
 {
 	struct timespec ts;
