@@ -21,11 +21,14 @@
  *    twin DCs (same pools, same links) ordered by the GPUs they use.
  * An objective probe minimises WAN bytes, $ per iteration (GPUs' $/h T /
  * 3600 + egress) or $/h, and may carry a cutoff row: only plans better
- * than the best so far. GLPK solves it with its MIP presolve, no cuts
- * and first-fractional branching (light), the full settings after that
- * in the search's second pass, within the probe's time; a plan given to
- * a feasibility probe that the model accepts settles it, and one given
- * to an objective probe goes to GLPK as a warm start.
+ * than the best so far. GLPK solves it with its MIP presolve (bound
+ * tightening, which settles the large infeasible probes sooner), no
+ * cuts and first-fractional branching (light: faster here than MIR cuts
+ * and Driebeck-Tomlin branching), the full settings after that in the
+ * search's second pass, within the probe's time; its LP is GLPK's
+ * choice. A plan given to a feasibility probe that the model accepts
+ * settles it; one given to an objective probe goes to GLPK as a warm
+ * start.
  *
  * The breakpoints (m - 1) U_c + Sigma_c + E_c of the classes are where
  * feasibility can change: the search moves over them.

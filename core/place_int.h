@@ -256,6 +256,22 @@ struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const
 int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n, double T,
 		   enum pm_goal goal, const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e);
 
+/* place_screen.c */
+void pm_class_use(const struct pm *m, const struct pm_class *c, int f[2], int g[2]);
+long pm_fewest_gpus(const struct pm *m, const int *idx, int n);
+int pm_probe_ws(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+		const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e);
+int pm_probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_goal goal,
+	     struct pm_sol *sol, struct gp_err *e);
+
+/* place_round.c */
+bool pm_round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int n, double T,
+		 const double *yl, struct pm_sol *h);
+
+/* place_milp.c */
+int pm_one_obj(const struct pm *m, int oi, const int *idx, int n, double T, enum pm_goal goal,
+	       struct pm_sol *sol);
+
 /* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
 static inline double pm_bp(const struct pm_class *c, int mb)
 {
