@@ -268,9 +268,18 @@ int pm_probe(struct pm *m, int oi, const int *idx0, int n0, double T, enum pm_go
 bool pm_round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int n, double T,
 		 const double *yl, struct pm_sol *h);
 
-/* place_milp.c */
+/* place_uniform.c */
+int pm_solve_one(struct pm *m, int oi, const int *idx, int n, double below, struct pm_sol *sol,
+		 double *T, double *lo);
 int pm_one_obj(const struct pm *m, int oi, const int *idx, int n, double T, enum pm_goal goal,
 	       struct pm_sol *sol);
+int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double *T);
+int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim, struct pm_best *best,
+	       struct pm_sol *sol, struct pm_sol *cur, int d);
+
+/* place_milp.c */
+int pm_take_incumbent(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
+		      const struct pm_sol *cur, double T, int oi, int d);
 
 /* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
 static inline double pm_bp(const struct pm_class *c, int mb)

@@ -154,8 +154,8 @@ static bool round_spread(const struct pm *m, const int *idx, int n, struct pm_so
  * micro-batches go to classes that cross no link first. Fills h (y, x
  * per class) and returns true when it has a candidate; pm_cover_solve
  * checks it against the model exactly. */
-bool pm_round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int n,
-		     double T, const double *yl, struct pm_sol *h)
+bool pm_round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int n, double T,
+		 const double *yl, struct pm_sol *h)
 {
 	struct pm_round r = { .used = gp_xcalloc((size_t)m->npools + 1, sizeof *r.used),
 			      .dcu = gp_xcalloc((size_t)m->sc->ndcs + 1, sizeof *r.dcu),
