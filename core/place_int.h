@@ -277,6 +277,10 @@ int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double 
 int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim, struct pm_best *best,
 	       struct pm_sol *sol, struct pm_sol *cur, int d);
 
+/* place_warm.c */
+int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best,
+		  struct pm_sol *sol, struct gp_err *e);
+
 /* place_milp.c */
 int pm_take_incumbent(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 		      const struct pm_sol *cur, double T, int oi, int d);
