@@ -9,14 +9,14 @@
  *  * Plan space. A kind is (pool, TP degree, recomputation)
  *    (place_kinds.c, which also holds each stage's memory and layer
  *    capacity). A pipeline class is S stages of kinds with a fixed layer
- *    split: one segment, two segments on different pools (in one DC or in
+ *    split (place_split.c): one segment, two segments on different pools (in one DC or in
  *    two DCs joined both ways), or a chain of 3..PM_MAXSEG segments on
  *    distinct DCs (place_classes.c). A plan is y_c replicas of each class
  *    c sharing x_c of the N micro-batches.
  *  * Iteration time of one replica of class c running m micro-batches
  *    (1F1B; Sailor / Metis form, DOMAIN.md "Iteration time"):
  *       t_c(m) = (m - 1) U_c + Sigma_c + E_c,
- *    U_c the cycle and Sigma_c the fill (place_classes.c), E_c the tail
+ *    U_c the cycle and Sigma_c the fill (place_split.c), E_c the tail
  *    after the first stage's last backward: exposed DP sync and the
  *    optimizer step (place_tail.c).
  *  * Options. The plan-wide facts the tail depends on (the range [d, dhi]
@@ -29,7 +29,8 @@
  *  * The covering MILP. For one option and T, class c fits m_c(T)
  *    micro-batches per replica, and a plan within T exists iff a covering
  *    MILP over the classes is feasible (place_cover.c); each probe is
- *    pruned and screened before GLPK sees it (place_screen.c).
+ *    pruned and screened before GLPK sees it, and its LP's point rounded
+ *    into a candidate plan (place_screen.c, place_round.c).
  *  * Search over T. Feasibility is monotone in T and the optimum T* is a
  *    breakpoint (m - 1) U_c + Sigma_c + E_c: per option a search over its
  *    breakpoints below the best T so far, one probe each (place_search.c);
@@ -37,8 +38,8 @@
  *    (place_warm.c).
  *  * Objectives. time: T*. wan_bytes: the fewest WAN bytes per iteration
  *    over plans with T <= 1.05 T*. cost: the fewest $ per iteration, by
- *    branch and bound over intervals of T (place_cost.c). The budget is a
- *    constraint throughout.
+ *    branch and bound over intervals of T (place_objective.c). The
+ *    budget is a constraint throughout.
  *
  * place_milp.c holds the entry points, the plan and the report made of a
  * solution, and the polish by the search engine.
@@ -281,9 +282,23 @@ int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim, struct
 int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best,
 		  struct pm_sol *sol, struct gp_err *e);
 
-/* place_milp.c */
+/* place_search.c */
+double pm_work_bound(const struct pm *m);
 int pm_take_incumbent(const struct pm *m, struct pm_best *best, struct pm_sol *sol,
 		      const struct pm_sol *cur, double T, int oi, int d);
+int pm_search(struct pm *m, enum gp_objective goal, struct pm_sol *sol, struct pm_best *best,
+	      struct gp_err *e);
+
+/* place_objective.c */
+double pm_sol_objective(const struct pm *m, const struct pm_opt *o, const struct pm_sol *sol,
+			enum gp_objective goal);
+double pm_work_cost_bound(const struct pm *m);
+int pm_wan_option(struct pm *m, int oi, const int *idx, int n, double Tstar,
+		  struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, int d,
+		  struct gp_err *e);
+int pm_cost_option(struct pm *m, int oi, const int *idx, int n, double Tstar,
+		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, struct pm_sol *last,
+		   int d, struct gp_err *e);
 
 /* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
 static inline double pm_bp(const struct pm_class *c, int mb)
