@@ -12,13 +12,10 @@
 #include "place_int.h"
 #include "sim.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
 
 static void pm_free(struct pm *m)
 {
@@ -192,6 +189,68 @@ static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *bu
 	return buf;
 }
 
+/* The proof of the search's solution: status, objective, bound, gap. */
+static void report_proof(const struct pm *m, enum gp_objective goal, const struct pm_best *best,
+			 struct gp_plan_report *rep)
+{
+	double ob = INF;   /* the lowest T an option may still hold */
+	for (int oi = 0; m->ob && oi < m->nopt; oi++)
+		ob = fmin(ob, m->ob[oi]);
+	bool proven = !best->stopped && ob == INF;
+	rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
+	if (goal == GP_OBJ_TIME) {
+		rep->objective = best->T;
+		/* Stopped by the time limit: options not searched yet
+		 * are bounded by the work bound only. */
+		rep->bound = proven ? best->T : best->stopped ? m->Tlb :
+			     fmin(best->T, ob);
+		if (!proven && rep->bound < m->Tlb)
+			rep->bound = fmin(m->Tlb, best->T);
+	} else {
+		rep->objective = best->obj;
+		/* Cost: what the search left out (open intervals, gap
+		 * drops, the deadline) costs at least cost_lb; proven when
+		 * that reaches the objective. */
+		if (goal == GP_OBJ_COST) {
+			rep->bound = fmin(best->obj, fmax(m->cost_lb, pm_work_cost_bound(m)));
+			proven = rep->bound >= best->obj * (1 - 1e-12);
+			rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
+			if (proven)
+				rep->bound = best->obj;
+		} else {
+			rep->bound = proven ? best->obj : 0;
+		}
+	}
+	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
+}
+
+/* The report's note on the search's solution (pipes pipelines): its
+ * counts, the winning option, what was cut, the warm start. */
+static void report_note(const struct pm *m, const struct pm_best *best, const struct pm_sol *sol,
+			int pipes, bool warm, struct gp_plan_report *rep)
+{
+	char od[96];
+	int used = 0;
+	for (int i = 0; i < m->nc; i++)
+		used += sol->y[i] > 0;
+	snprintf(rep->note, sizeof rep->note,
+		 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
+		 best->T, m->probes, m->undecided, PM_PROBE_TL, m->screened, m->rounded, m->warm_used, rep->seconds, m->nopt,
+		 opt_desc(m, &m->opt[best->opt], od, sizeof od), m->nc, used, pipes,
+		 m->Smax, m->no_two ? "; two-segment classes dropped (too many)" :
+		 m->trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
+		 m->trunc_chain ? "; chain classes cut (count or time)" : "");
+	if (warm) {
+		size_t l = strlen(rep->note);
+		if (m->warm_T < INF)
+			snprintf(rep->note + l, sizeof rep->note - l,
+				 "; warm start: the given plan as classes at %.9g s", m->warm_T);
+		else
+			snprintf(rep->note + l, sizeof rep->note - l,
+				 "; warm start: the given plan maps to no option's classes");
+	}
+}
+
 /* Why nothing fits: memory, GPUs, budget. */
 static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 {
@@ -263,15 +322,14 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 	return gp_errf(e, "%s", msg);
 }
 
-/* The model is exact only for itself: its optimum can simulate a few per
- * cent slower than a plan the model ranks a little worse (lockstep link
- * sharing, deep pipelines with few micro-batches, plans outside its
- * space). So the plan is simulated and polished by the search: the search
- * engine as it is (seeded with the reference engines: the warm start from
- * the heuristics), then the search seeded with both its plan and the
- * MILP's; whichever of the three simulates fastest is returned, the MILP's
- * own on ties. The proof (objective, bound, gap) stays the model's; the
- * report keeps the MILP's own plan's simulated time beside it. */
+/* ------------------------------------------------------------------ */
+/* The polish by the search engine, a block on its own: it sees the
+ * scenario, the options, the warm plan and the MILP's plan and report,
+ * and nothing of struct pm (its clock, pm_now_s, is all it takes from
+ * place_int.h), so that it can move out of the MILP into a step of its
+ * own in an engine table. Keep its interface that narrow. */
+
+/* The simulated iteration time of plan p (INF: it does not fit). */
 static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		       const struct gp_plan *p)
 {
@@ -287,6 +345,15 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 	return t;
 }
 
+/* The model is exact only for itself: its optimum can simulate a few per
+ * cent slower than a plan the model ranks a little worse (lockstep link
+ * sharing, deep pipelines with few micro-batches, plans outside its
+ * space). So the plan is simulated and polished by the search: the search
+ * engine as it is (seeded with the reference engines: the warm start from
+ * the heuristics), then the search seeded with both its plan and the
+ * MILP's; whichever of the three simulates fastest is returned, the MILP's
+ * own on ties. The proof (objective, bound, gap) stays the model's; the
+ * report keeps the MILP's own plan's simulated time beside it. */
 static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   const struct gp_plan *warm, struct gp_plan *out, struct gp_plan_report *rep)
 {
@@ -337,6 +404,8 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 own, ts, warm ? "them and the warm plan" : "both", tg, kept);
 }
 
+/* ------------------------------------------------------------------ */
+
 int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 const struct gp_plan *warm, struct gp_plan *out,
 		 struct gp_plan_report *rep, struct gp_err *e)
@@ -378,57 +447,10 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		rep->status = GP_MILP_NOSOL;
 		rc = gp_errf(e, "milp: the classes of the best option could not be rebuilt within the time limit; try a larger --time-limit");
 	} else if (rc == 0) {
-		char od[96];
-		int used = 0, pipes = out->npipes;
-		for (int i = 0; i < m.nc; i++)
-			used += sol.y[i] > 0;
 		rep->estimate_s = best.T;
 		rep->seconds = pm_now_s() - m.t0;
-		double ob = INF;   /* the lowest T an option may still hold */
-		for (int oi = 0; m.ob && oi < m.nopt; oi++)
-			ob = fmin(ob, m.ob[oi]);
-		bool proven = !best.stopped && ob == INF;
-		rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
-		if (goal == GP_OBJ_TIME) {
-			rep->objective = best.T;
-			/* Stopped by the time limit: options not searched yet
-			 * are bounded by the work bound only. */
-			rep->bound = proven ? best.T : best.stopped ? m.Tlb :
-				     fmin(best.T, ob);
-			if (!proven && rep->bound < m.Tlb)
-				rep->bound = fmin(m.Tlb, best.T);
-		} else {
-			rep->objective = best.obj;
-			/* Cost: what the search left out (open intervals, gap
-			 * drops, the deadline) costs at least cost_lb; proven when
-			 * that reaches the objective. */
-			if (goal == GP_OBJ_COST) {
-				rep->bound = fmin(best.obj, fmax(m.cost_lb, pm_work_cost_bound(&m)));
-				proven = rep->bound >= best.obj * (1 - 1e-12);
-				rep->status = proven ? GP_MILP_OPTIMAL : GP_MILP_FEASIBLE;
-				if (proven)
-					rep->bound = best.obj;
-			} else {
-				rep->bound = proven ? best.obj : 0;
-			}
-		}
-		rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
-		snprintf(rep->note, sizeof rep->note,
-			 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
-			 best.T, m.probes, m.undecided, PM_PROBE_TL, m.screened, m.rounded, m.warm_used, rep->seconds, m.nopt,
-			 opt_desc(&m, &m.opt[best.opt], od, sizeof od), m.nc, used, pipes,
-			 m.Smax, m.no_two ? "; two-segment classes dropped (too many)" :
-			 m.trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
-			 m.trunc_chain ? "; chain classes cut (count or time)" : "");
-		if (warm) {
-			size_t l = strlen(rep->note);
-			if (m.warm_T < INF)
-				snprintf(rep->note + l, sizeof rep->note - l,
-					 "; warm start: the given plan as classes at %.9g s", m.warm_T);
-			else
-				snprintf(rep->note + l, sizeof rep->note - l,
-					 "; warm start: the given plan maps to no option's classes");
-		}
+		report_proof(&m, goal, &best, rep);
+		report_note(&m, &best, &sol, out->npipes, warm != NULL, rep);
 	}
 	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
