@@ -63,6 +63,7 @@
 #define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
 #define PM_DUAL_N 1000          /* classes from which LPs go to the dual simplex */
 
+/* A kind: a pool at one TP degree and recomputation, and its costs. */
 struct pm_kind {
 	int dc, pool, fp;              /* fp: flat pool index */
 	const struct gp_pool *p;
@@ -75,6 +76,7 @@ struct pm_kind {
 	double delta;                  /* boundary delay to the next stage of this kind */
 };
 
+/* A pipeline class: its segments (kind, stages), layer split and times. */
 struct pm_class {
 	int nseg, kind[PM_MAXSEG], n[PM_MAXSEG], S;
 	int off;                       /* layer counts in pm.lay[off .. off + S) */
@@ -91,6 +93,7 @@ struct pm_class {
 	bool on;                       /* in the current option */
 };
 
+/* An option: the plan-wide facts the tail depends on (place_tail.c). */
 struct pm_opt {
 	bool one;                      /* D = 1 */
 	bool uni;                      /* d <= y <= dhi replicas of one class, DP inside each DC */
@@ -120,6 +123,7 @@ struct pm_stagev {
 	double tau, loc, opt;          /* one bucket's sync, its local part, optimizer */
 };
 
+/* pm_class_tail's memo of stage values, for one option at a time. */
 struct pm_memo {
 	const struct pm_opt *o;
 	unsigned gen;
@@ -128,6 +132,7 @@ struct pm_memo {
 	struct pm_stagev *v;
 };
 
+/* The engine's state for one scenario and its options. */
 struct pm {
 	const struct gp_scenario *sc;
 	const struct gp_plan_opts *o;
@@ -184,6 +189,7 @@ struct pm {
  * with the fewest WAN bytes, dollars per iteration, or dollars per hour. */
 enum pm_goal { PM_FEAS, PM_WAN, PM_COST, PM_PRICE };
 
+/* A probe's plan: replicas y and micro-batches x per class of m->c. */
 struct pm_sol {
 	double T, obj;
 	double lb;                     /* objective probes: the solver's bound on
@@ -257,6 +263,12 @@ struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const
 int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n, double T,
 		   enum pm_goal goal, const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e);
 
+/* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
+static inline double pm_bp(const struct pm_class *c, int mb)
+{
+	return c->sig + c->E + (mb - 1) * c->U;
+}
+
 /* place_screen.c */
 void pm_class_use(const struct pm *m, const struct pm_class *c, int f[2], int g[2]);
 long pm_fewest_gpus(const struct pm *m, const int *idx, int n);
@@ -300,12 +312,7 @@ int pm_cost_option(struct pm *m, int oi, const int *idx, int n, double Tstar,
 		   struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, struct pm_sol *last,
 		   int d, struct gp_err *e);
 
-/* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
-static inline double pm_bp(const struct pm_class *c, int mb)
-{
-	return c->sig + c->E + (mb - 1) * c->U;
-}
-
+/* Seconds on the monotonic clock (deadlines, the report's times). */
 static inline double pm_now_s(void)
 {
 	struct timespec ts;

@@ -112,9 +112,9 @@ static bool onepool_build(const struct pm *m, const int *idx, int n, double T,
  * count g <= G, the most micro-batches floor(g / g_q) copies of a
  * one-pool class q with g_q < g do (blt), the most one copy does (slt),
  * and the class with g_q = g (eq, -1 when it fits none), in one
- * allocation. With one class per pool and GPU count (probe_ws keeps one
- * per signature) that is prune_slow's loop, which excludes the class
- * itself; NULL when two have one count (prune_slow settles their ties)
+ * allocation. With one class per pool and GPU count (probe_classes keeps one
+ * per signature) that is dominated_slow's loop, which excludes the class
+ * itself; NULL when two have one count (dominated_slow settles their ties)
  * or out of memory. */
 static long *fast_tables(const struct pm *m, const struct pm_onepool *p, int G)
 {
@@ -147,64 +147,53 @@ static long *fast_tables(const struct pm *m, const struct pm_onepool *p, int G)
 	return blt;
 }
 
-static int prune_fast(const struct pm *m, int *idx, int n, double T, bool one_for_one,
-		      const long *blt, int G)
+/* What one-pool classes do with the GPUs of class c at T: *sum, the
+ * best copies on each of its pools together; *single, the most one
+ * replica does. From the fast path's tables. */
+static void dominated_fast(const struct pm *m, const struct pm_class *c, const long *blt, int G,
+			   long *sum, long *single)
 {
 	size_t w = (size_t)G + 1;
 	const long *slt = blt + (size_t)m->npools * w, *eq = slt + (size_t)m->npools * w;
-	int kept = 0;
-	for (int j = 0; j < n; j++) {
-		const struct pm_class *c = &m->c[idx[j]];
-		int f[2], g[2], mc = pm_m_of(m, c, T);
-		pm_class_use(m, c, f, g);
-		bool one = f[1] < 0 && c->la < 0;
-		long sum = 0, single = 0;
-		for (int s = 0; s < 2 && f[s] >= 0; s++) {
-			size_t at = (size_t)f[s] * w + (size_t)g[s];
-			long e = one || eq[at] < 0 ? 0 : eq[at];
-			sum += blt[at] > e ? blt[at] : e;
-			if (slt[at] > single)
-				single = slt[at];
-			if (e > single)
-				single = e;
-		}
-		bool dom = one_for_one ? single >= mc : sum >= mc;
-		if (!dom)
-			idx[kept++] = idx[j];
+	int f[2], g[2];
+	pm_class_use(m, c, f, g);
+	bool one = f[1] < 0 && c->la < 0;
+	*sum = *single = 0;
+	for (int s = 0; s < 2 && f[s] >= 0; s++) {
+		size_t at = (size_t)f[s] * w + (size_t)g[s];
+		long e = one || eq[at] < 0 ? 0 : eq[at];
+		*sum += blt[at] > e ? blt[at] : e;
+		if (slt[at] > *single)
+			*single = slt[at];
+		if (e > *single)
+			*single = e;
 	}
-	return kept;
 }
 
-static int prune_slow(const struct pm *m, int *idx, int n, double T, bool one_for_one,
-		      const struct pm_onepool *p)
+/* The same from the one-pool lists (c is m->c[ci], mc its micro-batches
+ * at T), which settle ties: equal one-pool classes keep the earlier. */
+static void dominated_slow(const struct pm *m, const struct pm_class *c, int ci, int mc,
+			   const struct pm_onepool *p, long *sum, long *single)
 {
-	int kept = 0;
-	for (int j = 0; j < n; j++) {
-		const struct pm_class *c = &m->c[idx[j]];
-		int f[2], g[2], mc = pm_m_of(m, c, T);
-		pm_class_use(m, c, f, g);
-		bool one = f[1] < 0 && c->la < 0;
-		long sum = 0, single = 0;
-		for (int s = 0; s < 2 && f[s] >= 0; s++) {
-			long best = 0;
-			for (int q = p->start[f[s]]; q < p->start[f[s]] + p->cnt[f[s]]; q++) {
-				int k = g[s] / p->gm[2 * q];
-				/* Equal one-pool classes: the earlier stays. */
-				if (p->lst[q] == idx[j] || (one && k == 1 && g[0] == p->gm[2 * q] &&
-							    mc == p->gm[2 * q + 1] && p->lst[q] > idx[j]))
-					continue;
-				if ((long)k * p->gm[2 * q + 1] > best)
-					best = (long)k * p->gm[2 * q + 1];
-				if (k >= 1 && p->gm[2 * q + 1] > single)
-					single = p->gm[2 * q + 1];
-			}
-			sum += best;
+	int f[2], g[2];
+	pm_class_use(m, c, f, g);
+	bool one = f[1] < 0 && c->la < 0;
+	*sum = *single = 0;
+	for (int s = 0; s < 2 && f[s] >= 0; s++) {
+		long best = 0;
+		for (int q = p->start[f[s]]; q < p->start[f[s]] + p->cnt[f[s]]; q++) {
+			int k = g[s] / p->gm[2 * q];
+			/* Equal one-pool classes: the earlier stays. */
+			if (p->lst[q] == ci || (one && k == 1 && g[0] == p->gm[2 * q] &&
+						mc == p->gm[2 * q + 1] && p->lst[q] > ci))
+				continue;
+			if ((long)k * p->gm[2 * q + 1] > best)
+				best = (long)k * p->gm[2 * q + 1];
+			if (k >= 1 && p->gm[2 * q + 1] > *single)
+				*single = p->gm[2 * q + 1];
 		}
-		bool dom = one_for_one ? single >= mc : sum >= mc;
-		if (!dom)
-			idx[kept++] = idx[j];
+		*sum += best;
 	}
-	return kept;
 }
 
 /* Dominance at a fixed T: a class c is dropped when one-pool classes
@@ -232,8 +221,19 @@ static int prune(const struct pm *m, int *idx, int n, double T, bool one_for_one
 		G = g[1] > G ? g[1] : G;
 	}
 	long *blt = fast_tables(m, &p, G);
-	int kept = blt ? prune_fast(m, idx, n, T, one_for_one, blt, G)
-		       : prune_slow(m, idx, n, T, one_for_one, &p);
+	int kept = 0;
+	for (int j = 0; j < n; j++) {
+		const struct pm_class *c = &m->c[idx[j]];
+		int mc = pm_m_of(m, c, T);
+		long sum, single;
+		if (blt)
+			dominated_fast(m, c, blt, G, &sum, &single);
+		else
+			dominated_slow(m, c, idx[j], mc, &p, &sum, &single);
+		bool dom = one_for_one ? single >= mc : sum >= mc;
+		if (!dom)
+			idx[kept++] = idx[j];
+	}
 	free(blt);
 	onepool_free(&p);
 	return kept;
@@ -390,66 +390,41 @@ static int solve_one_for_one(struct pm_probe *p)
 	       pm_cover_solve(p->m, p->oi, p->o, p->ia, p->na, p->T, p->goal, NULL, p->sol, p->e);
 }
 
-/* The strongly pruned classes without the cap (the relaxation, where
- * the strong rule holds): r1 = pm_cover_solve's answer, *D the replicas
- * of its plan, in t. */
-static int solve_uncapped(struct pm_probe *p, const struct pm_sol *ws, struct pm_sol *t,
-			  long *D)
-{
-	int r1 = pm_cover_solve(p->m, p->oi, &p->ou, p->ia, p->na, p->T, p->goal, ws, t, p->e);
-	*D = 0;
-	for (int j = 0; r1 == 1 && j < p->na; j++)
-		*D += t->y[p->ia[j]];
-	return r1;
-}
-
-/* An objective under the cap: without the cap the optimum is a lower
- * bound; when its plan keeps the cap it is the optimum. Else -2, and
- * the one-for-one classes in p->ia. */
-static int capped_objective(struct pm_probe *p, const struct pm_sol *ws)
+/* The probe under the cap: its strongly pruned classes solved without
+ * the cap first (the relaxation, where the strong rule holds).
+ * Infeasible there, infeasible here; a plan within the cap is one here,
+ * for an objective the optimum (for a bound only, the relaxation's will
+ * do). Else the one-for-one classes: a feasibility probe solves them;
+ * for an objective they are left in p->ia, and -2 returned. */
+static int capped_probe(struct pm_probe *p, const struct pm_sol *ws)
 {
 	struct pm *m = p->m;
+	bool feas = p->goal == PM_FEAS;
 	struct pm_sol t = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *t.y),
 			    .x = gp_xcalloc((size_t)m->nc + 1, sizeof *t.x) };
+	if (!t.y || !t.x) {
+		free(t.y);
+		free(t.x);
+		return gp_errf(p->e, "out of memory");
+	}
+	int r1 = pm_cover_solve(m, p->oi, &p->ou, p->ia, p->na, p->T, p->goal, ws, &t, p->e);
 	long D = 0;
-	int r1 = t.y && t.x ? solve_uncapped(p, ws, &t, &D) : -1;
+	for (int j = 0; r1 == 1 && j < p->na; j++)
+		D += t.y[p->ia[j]];
 	int rc = -2;
-	if (r1 == 1 && (D <= p->o->dhi || m->bound_only)) {
-		/* (For a bound only, the relaxation's will do.) */
+	if (r1 == 1 && (D <= p->o->dhi || (!feas && m->bound_only))) {
 		if (p->sol) {
 			pm_sol_copy(m, p->sol, &t, p->oi);
-			p->sol->proven = t.proven && D <= p->o->dhi;
+			if (!feas)
+				p->sol->proven = t.proven && D <= p->o->dhi;
 		}
-		rc = 1;
-	} else if (r1 == 0 || r1 < 0) {
-		rc = r1 < 0 && (!t.y || !t.x) ? gp_errf(p->e, "out of memory") : r1;
-	} else {
-		prune_one_for_one(p);
-	}
-	free(t.y);
-	free(t.x);
-	return rc;
-}
-
-/* A feasibility probe under the cap: the strong rule holds without the
- * cap, so that first. Infeasible there, infeasible here; a plan within
- * the cap is one here; else the one-for-one classes under the cap. */
-static int capped_feasibility(struct pm_probe *p, const struct pm_sol *ws)
-{
-	struct pm *m = p->m;
-	struct pm_sol t = { .y = gp_xcalloc((size_t)m->nc + 1, sizeof *t.y),
-			    .x = gp_xcalloc((size_t)m->nc + 1, sizeof *t.x) };
-	long D = 0;
-	int r1 = t.y && t.x ? solve_uncapped(p, ws, &t, &D) : gp_errf(p->e, "out of memory");
-	int rc;
-	if (r1 == 1 && D <= p->o->dhi) {
-		if (p->sol)
-			pm_sol_copy(m, p->sol, &t, p->oi);
 		rc = 1;
 	} else if (r1 <= 0) {
 		rc = r1;
-	} else {
+	} else if (feas) {
 		rc = solve_one_for_one(p);
+	} else {
+		prune_one_for_one(p);
 	}
 	free(t.y);
 	free(t.x);
@@ -464,8 +439,10 @@ static int probe_decide(struct pm_probe *p, const struct pm_sol *ws, bool *by_mi
 	struct pm *m = p->m;
 	const struct pm_opt *o = p->o;
 	int rc = -2;
+	/* An objective under the cap: without the cap the optimum is a
+	 * lower bound; when its plan keeps the cap it is the optimum. */
 	if (p->capped && p->goal != PM_FEAS && p->na > 0)
-		rc = capped_objective(p, ws);
+		rc = capped_probe(p, ws);
 	/* Screening: when the K DCs that could do the most cannot take N
 	 * micro-batches, or the LP relaxation (without the cap) is
 	 * infeasible, neither is the MILP feasible. */
@@ -488,7 +465,7 @@ static int probe_decide(struct pm_probe *p, const struct pm_sol *ws, bool *by_mi
 			ws = &hs;
 	}
 	if (rc == -2 && p->goal == PM_FEAS && p->capped && p->na < p->n) {
-		rc = capped_feasibility(p, ws);
+		rc = capped_probe(p, ws);
 		*by_milp = false;
 	}
 	if (rc == -2)
