@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Frees what pm_init and the search gave m. */
 static void pm_free(struct pm *m)
 {
 	free(m->pl);
@@ -45,6 +46,9 @@ static void pm_free(struct pm *m)
 	}
 }
 
+/* m for scenario s under options o (NULL: the defaults): the pools,
+ * kinds, link classes, tables and options; the classes come later, per
+ * replica bound d (pm_enum_classes). */
 static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_err *e)
 {
@@ -174,6 +178,7 @@ static int make_plan(const struct pm *m, const struct pm_sol *sol, struct gp_pla
 	return 0;
 }
 
+/* What option o is, in words (the note's winner). */
 static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *buf, size_t n)
 {
 	if (o->one)
@@ -406,6 +411,8 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 
 /* ------------------------------------------------------------------ */
 
+/* planner.h: the search, then the plan and report of its solution, or
+ * why nothing fits; then the polish (time plans only). */
 int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 const struct gp_plan *warm, struct gp_plan *out,
 		 struct gp_plan_report *rep, struct gp_err *e)
