@@ -12,6 +12,7 @@
  */
 #include "baseline.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,10 @@ static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 {
 	memset(c, 0, sizeof *c);
 	c->sc = s;
-	c->cm = &gp_default_cost;
+	c->o = o;
+	c->ct = o->costs;
+	c->cancel = o->cancel;
+	c->budget = o->budget_usd_per_hour > 0 ? o->budget_usd_per_hour : 0;
 	c->engine = engine;
 	c->t0 = bl_now_s();
 	c->sched = o ? o->schedule : GP_SCHED_1F1B;
@@ -67,6 +71,37 @@ static void rep_start(struct gp_plan_report *rep, const char *engine)
 	rep->estimate_s = HUGE_VAL;
 }
 
+int bl_opts(const struct gp_scenario *s, const struct gp_plan_opts *o,
+	    struct gp_plan_opts *oo, struct gp_costtab **own, struct gp_err *e)
+{
+	*oo = o ? *o : (struct gp_plan_opts){ .schedule = GP_SCHED_1F1B };
+	*own = NULL;
+	if (oo->costs)
+		return 0;
+	*own = gp_costtab_new(s, NULL, e);
+	oo->costs = *own;
+	return *own ? 0 : -1;
+}
+
+int bl_run(const struct gp_scenario *s, const struct gp_plan_opts *o, const char *engine,
+	   bl_engine_fn *fn, struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct gp_plan_opts oo;
+	struct gp_costtab *own;
+	if (bl_opts(s, o, &oo, &own, e)) {
+		memset(out, 0, sizeof *out);
+		if (rep) {
+			rep_start(rep, engine);
+			rep->status = GP_MILP_ERROR;
+			snprintf(rep->note, sizeof rep->note, "%s", e->msg);
+		}
+		return -1;
+	}
+	int rc = fn(s, &oo, out, rep, e);
+	gp_costtab_free(own);
+	return rc;
+}
+
 /* What every engine does first: a report (the caller's or rloc), an
  * empty plan, the context. -1 with the report and error filled. */
 int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -77,7 +112,7 @@ int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan
 		*rep = rloc;
 	rep_start(*rep, engine);
 	memset(out, 0, sizeof *out);
-	if (ctx_init(c, s, o, engine, e)) {
+	if (ctx_init(c, s, o, engine, e) || bl_cancelled(c)) {
 		bl_fail(c, *rep, e, e->msg);
 		return -1;
 	}
@@ -89,8 +124,14 @@ int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 	    const char *msg)
 {
 	char buf[sizeof e->msg];
-	snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
-	rep->status = GP_MILP_INFEASIBLE;
+	bool cancelled = bl_cancelled(c);
+	if (cancelled)
+		snprintf(buf, sizeof buf, "%s: cancelled", c->engine);
+	else if (c->budget > 0)
+		snprintf(buf, sizeof buf, "%s; within the budget of $%.2f/h", msg, c->budget);
+	else
+		snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
+	rep->status = cancelled ? GP_MILP_NOSOL : GP_MILP_INFEASIBLE;
 	rep->seconds = bl_now_s() - c->t0;
 	snprintf(rep->note, sizeof rep->note, "%s", buf);
 	return gp_errf(e, "%s", buf);
@@ -103,6 +144,10 @@ int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 	best->schedule = c->sched;
 	best->chunks = 1;
 	double t = bl_judge(c, best, true);
+	if (t == INF && bl_cancelled(c)) {
+		gp_plan_free(best);
+		return bl_fail(c, rep, e, "");
+	}
 	if (t == INF) {
 		gp_plan_free(best);
 		rep->status = GP_MILP_NOSOL;
@@ -123,12 +168,20 @@ int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
  * iteration time, or INF when it does not fit or is not a valid plan. */
 double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 {
-	struct gp_sim_opts so = { .cost = c->cm, .record = false,
-				  .time_limit = c->sim_tl };
+	struct gp_sim_opts so = { .costs = c->ct, .record = false,
+				  .time_limit = c->sim_tl, .cancel = c->cancel };
 	struct gp_result r;
 	struct gp_err e = { "" };
 	p->schedule = final ? c->sched : c->eval;
 	p->chunks = 1;
+	if (bl_over_budget(c, p)) {
+		if (c->miss == INF && !c->why[0])
+			snprintf(c->why, sizeof c->why, "the plans tried cost more than the budget of $%.2f/h (one: $%.2f/h)",
+				 c->budget, bl_usd_per_hour(c, p));
+		return INF;
+	}
+	if (bl_cancelled(c))
+		return INF;
 	c->nsim++;
 	if (gp_simulate(c->sc, p, &so, &r, &e)) {
 		if (c->miss == INF && !c->why[0])
@@ -147,6 +200,30 @@ double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 	}
 	gp_result_free(&r);
 	return t;
+}
+
+double bl_usd_per_hour(const struct bl_ctx *c, const struct gp_plan *p)
+{
+	return gp_plan_usd_per_hour(c->sc, p);
+}
+
+bool bl_over_budget(const struct bl_ctx *c, const struct gp_plan *p)
+{
+	return c->budget > 0 && bl_usd_per_hour(c, p) > c->budget * (1 + 1e-9);
+}
+
+int bl_afford(const struct bl_ctx *c, double gpu_usd_per_hour, int gpus, double share)
+{
+	double usd = gpus * gpu_usd_per_hour;
+	if (c->budget <= 0 || usd <= 0)
+		return INT_MAX;
+	double n = floor(c->budget * share * (1 + 1e-9) / usd);
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+bool bl_cancelled(const struct bl_ctx *c)
+{
+	return c->cancel && atomic_load_explicit(c->cancel, memory_order_relaxed);
 }
 
 int bl_cmp_est(const void *a, const void *b)
@@ -174,6 +251,7 @@ int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *u
 			bt = t;
 			bi = i;
 			bl_plan_move(best, &pl);
+			gp_plan_progress(c->o, c->engine, "simulate", bt, -HUGE_VAL, c->t0);
 		} else {
 			gp_plan_free(&pl);
 		}
@@ -220,26 +298,31 @@ int bl_pool_slots(const struct gp_pool *p, int t)
 	return (p->count / p->per_node) * (p->per_node / t) + (p->count % p->per_node) / t;
 }
 
-double bl_stage_rate(const struct gp_scenario *s, int dc, int pool, int tp)
+static double layer_u(const struct gp_layer_cost *l)
 {
-	const struct gp_gpu *g = gpu_of(s, dc, pool);
-	return g->flops * g->efficiency * tp;
+	return l->t.f + l->t.b + l->t.w;
 }
 
-/* A DC's compute: every GPU of every pool, TP 1. */
-double bl_dc_compute(const struct gp_scenario *s, int d)
+double bl_stage_rate(const struct bl_ctx *c, int dc, int pool, int tp)
+{
+	const struct gp_layer_cost *l = gp_costtab_layer(c->ct, dc, pool, tp, GP_RC_NONE);
+	return l && layer_u(l) > 0 ? 1 / layer_u(l) : 0;
+}
+
+double bl_dc_compute(const struct bl_ctx *c, int d)
 {
 	double x = 0;
-	for (int q = 0; q < s->dcs[d].npools; q++)
-		x += s->dcs[d].pools[q].count * bl_stage_rate(s, d, q, 1);
+	for (int q = 0; q < c->sc->dcs[d].npools; q++)
+		x += c->sc->dcs[d].pools[q].count * bl_stage_rate(c, d, q, 1);
 	return x;
 }
 
-/* The logits layer in units of one block's FLOPs (both cost 3 x forward). */
-static double logit_layers(const struct gp_scenario *s)
+/* The logits layer of a stage in units of its blocks' time. */
+static double logit_layers(const struct bl_ctx *c, const struct gp_stage *st)
 {
-	double b = s->job.micro_batch, q = s->job.seq;
-	return gp_logits_flops_fwd(&s->model, b, q) / gp_layer_flops_fwd(&s->model, b, q);
+	const struct gp_layer_cost *l = gp_costtab_layer(c->ct, st->dc, st->pool, st->tp, GP_RC_NONE);
+	const struct gp_layer_cost *g = gp_costtab_logits(c->ct, st->dc, st->pool, st->tp);
+	return l && g && layer_u(l) > 0 ? layer_u(g) / layer_u(l) : 0;
 }
 
 struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
@@ -394,19 +477,23 @@ static int split_layers(int L, int S, const double *rate, double xlast,
 
 /* Most layers a stage can hold within its GPU memory, with the lightest
  * recomputation the job allows, inflight micro-batches and ZeRO over D. */
-static int layer_cap(const struct gp_scenario *s, int dc, int pool, int tp,
-		     bool first, bool last, int inflight, int D)
+static int layer_cap(const struct bl_ctx *c, const struct gp_stage *st, bool first,
+		     bool last, int inflight, int D)
 {
+	const struct gp_scenario *s = c->sc;
 	const struct gp_model *m = &s->model;
-	double b = s->job.micro_batch, q = s->job.seq;
 	enum gp_recompute rc = s->job.recompute == GP_RC_AUTO ? GP_RC_FULL : s->job.recompute;
-	double sb = gp_state_bytes_per_param(s->job.zero, D);
+	const struct gp_layer_cost *l = gp_costtab_layer(c->ct, st->dc, st->pool, st->tp, rc);
+	const struct gp_layer_cost *g = gp_costtab_logits(c->ct, st->dc, st->pool, st->tp);
+	if (!l || !g)
+		return 0;
+	int tp = st->tp;
+	double sb = gp_costtab_state_bytes(c->ct, D);
 	double fixed = ((first ? gp_embedding_params(m) : 0) +
 			(last ? gp_embedding_params(m) : 0)) / tp * sb +
-		       (last ? inflight * 4 * b * q * m->vocab / tp : 0);
-	double per = gp_layer_params(m) / tp * sb +
-		     inflight * gp_layer_act_bytes(m, b, q, tp, rc);
-	double n = (gpu_of(s, dc, pool)->memory - fixed) / per;
+		       (last ? inflight * g->m.act : 0);
+	double per = gp_layer_params(m) / tp * sb + inflight * l->m.act;
+	double n = (gpu_of(s, st->dc, st->pool)->memory - fixed) / per;
 	return n < 0 ? 0 : n > 1e6 ? 1000000 : (int)n;
 }
 
@@ -431,11 +518,11 @@ int bl_fill_layers(const struct bl_ctx *c, struct gp_stage *st, int S, int m, in
 	int rc = -1;
 	if (rate && cap && n) {
 		for (int i = 0; i < S; i++) {
-			rate[i] = bl_stage_rate(s, st[i].dc, st[i].pool, st[i].tp);
-			cap[i] = layer_cap(s, st[i].dc, st[i].pool, st[i].tp, i == 0,
-					   i == S - 1, bl_inflight(c->eval, m, S, i), D);
+			rate[i] = bl_stage_rate(c, st[i].dc, st[i].pool, st[i].tp);
+			cap[i] = layer_cap(c, &st[i], i == 0, i == S - 1,
+					   bl_inflight(c->eval, m, S, i), D);
 		}
-		rc = split_layers(L, S, rate, logit_layers(s), cap, n);
+		rc = split_layers(L, S, rate, logit_layers(c, &st[S - 1]), cap, n);
 		for (int i = 0, next = 1; rc == 0 && i < S; i++) {
 			st[i].first = next;
 			st[i].last = next + n[i] - 1;

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdbool.h>
 #include "cost.h"
+#include "costtab.h"
+#include "plan.h"
 #include "planner.h"
 #include "sim.h"
 
@@ -22,7 +24,10 @@
 /* One engine run: the scenario, how candidates are judged, the closest miss. */
 struct bl_ctx {
 	const struct gp_scenario *sc;
-	const struct gp_cost_model *cm;
+	const struct gp_plan_opts *o;  /* the request (progress, cancel) */
+	const struct gp_costtab *ct;   /* the request's cost tables */
+	const atomic_int *cancel;
+	double budget;         /* USD per hour of GPUs; 0: none */
 	const char *engine;
 	enum gp_sched sched;   /* the schedule the returned plan runs */
 	enum gp_sched eval;    /* the one candidates are simulated with */
@@ -41,7 +46,16 @@ struct bl_builder {
 	bool oom;
 };
 
-/* baseline.c: starting, judging and finishing a run. */
+/* baseline.c: starting, judging and finishing a run. bl_run runs an
+ * engine's body with the request's cost tables, or tables it makes from
+ * the default model (bl_opts: *oo is o, or the defaults, with tables;
+ * free *own after). */
+typedef int bl_engine_fn(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+int bl_opts(const struct gp_scenario *s, const struct gp_plan_opts *o,
+	    struct gp_plan_opts *oo, struct gp_costtab **own, struct gp_err *e);
+int bl_run(const struct gp_scenario *s, const struct gp_plan_opts *o, const char *engine,
+	   bl_engine_fn *fn, struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 double bl_now_s(void);
 int bl_begin(struct bl_ctx *c, const struct gp_scenario *s, const struct gp_plan_opts *o,
 	     const char *engine, struct gp_plan *out, struct gp_plan_report **rep,
@@ -58,6 +72,14 @@ int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 	    const char *msg);
 
+/* The budget: a plan's GPUs in USD per hour, whether it is over, and
+ * how many replicas of `gpus` GPUs at that price `share` of it buys
+ * (INT_MAX without a budget or a price). */
+double bl_usd_per_hour(const struct bl_ctx *c, const struct gp_plan *p);
+bool bl_over_budget(const struct bl_ctx *c, const struct gp_plan *p);
+int bl_afford(const struct bl_ctx *c, double gpu_usd_per_hour, int gpus, double share);
+bool bl_cancelled(const struct bl_ctx *c);
+
 /* Building plans. */
 void bl_builder_init(struct bl_builder *b, enum gp_sched k);
 void bl_builder_pipe(struct bl_builder *b, const struct gp_stage *st, int S, int R, int mb);
@@ -70,8 +92,10 @@ const struct gp_pool *bl_pool_of(const struct gp_scenario *s, int dc, int pool);
 bool bl_tp_ok(const struct gp_scenario *s, const struct gp_pool *p, int t);
 int bl_tp_fit(const struct gp_scenario *s, const struct gp_pool *p, int t);
 int bl_pool_slots(const struct gp_pool *p, int t);
-double bl_stage_rate(const struct gp_scenario *s, int dc, int pool, int tp);
-double bl_dc_compute(const struct gp_scenario *s, int d);
+/* Layers per second a stage of TP tp on the pool runs (F + B + W of a
+ * block, no recomputation), and a DC's, every GPU at TP 1. */
+double bl_stage_rate(const struct bl_ctx *c, int dc, int pool, int tp);
+double bl_dc_compute(const struct bl_ctx *c, int d);
 struct gp_stage bl_mkstage(const struct gp_scenario *s, int dc, int pool, int tp,
 			   int first, int last);
 int bl_inflight(enum gp_sched k, int m, int S, int i);

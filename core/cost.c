@@ -1,5 +1,5 @@
 /*
- * cost.c: the default cost model of DOMAIN.md.
+ * cost.c: the default cost model: closed forms with their sources.
  *
  * Sources: FLOPs per layer, Narayanan et al., "Efficient Large-Scale
  * Language Model Training on GPU Clusters Using Megatron-LM", SC '21,
@@ -125,6 +125,11 @@ double gp_eta_net(void)
 	return ETA_NET;
 }
 
+double gp_nvlink_step(void)
+{
+	return RING_STEP;
+}
+
 /* TP all-reduces: 2 in the forward of a block (after attention and after
  * the MLP), 2 in the backward (Megatron-LM, Shoeybi et al. 2019). Inside
  * a node they ride NVLink; a TP group wider than a node crosses the
@@ -185,10 +190,55 @@ static void default_layer_time(void *ud, const struct gp_layer_q *q,
 	out->w = c;
 }
 
-static double default_p2p(void *ud, double bytes, double bw, double lat)
+/* Korthikanti's stored activations; W keeps the GEMM inputs, never more
+ * than the layer stores. The logits layer keeps its fp32 logits, s x b x
+ * V / t, until its backward. */
+static void default_layer_memory(void *ud, const struct gp_layer_q *q,
+				 struct gp_layer_mem *out)
 {
 	(void)ud;
-	return lat + bytes / bw;
+	const struct gp_model *m = &q->sc->model;
+	double b = q->sc->job.micro_batch, s = q->sc->job.seq;
+	if (q->logits) {
+		*out = (struct gp_layer_mem){ 4 * b * s * m->vocab / q->tp, 0 };
+		return;
+	}
+	out->act = gp_layer_act_bytes(m, b, s, q->tp, q->recompute);
+	out->wact = gp_layer_wact_bytes(m, b, s, q->tp);
+	if (out->wact > out->act)
+		out->wact = out->act;
+}
+
+/* Mixed-precision Adam (Rajbhandari et al.): 16-bit weights and
+ * gradients on every replica, fp32 master, momentum and variance (12 B)
+ * sharded by ZeRO-1. */
+static void default_state_memory(void *ud, const struct gp_scenario *sc,
+				 struct gp_state_mem *out)
+{
+	(void)ud;
+	(void)sc;
+	*out = (struct gp_state_mem){ 4, 12 };
+}
+
+/* Point-to-point at the nominal figures, but for a NIC, which achieves
+ * what it does in collectives. */
+static void default_p2p(void *ud, const struct gp_channel_q *q, struct gp_comm *out)
+{
+	(void)ud;
+	double eta = q->kind == GP_CH_NIC ? ETA_NET : q->kind == GP_CH_NVLINK ? ETA_NVLINK : 1;
+	*out = (struct gp_comm){ q->latency, q->bandwidth * eta };
+}
+
+/* A ring step: NCCL's achieved bus bandwidth; on NVLink its step
+ * latency instead of the nominal one. */
+static void default_allreduce(void *ud, const struct gp_channel_q *q, struct gp_comm *out)
+{
+	(void)ud;
+	switch (q->kind) {
+	case GP_CH_NVLINK: *out = (struct gp_comm){ RING_STEP, q->bandwidth * ETA_NVLINK }; break;
+	case GP_CH_NIC: *out = (struct gp_comm){ q->latency, q->bandwidth * ETA_NET }; break;
+	default: *out = (struct gp_comm){ q->latency, q->bandwidth }; break;
+	}
 }
 
 double gp_dp_sync_wan_bytes(const struct gp_sync_q *q)
@@ -199,28 +249,19 @@ double gp_dp_sync_wan_bytes(const struct gp_sync_q *q)
 	return 2.0 * (ranks - 1) / ranks * q->bytes / q->every;
 }
 
-double gp_dp_sync_time(const struct gp_cost_model *cm, const struct gp_sync_q *q)
+double gp_dp_sync_time(const struct gp_sync_q *q)
 {
 	double shard = q->bytes / q->tp;
 	if (q->replicas <= 1)
 		return 0;
 	if (q->dcs <= 1)
-		return cm->ops->allreduce_time(cm->ud, shard, q->replicas, q->local_bw,
-					       q->local_lat);
+		return gp_ring_allreduce(shard, q->replicas, q->local_bw, q->local_lat);
 	int ranks = q->mode == GP_SYNC_HIER ? q->dcs : q->replicas;
 	double wan = 2.0 * (ranks - 1) * q->wan_lat / q->every +
 		     gp_dp_sync_wan_bytes(q) / q->wan_bw;
 	if (q->mode != GP_SYNC_HIER)
 		return wan;
-	return cm->ops->allreduce_time(cm->ud, shard, q->local, q->local_bw, q->local_lat) +
-	       wan;
-}
-
-static double default_allreduce(void *ud, double bytes, int p, double bw,
-				double lat)
-{
-	(void)ud;
-	return gp_ring_allreduce(bytes, p, bw, lat);
+	return gp_ring_allreduce(shard, q->local, q->local_bw, q->local_lat) + wan;
 }
 
 /* Adam is memory bound: per parameter it reads and writes fp32 master,
@@ -234,9 +275,11 @@ static double default_optimizer(void *ud, const struct gp_gpu *g, double params)
 
 static const struct gp_cost_ops default_ops = {
 	.layer_time = default_layer_time,
-	.p2p_time = default_p2p,
-	.allreduce_time = default_allreduce,
+	.layer_memory = default_layer_memory,
+	.state_memory = default_state_memory,
 	.optimizer_time = default_optimizer,
+	.p2p = default_p2p,
+	.allreduce = default_allreduce,
 };
 
 const struct gp_cost_model gp_default_cost = { &default_ops, NULL };

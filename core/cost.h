@@ -2,11 +2,11 @@
  * cost.h: the cost model: how long compute, communication and the
  * optimizer take, and how much memory a stage needs.
  *
- * The default model (cost.c) implements the formulas of DOMAIN.md, each
- * with its source. It sits behind struct gp_cost_ops so that a Lua cost
- * model can later replace any operation: the simulator and the planners
- * only ever call through the ops, while cost tables are built, never in
- * their inner loops.
+ * The default model (cost.c) implements the formulas of
+ * geoplan-scenario(5), each with its source. It sits behind struct
+ * gp_cost_ops so that another model (a Lua script) can replace any
+ * operation. Only the cost tables (costtab.c) call the operations; the
+ * simulator and the planners read the tables.
  */
 #ifndef GP_COST_H
 #define GP_COST_H
@@ -30,19 +30,63 @@ struct gp_layer_time {
 	double w;   /* weight-gradient backward */
 };
 
+/* Bytes per GPU one layer keeps for one micro-batch: from its forward
+ * until its backward (act), and of those what the weight gradient still
+ * needs after B (wact <= act). */
+struct gp_layer_mem {
+	double act, wact;
+};
+
+/* Bytes per parameter of model state: what every replica keeps (16-bit
+ * weights and gradients) and what ZeRO-1 shards over the replicas
+ * (optimizer state and fp32 master weights). */
+struct gp_state_mem {
+	double replicated, sharded;
+};
+
+/* A communication channel as the cost model sees it: a GPU's NVLink
+ * inside a node, a NIC between nodes of a pool, or one direction of a
+ * WAN link, with its nominal figures. */
+enum gp_channel { GP_CH_NVLINK, GP_CH_NIC, GP_CH_WAN };
+
+struct gp_channel_q {
+	const struct gp_scenario *sc;
+	enum gp_channel kind;
+	const struct gp_pool *pool;   /* NVLINK and NIC */
+	const struct gp_link *link;   /* WAN */
+	double bandwidth;             /* nominal, bytes/s */
+	double latency;               /* nominal, s */
+};
+
+/* What a channel achieves (Hockney): n bytes take lat + n / bw. */
+struct gp_comm {
+	double lat, bw;
+};
+
+/*
+ * The operations a cost model provides. They are called only while cost
+ * tables are built (costtab.h), never while a plan is searched or
+ * simulated. Communication operations return a channel's achieved
+ * latency and bandwidth, which the core evaluates at any message size
+ * (Hockney for point-to-point, a ring for all-reduce).
+ */
 struct gp_cost_ops {
 	/* Seconds per micro-batch, TP all-reduces included. */
 	void (*layer_time)(void *ud, const struct gp_layer_q *q,
 			   struct gp_layer_time *out);
-	/* Hockney point-to-point: seconds to move n bytes. */
-	double (*p2p_time)(void *ud, double bytes, double bandwidth,
-			   double latency);
-	/* Ring all-reduce of n bytes over p ranks. */
-	double (*allreduce_time)(void *ud, double bytes, int ranks,
-				 double bandwidth, double latency);
-	/* Optimizer step over the given parameters on one GPU. */
+	void (*layer_memory)(void *ud, const struct gp_layer_q *q,
+			     struct gp_layer_mem *out);
+	void (*state_memory)(void *ud, const struct gp_scenario *sc,
+			     struct gp_state_mem *out);
+	/* Seconds of one optimizer step over `params` parameters on one GPU;
+	 * the tables take it as linear in params (memory bound). */
 	double (*optimizer_time)(void *ud, const struct gp_gpu *gpu,
 				 double params);
+	/* A stage boundary's transfer over the channel. */
+	void (*p2p)(void *ud, const struct gp_channel_q *q, struct gp_comm *out);
+	/* One step of a ring all-reduce over the channel. */
+	void (*allreduce)(void *ud, const struct gp_channel_q *q,
+			  struct gp_comm *out);
 };
 
 struct gp_cost_model {
@@ -52,7 +96,7 @@ struct gp_cost_model {
 
 extern const struct gp_cost_model gp_default_cost;
 
-/* Closed forms of DOMAIN.md, shared by every cost model. */
+/* Closed forms of the default model, shared by every cost model. */
 double gp_layer_flops_fwd(const struct gp_model *m, double b, double s);
 double gp_logits_flops_fwd(const struct gp_model *m, double b, double s);
 double gp_layer_params(const struct gp_model *m);
@@ -70,12 +114,15 @@ double gp_state_bytes_per_param(int zero, int d);
 double gp_boundary_bytes(const struct gp_scenario *sc);
 
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
-/* Achieved fractions of nominal bandwidth for collectives (cost.c). */
+/* The default model's achieved fractions of nominal bandwidth for
+ * collectives, and its latency of one ring step on NVLink. */
 double gp_eta_nvlink(void);
 double gp_eta_net(void);
+double gp_nvlink_step(void);
 
 /* One stage's DP gradient sync, unoverlapped, as the placement costs it
- * (the simulator runs the same phases bucket by bucket and shares links):
+ * (the simulator runs the same phases bucket by bucket and shares links),
+ * local_* and wan_* being the channels' achieved figures (costtab.h):
  * a ring over the D replicas, or hierarchical over k DCs (reduce-scatter
  * among the `local` replicas in the DC, the k-way exchange of all shards
  * across the WAN, all-gather); the WAN part is paid once every `every`
@@ -87,7 +134,7 @@ struct gp_sync_q {
 	enum gp_sync_mode mode;
 	int every;
 };
-double gp_dp_sync_time(const struct gp_cost_model *cm, const struct gp_sync_q *q);
+double gp_dp_sync_time(const struct gp_sync_q *q);
 /* Bytes on each WAN ring edge per step, amortised. */
 double gp_dp_sync_wan_bytes(const struct gp_sync_q *q);
 

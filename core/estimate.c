@@ -3,8 +3,8 @@
  * (baseline.h), which only orders candidates so that the simulator sees
  * the promising ones first; every plan is then judged by gp_simulate.
  *
- * A stage per micro-batch costs its layers through the cost model (F + B
- * + W), with the lightest recomputation that fits its memory when the job
+ * A stage per micro-batch costs its layers from the cost tables (F + B +
+ * W), with the lightest recomputation that fits its memory when the job
  * says auto, as sim.c does. A pipeline takes (m - 1) max_s(t_s + c_s) +
  * sum_s(t_s + c_s) (DOMAIN.md, "unequal stages"; c_s: the activation's
  * transfer to the next stage), then the gradient sync its backward does
@@ -27,33 +27,33 @@ void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
 	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
 	const struct gp_gpu *gpu = &s->gpus[pool->gpu];
 	const struct gp_model *m = &s->model;
-	double b = s->job.micro_batch, q = s->job.seq;
 	int nl = st->last - st->first + 1;
 	o->params = nl * gp_layer_params(m) + (first ? gp_embedding_params(m) : 0) +
 		    (last ? gp_embedding_params(m) : 0);
-	double stat = o->params / st->tp * gp_state_bytes_per_param(s->job.zero, D);
-	double lact = last ? 4 * b * q * m->vocab / st->tp : 0;
+	double stat = o->params / st->tp * gp_costtab_state_bytes(c->ct, D);
+	const struct gp_layer_cost *lg = gp_costtab_logits(c->ct, st->dc, st->pool, st->tp);
+	double lact = last && lg ? lg->m.act : 0;
 	enum gp_recompute cand[3] = { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL };
 	int nc = 3;
 	if (st->recompute != GP_RC_AUTO) {
 		cand[0] = st->recompute;
 		nc = 1;
 	}
+	const struct gp_layer_cost *l = NULL;
 	for (int i = 0; i < nc; i++) {
 		o->rc = cand[i];
-		o->mem = stat + inflight * (nl * gp_layer_act_bytes(m, b, q, st->tp, cand[i]) + lact);
+		l = gp_costtab_layer(c->ct, st->dc, st->pool, st->tp, cand[i]);
+		o->mem = l ? stat + inflight * (nl * l->m.act + lact) : INF;
 		if (o->mem <= gpu->memory)
 			break;
 	}
-	struct gp_layer_q lq = { s, gpu, pool, st->tp, o->rc, 0 };
-	struct gp_layer_time lt, lg = { 0, 0, 0 };
-	c->cm->ops->layer_time(c->cm->ud, &lq, &lt);
-	if (last) {
-		lq.logits = 1;
-		c->cm->ops->layer_time(c->cm->ud, &lq, &lg);
+	if (!l || !lg) {
+		o->u = o->b = o->mem = INF;
+		return;
 	}
-	o->u = nl * (lt.f + lt.b + lt.w) + lg.f + lg.b + lg.w;
-	o->b = nl * (lt.b + lt.w) + lg.b + lg.w;
+	struct gp_layer_time lt = l->t, gt = last ? lg->t : (struct gp_layer_time){ 0, 0, 0 };
+	o->u = nl * (lt.f + lt.b + lt.w) + gt.f + gt.b + gt.w;
+	o->b = nl * (lt.b + lt.w) + gt.b + gt.w;
 }
 
 static int link_idx(const struct gp_scenario *s, int a, int b)
@@ -121,16 +121,16 @@ static int est_hop(const struct bl_ctx *c, struct est_ws *w, const struct gp_pip
 	if (i + 1 >= pp->nstages)
 		return 0;
 	const struct gp_stage *st = &pp->stages[i], *nx = &pp->stages[i + 1];
-	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
 	if (nx->dc == st->dc) {
-		const struct gp_pool *q = bl_pool_of(s, nx->dc, nx->pool);
-		*cm = fmax(pool->latency, q->latency) + w->bytes / fmin(pool->network, q->network);
+		*cm = gp_costtab_intra_p2p(c->ct, s, st->dc, st->pool, st->tp, nx->pool, nx->tp,
+					   w->bytes);
 		return 0;
 	}
 	int l1 = link_idx(s, st->dc, nx->dc), l2 = link_idx(s, nx->dc, st->dc);
 	if (l1 < 0 || l2 < 0)
 		return -1;
-	*cm = s->links[l1].latency + w->bytes * R / s->links[l1].bandwidth;
+	struct gp_comm lk = gp_costtab_wan(c->ct, l1);
+	*cm = lk.lat + w->bytes * R / lk.bw;
 	w->act[l1] += w->bytes * m * R;
 	w->act[l2] += w->bytes * m * R;
 	return 0;
@@ -170,23 +170,13 @@ static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_st
 		    const struct bl_stage_est *se, int di, int Dg, int R)
 {
 	const struct gp_scenario *s = c->sc;
-	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
 	int k = w->kk[di], *ring = w->rings + di * s->ndcs;
 	bool hier = w->hier;
 	int ranks = k > 1 && hier ? w->cnt[st->dc] : Dg;
-	double lbw, llat;
-	if ((long)ranks * st->tp <= pool->per_node) {
-		lbw = pool->nvlink;
-		llat = 5e-6;
-	} else {
-		int r = pool->per_node / st->tp;
-		r = r < 1 ? 1 : r > ranks ? ranks : r;
-		lbw = pool->network * r;
-		llat = pool->latency;
-	}
+	struct gp_comm ring_c = gp_costtab_dp_ring(c->ct, s, st->dc, st->pool, st->tp, ranks);
 	double grad = se->params * s->job.precision_bytes;
 	w->tloc[di] = Dg <= 1 || (k > 1 && !hier) ? 0
-		      : c->cm->ops->allreduce_time(c->cm->ud, grad / st->tp, ranks, lbw, llat);
+		      : gp_ring_allreduce(grad / st->tp, ranks, ring_c.bw, ring_c.lat);
 	if (k < 2)
 		return 0;
 	double wan = (hier ? 2.0 * (k - 1) / k : 2.0 * (Dg - 1) / Dg) *
@@ -224,8 +214,8 @@ static int est_stage(const struct bl_ctx *c, struct est_ws *w, const struct gp_p
 		return -1;
 	*x = se.u + cm;
 	w->bwin[di] = se.b;
-	w->topt[di] = c->cm->ops->optimizer_time(c->cm->ud, gpu,
-		se.params / st->tp / (s->job.zero && D > 1 ? D : 1));
+	w->topt[di] = gp_costtab_optimizer(c->ct, st->dc, st->pool,
+					   se.params / st->tp / (s->job.zero && D > 1 ? D : 1));
 	int Dg = est_dp_group(c, w, p, st, di);
 	return est_sync(c, w, st, &se, di, Dg, pp->replicas);
 }
@@ -261,13 +251,14 @@ static double est_slowest(const struct bl_ctx *c, const struct est_ws *w)
 		int k = w->kk[i], *ring = w->rings + i * s->ndcs;
 		for (int r = 0; k > 1 && r < k; r++) {
 			int li = link_idx(s, ring[r], ring[(r + 1) % k]);
-			twan = fmax(twan, w->syn[li] / s->links[li].bandwidth +
-				    2.0 * (w->steps[i] - 1) * s->links[li].latency / w->every);
+			struct gp_comm lk = gp_costtab_wan(c->ct, li);
+			twan = fmax(twan, w->syn[li] / lk.bw +
+				    2.0 * (w->steps[i] - 1) * lk.lat / w->every);
 		}
 		T = fmax(T, w->tdev[i] + fmax(0, w->tloc[i] + twan - w->bwin[i]) + w->topt[i]);
 	}
 	for (int l = 0; l < s->nlinks && T < INF; l++)
-		T = fmax(T, (w->act[l] + w->syn[l]) / s->links[l].bandwidth);
+		T = fmax(T, (w->act[l] + w->syn[l]) / gp_costtab_wan(c->ct, l).bw);
 	return T;
 }
 

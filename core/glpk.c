@@ -351,7 +351,7 @@ static void callback(glp_tree *T, void *info)
 {
 	struct run *run = info;
 	struct gp_milp_report *r = run->r;
-	if (run->p->cancel && *run->p->cancel)
+	if (run->p->cancel && atomic_load_explicit(run->p->cancel, memory_order_relaxed))
 		glp_ios_terminate(T);
 	bool moved = false;
 	int best = glp_ios_best_node(T);

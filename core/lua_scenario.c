@@ -46,51 +46,79 @@ static int conv_gpu(struct lh_cv *c, int t, const char *path, struct gp_gpu *g,
 }
 
 /* Adds every entry of table t (name -> gpu table) to s->gpus. */
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The table's GPU names, sorted: Lua's traversal order changes from run
+ * to run, and GPU indices (ties between equal plans) must not. */
+static int gpu_names(struct lh_cv *c, int t, const char *path, char (*names)[GP_NAME_MAX],
+		     int *n)
+{
+	lua_State *L = c->L;
+	*n = 0;
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING) {
+			char d[64];
+			lh_describe(L, -1, d, sizeof d);
+			lua_pop(L, 1);
+			return lh_err(c, path, "GPU names must be strings, got %s", d);
+		}
+		const char *name = lua_tostring(L, -1);
+		if (strlen(name) >= GP_NAME_MAX) {
+			char p[300];
+			snprintf(p, sizeof p, "%s[\"%.200s\"]", path, name);
+			lua_pop(L, 1);
+			return lh_err(c, p, "GPU name too long");
+		}
+		if (*n == 256) {
+			lua_pop(L, 1);
+			return lh_err(c, path, "too many GPU types (at most 256)");
+		}
+		snprintf(names[(*n)++], GP_NAME_MAX, "%s", name);
+	}
+	qsort(names, (size_t)*n, sizeof *names, cmp_name);
+	return 0;
+}
+
 static int conv_gpu_table(struct lh_cv *c, int t, const char *path)
 {
 	lua_State *L = c->L;
 	t = lua_absindex(L, t);
-	lua_pushnil(L);
-	while (lua_next(L, t)) {
+	char (*names)[GP_NAME_MAX] = malloc(256 * sizeof *names);
+	int n;
+	if (!names)
+		return lh_err(c, path, "out of memory");
+	int rc = gpu_names(c, t, path, names, &n);
+	for (int k = 0; rc == 0 && k < n; k++) {
+		const char *name = names[k];
 		char p[300];
-		if (lua_type(L, -2) != LUA_TSTRING) {
-			char d[64];
-			lh_describe(L, -2, d, sizeof d);
-			lua_pop(L, 2);
-			return lh_err(c, path, "GPU names must be strings, got %s", d);
-		}
-		const char *name = lua_tostring(L, -2);
 		snprintf(p, sizeof p, "%s[\"%s\"]", path, name);
-		if (strlen(name) >= GP_NAME_MAX) {
-			lua_pop(L, 2);
-			return lh_err(c, p, "GPU name too long");
-		}
+		lua_getfield(L, t, name);
 		if (!lua_istable(L, -1)) {
 			char d[64];
 			lh_describe(L, -1, d, sizeof d);
-			lua_pop(L, 2);
-			return lh_err(c, p, "expected a table, got %s", d);
-		}
-		int i = find_gpu(c->s, name);
-		if (i < 0) {
-			if (c->s->ngpus >= 256) {
-				lua_pop(L, 2);
-				return lh_err(c, path, "too many GPU types (at most 256)");
+			rc = lh_err(c, p, "expected a table, got %s", d);
+		} else {
+			int i = find_gpu(c->s, name);
+			if (i < 0 && c->s->ngpus >= 256) {
+				rc = lh_err(c, path, "too many GPU types (at most 256)");
+			} else if (i < 0) {
+				i = c->s->ngpus++;
+				memset(&c->s->gpus[i], 0, sizeof c->s->gpus[i]);
+				snprintf(c->s->gpus[i].name, GP_NAME_MAX, "%s", name);
+				rc = conv_gpu(c, -1, p, &c->s->gpus[i], 0);
+			} else {
+				rc = conv_gpu(c, -1, p, &c->s->gpus[i], 1);
 			}
-			i = c->s->ngpus++;
-			memset(&c->s->gpus[i], 0, sizeof c->s->gpus[i]);
-			snprintf(c->s->gpus[i].name, GP_NAME_MAX, "%s", name);
-			if (conv_gpu(c, -1, p, &c->s->gpus[i], 0)) {
-				lua_pop(L, 2);
-				return -1;
-			}
-		} else if (conv_gpu(c, -1, p, &c->s->gpus[i], 1)) {
-			lua_pop(L, 2);
-			return -1;
 		}
 		lua_pop(L, 1);
 	}
-	return 0;
+	free(names);
+	return rc;
 }
 
 /* --- model --------------------------------------------------------- */

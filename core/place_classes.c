@@ -51,12 +51,8 @@ static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct p
 	if (s == 0)
 		c->la = c->lb = -1;
 	if (a->dc == b->dc) {
-		int nics = a->tp < b->tp ? a->tp : b->tp;
-		int pn = a->p->per_node < b->p->per_node ? a->p->per_node : b->p->per_node;
-		if (nics > pn)
-			nics = pn;
-		double bw = fmin(a->p->network, b->p->network) * gp_eta_net() * nics;
-		c->dcross[s] = m->cm->ops->p2p_time(m->cm->ud, m->bb, bw, fmax(a->p->latency, b->p->latency));
+		c->dcross[s] = gp_costtab_intra_p2p(m->ct, m->sc, a->dc, a->pool, a->tp, b->pool,
+						    b->tp, m->bb);
 		return true;
 	}
 	int la = link_idx(m, a->dc, b->dc), lb = link_idx(m, b->dc, a->dc);
@@ -68,8 +64,7 @@ static bool seg_pair(const struct pm *m, const struct pm_kind *a, const struct p
 		c->la = la;
 		c->lb = lb;
 	}
-	const struct gp_link *l = &m->sc->links[la];
-	c->dcross[s] = l->latency + m->bb / l->bandwidth;
+	c->dcross[s] = m->wan[la].lat + m->bb / m->wan[la].bw;
 	return true;
 }
 

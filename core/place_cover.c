@@ -412,7 +412,7 @@ static void cover_link_rows(struct pm_cover *b)
 			continue;
 		/* In seconds of the link: bytes / bandwidth <= T. */
 		for (int q = 0; q < b->ln[l]; q++)
-			b->lv[l][q] /= lk->bandwidth;
+			b->lv[l][q] /= m->wan[l].bw;
 		snprintf(nm, sizeof nm, "link_%d", l);
 		gp_milp_row(b->lp, nm, b->ln[l], b->lc[l], b->lv[l], -INF, b->T);
 	}
@@ -422,7 +422,7 @@ static void cover_link_rows(struct pm_cover *b)
 			const struct pm_class *c = &m->c[b->idx[j]];
 			if ((c->la == l || c->lb == l) && c->U > 0) {
 				b->rc[nn] = b->cy[j];
-				b->rv[nn++] = m->bb / (s->links[l].bandwidth * c->U);
+				b->rv[nn++] = m->bb / (m->wan[l].bw * c->U);
 			}
 		}
 		snprintf(nm, sizeof nm, "cycle_%d", l);
@@ -570,7 +570,8 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 	 * it satisfies this model; it prunes the branch and bound. */
 	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05, .warm = x0,
 				    .presolve = true, .light = true, .dual = n >= PM_DUAL_N,
-				    .then_full = m->probe_tl > PM_QUICK_TL };
+				    .then_full = m->probe_tl > PM_QUICK_TL,
+				    .cancel = m->o ? m->o->cancel : NULL };
 	struct gp_milp_report r;
 	int rc = gp_milp_solve(lp, &p, &r, e);
 	if (rc == 0) {

@@ -47,7 +47,9 @@
 #ifndef GP_PLACE_INT_H
 #define GP_PLACE_INT_H
 
+#include "costtab.h"
 #include "place_milp.h"
+#include "plan.h"
 #include "planner.h"
 #include "cost.h"
 
@@ -136,7 +138,9 @@ struct pm_memo {
 struct pm {
 	const struct gp_scenario *sc;
 	const struct gp_plan_opts *o;
-	const struct gp_cost_model *cm;
+	const struct gp_costtab *ct;   /* the request's cost tables, or own_ct */
+	struct gp_costtab *own_ct;
+	struct gp_comm *wan;           /* per link direction, achieved (costtab) */
 	int L, N, Smax, npools, gpus;
 	double bb, prec, Lp, Ep, budget, t0, deadline;
 	double probe_tl;               /* seconds a probe may take now */
@@ -232,7 +236,6 @@ int pm_enum_classes(struct pm *m, int d);
 /* place_tail.c */
 int pm_cmp_dbl_desc(const void *a, const void *b);
 int pm_link_classes(struct pm *m);
-bool pm_scenario_pair_ok(const struct gp_scenario *s, int a, int b, double bw);
 void pm_enum_opts(struct pm *m);
 double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o);
 double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o);
@@ -243,8 +246,7 @@ int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx);
 static inline bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
 {
 	int nd = m->sc->ndcs, x = m->lmat[a * nd + b], y = m->lmat[b * nd + a];
-	return x >= 0 && y >= 0 &&
-	       fmin(m->sc->links[x].bandwidth, m->sc->links[y].bandwidth) >= bw;
+	return x >= 0 && y >= 0 && fmin(m->wan[x].bw, m->wan[y].bw) >= bw;
 }
 
 /* place_cover.c */
@@ -318,6 +320,18 @@ static inline double pm_now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The request was cancelled (another thread). */
+static inline bool pm_cancelled(const struct pm *m)
+{
+	return m->o && m->o->cancel && atomic_load_explicit(m->o->cancel, memory_order_relaxed);
+}
+
+/* Time is up: the deadline passed, or the request was cancelled. */
+static inline bool pm_stop(const struct pm *m)
+{
+	return pm_now_s() > m->deadline || pm_cancelled(m);
 }
 
 #endif

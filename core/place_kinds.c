@@ -25,28 +25,24 @@
 
 static double state_bytes(const struct pm *m, int d)
 {
-	return gp_state_bytes_per_param(m->sc->job.zero, d);
+	return gp_costtab_state_bytes(m->ct, d);
 }
 
+/* From the cost tables (the kinds' TP degrees divide the heads). */
 static void kind_costs(const struct pm *m, struct pm_kind *k)
 {
-	const struct gp_scenario *s = m->sc;
-	struct gp_layer_q q = { s, k->g, k->p, k->tp, k->rc, 0 };
-	struct gp_layer_time lt, lg;
-	m->cm->ops->layer_time(m->cm->ud, &q, &lt);
-	q.logits = 1;
-	m->cm->ops->layer_time(m->cm->ud, &q, &lg);
+	int dc = k->dc, pool = k->pool;
+	const struct gp_layer_cost *l = gp_costtab_layer(m->ct, dc, pool, k->tp, k->rc);
+	const struct gp_layer_cost *g = gp_costtab_logits(m->ct, dc, pool, k->tp);
+	struct gp_layer_time lt = l->t, lg = g->t;
 	k->x = lt.f + lt.b + lt.w;
 	k->bl = lt.b + lt.w;
 	k->lx = lg.f + lg.b + lg.w;
 	k->lb = lg.b + lg.w;
-	double b = s->job.micro_batch, sq = s->job.seq;
-	k->act = gp_layer_act_bytes(&s->model, b, sq, k->tp, k->rc);
-	k->lact = 4 * b * sq * s->model.vocab / k->tp;
-	/* sim.c's intra_p2p between two stages of this kind. */
-	int nics = k->tp < k->p->per_node ? k->tp : k->p->per_node;
-	k->delta = m->cm->ops->p2p_time(m->cm->ud, m->bb, k->p->network * gp_eta_net() * nics,
-					k->p->latency);
+	k->act = l->m.act;
+	k->lact = g->m.act;
+	/* The simulator's transfer between two stages of this kind. */
+	k->delta = gp_costtab_intra_p2p(m->ct, m->sc, dc, pool, k->tp, pool, k->tp, m->bb);
 }
 
 /* Peak bytes per GPU of stage i of S with n layers (memory model above). */

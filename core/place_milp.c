@@ -7,7 +7,7 @@
  * The model and its parts are described in place_int.h. This file runs
  * them: the engine's state (pm_init, pm_free), the search (pm_search),
  * the plan and report made of its solution, the message when nothing
- * fits, and the polish of the plan by the search engine.
+ * fits.
  */
 #include "place_int.h"
 #include "sim.h"
@@ -31,6 +31,8 @@ static void pm_free(struct pm *m)
 	free(m->capn);
 	free(m->order);
 	free(m->lmat);
+	free(m->wan);
+	gp_costtab_free(m->own_ct);
 	free(m->opt);
 	free(m->ob);
 	for (int i = 0; i < m->nsets; i++) {
@@ -55,7 +57,6 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	memset(m, 0, sizeof *m);
 	m->sc = s;
 	m->o = o;
-	m->cm = &gp_default_cost;
 	m->t0 = pm_now_s();
 	m->deadline = m->t0 + (o && o->time_limit > 0 ? o->time_limit : 60);
 	m->probe_tl = PM_PROBE_TL;
@@ -72,6 +73,14 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->prec = s->job.precision_bytes;
 	m->Lp = gp_layer_params(&s->model);
 	m->Ep = gp_embedding_params(&s->model);
+	m->ct = o && o->costs ? o->costs : (m->own_ct = gp_costtab_new(s, NULL, e));
+	if (!m->ct || gp_costtab_check(m->ct, s, e))
+		return -1;
+	m->wan = gp_xcalloc((size_t)s->nlinks + 1, sizeof *m->wan);
+	if (!m->wan)
+		return gp_errf(e, "out of memory");
+	for (int l = 0; l < s->nlinks; l++)
+		m->wan[l] = gp_costtab_wan(m->ct, l);
 	for (int d = 0; d < s->ndcs; d++)
 		m->npools += s->dcs[d].npools;
 	m->pl = gp_xcalloc((size_t)m->npools, sizeof *m->pl);
@@ -328,95 +337,13 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 }
 
 /* ------------------------------------------------------------------ */
-/* The polish by the search engine, a block on its own: it sees the
- * scenario, the options, the warm plan and the MILP's plan and report,
- * and nothing of struct pm (its clock, pm_now_s, is all it takes from
- * place_int.h), so that it can move out of the MILP into a step of its
- * own in an engine table. Keep its interface that narrow. */
-
-/* The simulated iteration time of plan p (INF: it does not fit). */
-static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		       const struct gp_plan *p)
-{
-	struct gp_sim_opts so = { .time_limit = o->time_limit, .gap = o->gap };
-	struct gp_result r;
-	struct gp_err e = { "" };
-	double t = INF;
-	if (gp_simulate(s, p, &so, &r, &e) == 0) {
-		if (r.fits)
-			t = r.iteration_time;
-		gp_result_free(&r);
-	}
-	return t;
-}
-
-/* The model is exact only for itself: its optimum can simulate a few per
- * cent slower than a plan the model ranks a little worse (lockstep link
- * sharing, deep pipelines with few micro-batches, plans outside its
- * space). So the plan is simulated and polished by the search: the search
- * engine as it is (seeded with the reference engines: the warm start from
- * the heuristics), then the search seeded with both its plan and the
- * MILP's; whichever of the three simulates fastest is returned, the MILP's
- * own on ties. The proof (objective, bound, gap) stays the model's; the
- * report keeps the MILP's own plan's simulated time beside it. */
-static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		   const struct gp_plan *warm, struct gp_plan *out, struct gp_plan_report *rep)
-{
-	double t0 = pm_now_s(), own = sim_time(s, o, out);
-	struct gp_plan_opts so = *o;
-	so.polish = false;
-	/* The search's own limit (2 s) for each run, not the MILP's. */
-	so.time_limit = o->time_limit > 0 && o->time_limit < 2 ? o->time_limit : 2;
-	/* Seeds of the second search: the MILP's plan, the search's, and
-	 * the warm plan when there is one (so a plan given to improve on is
-	 * never lost). */
-	struct gp_plan w[3] = { *out, { 0 }, { 0 } }, ps = { 0 };   /* ps: the search's, ours */
-	struct gp_plan_report r;
-	struct gp_err e = { "" };
-	double ts = INF, tg = INF;
-	int nw = 1;
-	if (gp_plan_search(s, &so, &ps, &r, &e) == 0) {
-		ts = r.estimate_s;
-		w[nw++] = ps;
-	}
-	if (warm)
-		w[nw++] = *warm;   /* (shallow: the caller's, never freed here) */
-	struct gp_plan pg = { 0 };
-	if (gp_plan_search_from(s, &so, w, nw, &pg, &r, &e) == 0)
-		tg = r.estimate_s;
-	rep->has_own = true;
-	rep->own_sim_s = own;
-	const char *kept = "the MILP's";
-	if (fmin(ts, tg) < own * (1 - 1e-9)) {
-		gp_plan_free(out);
-		rep->polished = true;
-		if (tg <= ts) {
-			*out = pg;
-			pg = (struct gp_plan){ 0 };
-			kept = "the polish's";
-		} else {
-			*out = ps;
-			ps = (struct gp_plan){ 0 };
-			kept = "the search's";
-		}
-	}
-	gp_plan_free(&ps);
-	gp_plan_free(&pg);
-	rep->seconds += pm_now_s() - t0;
-	size_t l = strlen(rep->note);
-	snprintf(rep->note + l, sizeof rep->note - l,
-		 "; simulated: MILP's plan %.4g s, search %.4g s, search seeded with %s %.4g s: %s plan kept",
-		 own, ts, warm ? "them and the warm plan" : "both", tg, kept);
-}
-
-/* ------------------------------------------------------------------ */
 
 /* planner.h: the search, then the plan and report of its solution, or
- * why nothing fits; then the polish (time plans only). */
+ * why nothing fits. (The polish is a step of gp_plan_make, plan.c.) */
 int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		 const struct gp_plan *warm, struct gp_plan *out,
-		 struct gp_plan_report *rep, struct gp_err *e)
+		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
+	const struct gp_plan *warm = o ? o->warm : NULL;
 	struct gp_plan_report rloc;
 	struct pm m;
 
@@ -430,6 +357,11 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	rep->bound = -INF;
 	rep->gap = INF;
 	enum gp_objective goal = o ? o->objective : GP_OBJ_TIME;
+	if (gp_plan_cancelled(o)) {
+		rep->status = GP_MILP_NOSOL;
+		snprintf(rep->note, sizeof rep->note, "milp: cancelled");
+		return gp_errf(e, "milp: cancelled");
+	}
 	int init = pm_init(&m, s, o, e);
 	m.warm = warm;
 	m.warm_T = INF;
@@ -442,7 +374,10 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct pm_sol sol = { 0 };
 	struct pm_best best = { .opt = -1 };
 	int rc = pm_search(&m, goal, &sol, &best, e);
-	if (rc == 0 && best.opt < 0) {
+	if (rc == 0 && best.opt < 0 && pm_cancelled(&m)) {
+		rep->status = GP_MILP_NOSOL;
+		rc = gp_errf(e, "milp: cancelled before a plan was found");
+	} else if (rc == 0 && best.opt < 0) {
 		rc = explain(&m, rep, e);
 	} else if (rc == 0 && make_plan(&m, &sol, out)) {
 		rc = gp_errf(e, "out of memory");
@@ -458,15 +393,18 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		rep->seconds = pm_now_s() - m.t0;
 		report_proof(&m, goal, &best, rep);
 		report_note(&m, &best, &sol, out->npipes, warm != NULL, rep);
+		if (pm_cancelled(&m)) {
+			/* Stopped early: the best so far, not a proof. */
+			rep->status = GP_MILP_FEASIBLE;
+			size_t l = strlen(rep->note);
+			snprintf(rep->note + l, sizeof rep->note - l, "; cancelled");
+		}
 	}
 	if (rc && rep->status == GP_MILP_ERROR && e->msg[0])
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
 	free(sol.y);
 	free(sol.x);
 	pm_free(&m);
-	/* The search minimises time: it polishes time plans only. */
-	if (rc == 0 && o && o->polish && goal == GP_OBJ_TIME)
-		polish(s, o, warm, out, rep);
 	return rc;
 }
 
@@ -480,7 +418,7 @@ int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opt
 	struct gp_plan_opts oc = o ? *o : (struct gp_plan_opts){ 0 };
 	oc.covering_only = true;   /* the winner must be a covering option */
 	o = &oc;
-	if (gp_plan_milp(s, o, NULL, &p, &r, e))
+	if (gp_plan_milp(s, o, &p, &r, e))
 		return -1;
 	gp_plan_free(&p);
 	struct pm m;
@@ -567,7 +505,7 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 			if (!op->one && op->K == 1 && xdc)
 				continue;
 			if (!op->one && op->K >= 2 && xdc &&
-			    !pm_scenario_pair_ok(s, m.k[c->kind[0]].dc, m.k[c->kind[1]].dc, op->wbw))
+			    !pm_pair_ok(&m, m.k[c->kind[0]].dc, m.k[c->kind[1]].dc, op->wbw))
 				continue;
 			c->E = pm_class_tail(&m, c, op);
 			struct gp_place_class *x = &pc[n++];

@@ -137,7 +137,7 @@ static int cost_leaf(struct pm_costrun *c, double a, double hi, double lb)
 	bool all = true;
 	for (double u = pm_next_bp(m, c->idx, c->n, nextafter(a, -INF)); u <= hi;
 	     u = pm_next_bp(m, c->idx, c->n, u)) {
-		if (pm_now_s() > m->deadline) {
+		if (pm_stop(m)) {
 			all = false;
 			break;
 		}
@@ -246,7 +246,7 @@ static int pm_cost_bb(struct pm_costrun *c, double T0, double pmin)
 		double hi = pm_prev_bp(m, idx, n, v.b);   /* the last breakpoint in [a, b] */
 		if (hi < v.a)
 			continue;
-		if (pm_now_s() > m->deadline || ns + 2 > (int)(sizeof st / sizeof st[0])) {
+		if (pm_stop(m) || ns + 2 > (int)(sizeof st / sizeof st[0])) {
 			cost_stop(c, lb, st, ns);
 			return 0;
 		}

@@ -164,7 +164,7 @@ bool pm_round_lp(const struct pm *m, const struct pm_opt *o, const int *idx, int
 	long N = m->N;
 	/* Add replicas: toward N micro-batches, then toward d replicas. */
 	for (int stage = 0; ok && stage < 2; stage++) {
-		while ((stage == 0 ? r.cap < N : r.D < o->d) && pm_now_s() <= m->deadline) {
+		while ((stage == 0 ? r.cap < N : r.D < o->d) && !pm_stop(m)) {
 			int bj = round_pick(m, o, idx, n, yl, h, &r, stage);
 			if (bj < 0)
 				break;

@@ -117,7 +117,7 @@ static int gallop(struct pm_scan *s)
 		double t = pm_prev_bp(m, s->idx, s->n, s->hi * (1 - step));
 		if (!(t > s->lo && t < s->hi))
 			break;
-		if (pm_now_s() > m->deadline)
+		if (pm_stop(m))
 			return 2;
 		int r = pm_probe(m, s->oi, s->idx, s->n, t, PM_FEAS, s->sol, s->e);
 		if (r < 0)
@@ -178,7 +178,7 @@ static int bisect(struct pm_scan *s, double g)
 		double t = median_bp(s, cl, ch);
 		if (!(t > s->lo && t < s->hi))
 			break;
-		if (pm_now_s() > m->deadline)
+		if (pm_stop(m))
 			return 2;   /* stopped */
 		int r = pm_probe(m, s->oi, s->idx, s->n, t, PM_FEAS, s->sol, s->e);
 		if (r < 0)
@@ -278,6 +278,7 @@ int pm_take_incumbent(const struct pm *m, struct pm_best *best, struct pm_sol *s
 	best->T = T;
 	best->opt = oi;
 	best->d = d;
+	gp_plan_progress(m->o, "milp", "search", T, m->Tlb, m->t0);
 	sol->T = T;
 	sol->opt = oi;
 	memcpy(sol->y, cur->y, (size_t)m->nc * sizeof *sol->y);
@@ -382,7 +383,7 @@ static int search_option(struct pm *m, struct pm_run *r, int oi)
 	struct pm_best *best = r->best;
 	if (r->phase == 1 && r->pass == 1 && !r->redo[oi])
 		return 0;
-	if (pm_now_s() > m->deadline) {
+	if (pm_stop(m)) {
 		best->stopped = true;
 		if (r->phase == 2)
 			m->cost_lb = 0;   /* options left unscanned */

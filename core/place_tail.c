@@ -72,7 +72,7 @@ int pm_link_classes(struct pm *m)
 		const struct gp_link *l = &s->links[i], *r = gp_find_link(s, l->to, l->from);
 		if (!r)
 			continue;
-		double bw = fmin(l->bandwidth, r->bandwidth);
+		double bw = fmin(m->wan[i].bw, m->wan[r - s->links].bw);
 		bool dup = false;
 		for (int j = 0; j < m->nq && !dup; j++)
 			dup = m->qbw[j] == bw;
@@ -83,13 +83,7 @@ int pm_link_classes(struct pm *m)
 	return 0;
 }
 
-/* Both directions of DCs a-b at bandwidth >= bw (pm_pair_ok reads the
- * same from the link matrix). */
-bool pm_scenario_pair_ok(const struct gp_scenario *s, int a, int b, double bw)
-{
-	const struct gp_link *x = gp_find_link(s, a, b), *y = gp_find_link(s, b, a);
-	return x && y && fmin(x->bandwidth, y->bandwidth) >= bw;
-}
+
 
 static void add_opt(struct pm *m, struct pm_opt o)
 {
@@ -174,8 +168,8 @@ void pm_enum_opts(struct pm *m)
 			for (int q = 0; q < m->nq; q++) {
 				double lat = 0;
 				for (int l = 0; l < s->nlinks; l++)
-					if (pm_scenario_pair_ok(s, s->links[l].from, s->links[l].to, m->qbw[q]))
-						lat = fmax(lat, s->links[l].latency);
+					if (pm_pair_ok(m, s->links[l].from, s->links[l].to, m->qbw[q]))
+						lat = fmax(lat, m->wan[l].lat);
 				for (int mi = 0; mi < nmodes; mi++) {
 					/* A flat ring's tail and WAN bytes do not depend
 					 * on K (>= 2): the most DCs admit every plan the
@@ -221,19 +215,13 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 				       .dcs = o->K, .local = p, .wan_bw = o->wbw,
 				       .wan_lat = o->wlat, .mode = o->mode,
 				       .every = j->sync_every };
-		/* sim.c's dp_group: NVLink when the ring fits in a node. */
-		if ((long)p * k->tp <= k->p->per_node) {
-			q.local_bw = k->p->nvlink * gp_eta_nvlink();
-			q.local_lat = 8.2e-6;
-		} else {
-			int r = k->p->per_node / k->tp;
-			r = r < 1 ? 1 : r > p ? p : r;
-			q.local_bw = k->p->network * gp_eta_net() * r;
-			q.local_lat = k->p->latency;
-		}
+		/* The simulator's ring: NVLink when it fits in a node. */
+		struct gp_comm ring = gp_costtab_dp_ring(m->ct, m->sc, k->dc, k->pool, k->tp, p);
+		q.local_bw = ring.bw;
+		q.local_lat = ring.lat;
 		if (o->K < 2)
 			q.dcs = 1;
-		double t = gp_dp_sync_time(m->cm, &q);
+		double t = gp_dp_sync_time(&q);
 		if (t > worst)
 			worst = t;
 	}
@@ -294,7 +282,7 @@ static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_
 		else
 			v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
 	}
-	v->opt = m->cm->ops->optimizer_time(m->cm->ud, k->g, params / k->tp / dz);
+	v->opt = gp_costtab_optimizer(m->ct, k->dc, k->pool, params / k->tp / dz);
 	return v;
 }
 

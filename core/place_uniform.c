@@ -37,8 +37,7 @@ static bool lone_link(const struct pm *m, const struct pm_class *c, double *req)
 	*req = 0;
 	if (c->la < 0)
 		return true;
-	const struct gp_scenario *s = m->sc;
-	double bw = fmin(s->links[c->la].bandwidth, s->links[c->lb].bandwidth);
+	double bw = fmin(m->wan[c->la].bw, m->wan[c->lb].bw);
 	*req = m->bb * m->N / bw;
 	return m->bb <= bw * c->U;
 }
@@ -111,15 +110,14 @@ int pm_one_obj(const struct pm *m, int oi, const int *idx, int n, double T, enum
  * and budget allow, and y = 1 when d = 1. No MILP. */
 static double uni_T(const struct pm *m, struct pm_class *c, int y, double E)
 {
-	const struct gp_scenario *s = m->sc;
 	int mb = (m->N + y - 1) / y;
 	/* Lockstep replicas cross a link together: each boundary message
 	 * shares it with y - 1 others (latency + y bb / bandwidth). */
 	struct pm_class x = *c;
 	for (int b = 0; b + 1 < x.nseg; b++)
 		if (x.lk[b][0] >= 0) {
-			const struct gp_link *l = &s->links[x.lk[b][0]];
-			x.dcross[b] = l->latency + (1 + PM_SHARE * (y - 1)) * m->bb / l->bandwidth;
+			const struct gp_comm *l = &m->wan[x.lk[b][0]];
+			x.dcross[b] = l->lat + (1 + PM_SHARE * (y - 1)) * m->bb / l->bw;
 		}
 	if (c->la >= 0 && y > 1)
 		pm_class_times(m, &x, m->lay + x.off);
@@ -128,18 +126,17 @@ static double uni_T(const struct pm *m, struct pm_class *c, int y, double E)
 	for (int b = 0; b + 1 < c->nseg; b++)
 		for (int w = 0; w < 2; w++)
 			if (c->lk[b][w] >= 0)
-				T = fmax(T, m->bb * m->N / s->links[c->lk[b][w]].bandwidth);
+				T = fmax(T, m->bb * m->N / m->wan[c->lk[b][w]].bw);
 	return T;
 }
 
 static int uni_ymax(const struct pm *m, const struct pm_class *c)
 {
-	const struct gp_scenario *s = m->sc;
 	int y = c->ymax < m->N ? c->ymax : m->N;
 	for (int b = 0; b + 1 < c->nseg; b++)
 		for (int w = 0; w < 2; w++)
 			if (c->lk[b][w] >= 0) {
-				double r = floor(s->links[c->lk[b][w]].bandwidth * c->U / m->bb * (1 + 1e-12));
+				double r = floor(m->wan[c->lk[b][w]].bw * c->U / m->bb * (1 + 1e-12));
 				if (r < y)
 					y = r < 0 ? 0 : (int)r;
 			}
@@ -266,7 +263,7 @@ int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim, struct
 		if (ym < o->d || c->sig > Tlim || eg >= best->obj)
 			continue;
 		for (int y = o->d; y <= ym; y++) {
-			if (pm_now_s() > m->deadline) {
+			if (pm_stop(m)) {
 				best->stopped = true;
 				m->cost_lb = 0;   /* classes left unscanned */
 				rc = 1;

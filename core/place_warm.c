@@ -95,7 +95,7 @@ static bool warm_links(const struct pm *m, const struct pm_opt *o, const bool *d
 	for (int a = 0; ok && o->K >= 2 && a < s->ndcs; a++)
 		for (int b = a + 1; ok && b < s->ndcs; b++)
 			if (dcs[a] && dcs[b])
-				ok = pm_scenario_pair_ok(s, a, b, o->wbw);
+				ok = pm_pair_ok(m, a, b, o->wbw);
 	return ok;
 }
 
@@ -174,7 +174,7 @@ int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best
 		const struct pm_opt *o = &m->opt[oi];
 		if (!warm_admits(m, o, warm, D, ndc))
 			continue;
-		if (pm_now_s() > m->deadline)
+		if (pm_stop(m))
 			break;
 		if (!warm_links(m, o, dcs))
 			continue;

@@ -24,9 +24,10 @@ struct at_chain {
 /* Depth-first over simple paths of the link graph: for each length the
  * path with the most compute, then the cheapest hops (latency plus one
  * activation's transfer). */
-static void chain_dfs(const struct gp_scenario *s, struct at_chain *cur, bool *used,
+static void chain_dfs(const struct bl_ctx *c, struct at_chain *cur, bool *used,
 		      struct at_chain *best, long *steps)
 {
+	const struct gp_scenario *s = c->sc;
 	if (--*steps < 0)
 		return;
 	struct at_chain *b = &best[cur->k];
@@ -42,10 +43,11 @@ static void chain_dfs(const struct gp_scenario *s, struct at_chain *cur, bool *u
 			continue;
 		used[d] = true;
 		cur->dc[cur->k++] = d;
-		double dc_ = bl_dc_compute(s, d), dx = l->latency + gp_boundary_bytes(s) / l->bandwidth;
+		struct gp_comm w = gp_costtab_wan(c->ct, (int)(l - s->links));
+		double dc_ = bl_dc_compute(c, d), dx = w.lat + gp_boundary_bytes(s) / w.bw;
 		cur->compute += dc_;
 		cur->hops += dx;
-		chain_dfs(s, cur, used, best, steps);
+		chain_dfs(c, cur, used, best, steps);
 		cur->compute -= dc_;
 		cur->hops -= dx;
 		cur->k--;
@@ -99,8 +101,9 @@ static int atlas_build(const struct bl_ctx *c, const struct at_chain *ch, int t,
 
 /* The best chain of each length (best[k], k DCs; best[k].k != k when
  * there is none); returns the longest length found, -1 out of memory. */
-static int at_chains(const struct gp_scenario *s, struct at_chain *best)
+static int at_chains(const struct bl_ctx *c, struct at_chain *best)
 {
+	const struct gp_scenario *s = c->sc;
 	struct at_chain cur;
 	bool *used = calloc((size_t)s->ndcs, sizeof *used);
 	if (!used)
@@ -111,9 +114,9 @@ static int at_chains(const struct gp_scenario *s, struct at_chain *best)
 	for (int d = 0; d < s->ndcs; d++) {
 		if (!s->dcs[d].npools)
 			continue;
-		cur = (struct at_chain){ .k = 1, .dc = { d }, .compute = bl_dc_compute(s, d), .hops = 0 };
+		cur = (struct at_chain){ .k = 1, .dc = { d }, .compute = bl_dc_compute(c, d), .hops = 0 };
 		used[d] = true;
-		chain_dfs(s, &cur, used, best, &steps);
+		chain_dfs(c, &cur, used, best, &steps);
 		used[d] = false;
 	}
 	free(used);
@@ -169,6 +172,10 @@ static int at_candidates(struct bl_ctx *c, const struct at_chain *best, int kmin
 						break;
 					continue;
 				}
+				if (bl_over_budget(c, &pl)) {
+					gp_plan_free(&pl);
+					break;   /* more replicas cost more */
+				}
 				if (n == cap) {
 					struct at_cand *nc = realloc(cand, (size_t)(cap *= 2) * sizeof *nc);
 					if (!nc) {
@@ -200,15 +207,15 @@ static int at_build_i(const struct bl_ctx *c, const void *ud, int i, struct gp_p
 	return atlas_build(c, &a->best[k->chain], k->t, k->R, out);
 }
 
-int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+static int at_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
 	struct bl_ctx c;
 	if (bl_begin(&c, s, o, "atlas", out, &rep, &rloc, e))
 		return -1;
 	struct at_chain best[17];
-	int K = at_chains(s, best);
+	int K = at_chains(&c, best);
 	if (K < 0)
 		return bl_fail(&c, rep, e, "atlas: out of memory");
 	/* Atlas's point is a pipeline across DCs: one DC alone only when
@@ -240,4 +247,10 @@ int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 "atlas: %d pipelines of %d stages over %s, TP up to %d, DP inside each DC, layers by compute; %d layouts estimated, %d simulated",
 		 k.R < c.M ? k.R : c.M, out->pipes[0].nstages, path, k.t, n, c.nsim);
 	return 0;
+}
+
+int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	return bl_run(s, o, "atlas", at_plan, out, rep, e);
 }

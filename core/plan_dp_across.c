@@ -25,15 +25,26 @@ struct dp_grp {
 	int alt[DP_ALTS + 1][2];   /* (t, p), best estimate first */
 };
 
+/* Replicas of layout (t, p) of a group: what its pool holds, within
+ * the group's share of the budget (its share of the batch), at most one
+ * per micro-batch. */
+static int grp_replicas(const struct bl_ctx *c, const struct dp_grp *g, int t, int p)
+{
+	const struct gp_pool *pool = bl_pool_of(c->sc, g->dc, g->pool);
+	int R = bl_pool_slots(pool, t) / p;
+	int Rb = bl_afford(c, c->sc->gpus[pool->gpu].price_per_hour, t * p, (double)g->n / c->M);
+	if (Rb < R)
+		R = Rb;
+	return R > g->n ? g->n : R;
+}
+
 /* The stages of one group: p stages of its pool, layers by compute. */
 static int grp_stages(const struct bl_ctx *c, const struct dp_grp *g, int t, int p, int D,
 		      struct gp_stage *st)
 {
-	int R = bl_pool_slots(bl_pool_of(c->sc, g->dc, g->pool), t) / p;
+	int R = grp_replicas(c, g, t, p);
 	if (R < 1)
 		return -1;
-	if (R > g->n)
-		R = g->n;
 	for (int i = 0; i < p; i++)
 		st[i] = bl_mkstage(c->sc, g->dc, g->pool, t, 0, 0);
 	return bl_fill_layers(c, st, p, bl_ceil_div(g->n, R), D) ? -1 : R;
@@ -65,13 +76,11 @@ static int dp_build(const struct bl_ctx *c, const struct dp_grp *gs, int ng, str
 }
 
 /* Group g takes its layout a. */
-static void dp_use_alt(const struct gp_scenario *s, struct dp_grp *g, int a)
+static void dp_use_alt(const struct bl_ctx *c, struct dp_grp *g, int a)
 {
 	g->t = g->alt[a][0];
 	g->p = g->alt[a][1];
-	g->R = bl_pool_slots(bl_pool_of(s, g->dc, g->pool), g->t) / g->p;
-	if (g->R > g->n)
-		g->R = g->n;
+	g->R = grp_replicas(c, g, g->t, g->p);
 }
 
 /* Keeps layout (t, p) of estimate x among g's DP_ALTS + 1 best, in order. */
@@ -133,7 +142,7 @@ static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 		g->alt[0][1] = fb[1];
 	}
 	if (g->nalt)
-		dp_use_alt(s, g, 0);
+		dp_use_alt(c, g, 0);
 }
 
 /* Gradient rings go round the DCs in index order (sim.c): every
@@ -175,7 +184,7 @@ static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan
 	for (int i = 0; i < ng; i++)
 		for (int a = 1; a < gs[i].nalt; a++) {
 			struct dp_grp keep = gs[i];
-			dp_use_alt(c->sc, &gs[i], a);
+			dp_use_alt(c, &gs[i], a);
 			memset(&pl, 0, sizeof pl);
 			double t = dp_build(c, gs, ng, &pl) ? INF : bl_judge(c, &pl, false);
 			if (t < bt) {
@@ -191,8 +200,9 @@ static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan
 
 /* The DCs taken: every DC with pools, less those the gradient ring cannot
  * reach, weakest first. Returns how many were left out; *kdc: taken. */
-static int dp_pick_dcs(const struct gp_scenario *s, bool *in, int *kdc)
+static int dp_pick_dcs(const struct bl_ctx *c, bool *in, int *kdc)
 {
+	const struct gp_scenario *s = c->sc;
 	int k = 0, dropped = 0;
 	for (int d = 0; d < s->ndcs; d++)
 		if (s->dcs[d].npools) {
@@ -202,7 +212,7 @@ static int dp_pick_dcs(const struct gp_scenario *s, bool *in, int *kdc)
 	while (k > 1 && !ring_ok(s, in)) {
 		int weak = -1;
 		for (int d = 0; d < s->ndcs; d++)
-			if (in[d] && (weak < 0 || bl_dc_compute(s, d) < bl_dc_compute(s, weak)))
+			if (in[d] && (weak < 0 || bl_dc_compute(c, d) < bl_dc_compute(c, weak)))
 				weak = d;
 		in[weak] = false;
 		k--;
@@ -212,29 +222,30 @@ static int dp_pick_dcs(const struct gp_scenario *s, bool *in, int *kdc)
 	return dropped;
 }
 
-/* The groups of variant var over the DCs taken, weighed by raw compute:
+/* The groups of variant var over the DCs taken, weighed by compute:
  * 0, every pool its own group; 1, each DC's largest pool. Returns their
  * number. */
-static int dp_groups(const struct gp_scenario *s, const bool *in, int var,
+static int dp_groups(const struct bl_ctx *c, const bool *in, int var,
 		     struct dp_grp *gs, double *w)
 {
+	const struct gp_scenario *s = c->sc;
 	int ng = 0;
 	for (int d = 0; d < s->ndcs; d++) {
 		if (!in[d])
 			continue;
 		int big = 0;
 		for (int q = 0; q < s->dcs[d].npools; q++) {
-			double x = s->dcs[d].pools[q].count * bl_stage_rate(s, d, q, 1);
+			double x = s->dcs[d].pools[q].count * bl_stage_rate(c, d, q, 1);
 			if (var == 0) {
 				gs[ng] = (struct dp_grp){ .dc = d, .pool = q };
 				w[ng++] = x;
-			} else if (x > s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1)) {
+			} else if (x > s->dcs[d].pools[big].count * bl_stage_rate(c, d, big, 1)) {
 				big = q;
 			}
 		}
 		if (var == 1) {
 			gs[ng] = (struct dp_grp){ .dc = d, .pool = big };
-			w[ng++] = s->dcs[d].pools[big].count * bl_stage_rate(s, d, big, 1);
+			w[ng++] = s->dcs[d].pools[big].count * bl_stage_rate(c, d, big, 1);
 		}
 	}
 	return ng;
@@ -268,7 +279,7 @@ struct dp_best {
 	int var, ng;
 };
 
-/* One variant's ng groups: the batch in proportion to raw compute, then
+/* One variant's ng groups: the batch in proportion to compute, then
  * (second pass) to what the chosen layouts deliver per second. */
 static void dp_variant(struct bl_ctx *c, struct dp_grp *gs, double *w, int *share, int ng,
 		       int var, struct dp_best *b)
@@ -288,6 +299,7 @@ static void dp_variant(struct bl_ctx *c, struct dp_grp *gs, double *w, int *shar
 			b->var = var;
 			b->ng = k;
 			bl_plan_move(&b->plan, &pl);
+			gp_plan_progress(c->o, c->engine, "simulate", t, -HUGE_VAL, c->t0);
 		} else {
 			gp_plan_free(&pl);
 		}
@@ -297,9 +309,8 @@ static void dp_variant(struct bl_ctx *c, struct dp_grp *gs, double *w, int *shar
 	}
 }
 
-int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			  struct gp_plan *out, struct gp_plan_report *rep,
-			  struct gp_err *e)
+static int dp_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
 	struct bl_ctx c;
@@ -319,10 +330,10 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		free(share);
 		return bl_fail(&c, rep, e, "dp-across-dcs: out of memory");
 	}
-	int kdc, dropped = dp_pick_dcs(s, in, &kdc), ng0 = 0;
+	int kdc, dropped = dp_pick_dcs(&c, in, &kdc), ng0 = 0;
 	struct dp_best b = { .plan = { 0 }, .t = INF, .var = -1, .ng = 0 };
 	for (int var = 0; var < 2; var++) {
-		int ng = dp_groups(s, in, var, gs, w);
+		int ng = dp_groups(&c, in, var, gs, w);
 		if (var == 0)
 			ng0 = ng;
 		else if (ng == ng0)
@@ -349,4 +360,11 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 		 kdc < 2 ? "local" : gp_plan_sync(s, out) == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
 		 c.nsim);
 	return 0;
+}
+
+int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  struct gp_plan *out, struct gp_plan_report *rep,
+			  struct gp_err *e)
+{
+	return bl_run(s, o, "dp-across-dcs", dp_plan, out, rep, e);
 }

@@ -97,7 +97,12 @@ static int mg_candidates(struct bl_ctx *c, struct mg_cand **out, int *nout)
 		for (int t = 1; t <= 1024; t *= 2) {
 			int N = type_slots(s, gi, t, NULL, NULL);
 			for (int p = 1; p <= L && p <= N; p++) {
-				int d = N / p;
+				/* The most replicas the slots and the budget allow. */
+				int d = N / p, dsl = bl_afford(c, s->gpus[gi].price_per_hour, t * p, 1);
+				if (dsl < d)
+					d = dsl;
+				if (d < 1)
+					continue;
 				while (d > 1 && c->M % d)
 					d--;
 				if (n == cap) {
@@ -150,8 +155,8 @@ static int mg_no_fit(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err
 	return bl_fail(c, rep, e, msg);
 }
 
-int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+static int mg_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
 	struct gp_plan_report rloc;
 	struct bl_ctx c;
@@ -177,4 +182,10 @@ int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 "megatron: %s TP %d x PP %d x DP %d (%d micro-batches each), equal layers, GPUs taken in DC order blind to the WAN; %d layouts estimated, %d simulated",
 		 s->gpus[k.gi].name, k.t, k.p, k.d, c.M / k.d, n, tried);
 	return 0;
+}
+
+int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	return bl_run(s, o, "megatron", mg_plan, out, rep, e);
 }

@@ -9,11 +9,26 @@
 #ifndef GP_PLANNER_H
 #define GP_PLANNER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include "gp.h"
 #include "scenario.h"
 #include "solver.h"
 
+struct gp_costtab;
+
+/* What an engine reports as it goes (from the thread that plans). */
+struct gp_progress {
+	const char *engine;
+	const char *phase;        /* "search", "polish", "simulate", ... */
+	double incumbent;         /* best so far, in the objective's unit; HUGE_VAL: none */
+	double bound;             /* proven lower bound; -HUGE_VAL: none */
+	double gap;               /* HUGE_VAL: none */
+	double elapsed;           /* seconds since the request started */
+};
+
+/* A planning request: the job's constraints and how hard to try. Engines
+ * honour every constraint of the job (memory, GPUs, the budget). */
 struct gp_plan_opts {
 	double time_limit;        /* seconds; <= 0: the engine's default */
 	double gap;               /* relative gap for exact engines; 0: prove */
@@ -21,11 +36,16 @@ struct gp_plan_opts {
 	enum gp_objective objective;
 	double budget_usd_per_hour;   /* 0: none */
 	enum gp_sched schedule;   /* schedule the plan will run (1f1b default) */
-	bool polish;              /* milp: then run the search seeded with its plan
-				   * and keep whichever simulates faster */
+	bool polish;              /* gp_plan_make: polish a GP_ENGINE_POLISH engine's
+				   * time plan by the search (plan.c) */
 	bool covering_only;       /* milp: only the covering MILP's options (no
 				   * uniform ones): what the exhaustive and CBC
 				   * cross-checks enumerate */
+	const struct gp_costtab *costs;   /* NULL: made from the default model */
+	const struct gp_plan *warm;       /* a plan to start from, or NULL */
+	const atomic_int *cancel;         /* non-zero: stop soon, keep the best */
+	void (*progress)(void *ud, const struct gp_progress *p);
+	void *progress_ud;
 };
 
 struct gp_plan_report {
@@ -45,7 +65,8 @@ struct gp_plan_report {
 	bool polished;
 };
 
-/* Baselines (baseline.c). */
+/* The reference engines (plan_megatron.c, plan_dp_across.c,
+ * plan_atlas.c) and the search (search.c). */
 int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -64,7 +85,6 @@ int gp_plan_search_from(const struct gp_scenario *s, const struct gp_plan_opts *
 
 /* The placement MILP (place_milp.c). */
 int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		 const struct gp_plan *warm, struct gp_plan *out,
-		 struct gp_plan_report *rep, struct gp_err *e);
+		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 
 #endif

@@ -29,7 +29,7 @@ void gp_row_label(const struct gp_scenario *sc, const struct gp_result *r,
 /* Human-readable bytes: 1.2 GB, 640 MB (decimal, as links are sold). */
 static const char *hbytes(double b, char *buf, size_t n)
 {
-	static const char *u[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB" };
 	int i = 0;
 	while (fabs(b) >= 1000 && i < 5) {
 		b /= 1000;
@@ -150,158 +150,165 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 	return ferror(f) ? -1 : 0;
 }
 
-static void json_str(FILE *f, const char *s)
+void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
+			 const struct gp_plan *p)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-/* JSON has no inf or nan. */
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.9g", v);
-	else
-		fputs("null", f);
-}
-
-static void json_plan(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p)
-{
-	fprintf(f, "{\"schedule\": ");
-	json_str(f, gp_sched_name(p->schedule));
-	fprintf(f, ", \"chunks\": %d, ", p->chunks);
+	gp_json_obj(j, false);
+	gp_json_kstr(j, "schedule", gp_sched_name(p->schedule));
+	gp_json_kint(j, "chunks", p->chunks);
 	if (p->sync_set)
-		fprintf(f, "\"sync\": \"%s\", ", gp_sync_name(p->sync_mode));
-	fprintf(f, "\"pipelines\": [");
+		gp_json_kstr(j, "sync", gp_sync_name(p->sync_mode));
+	gp_json_key(j, "pipelines");
+	gp_json_arr(j, false);
 	for (int i = 0; i < p->npipes; i++) {
 		const struct gp_pipeline *pp = &p->pipes[i];
-		fprintf(f, "%s{\"micro_batches\": %d, \"replicas\": %d, \"stages\": [",
-			i ? ", " : "", pp->micro_batches, pp->replicas);
-		for (int j = 0; j < pp->nstages; j++) {
-			const struct gp_stage *st = &pp->stages[j];
+		gp_json_obj(j, false);
+		gp_json_kint(j, "micro_batches", pp->micro_batches);
+		gp_json_kint(j, "replicas", pp->replicas);
+		gp_json_key(j, "stages");
+		gp_json_arr(j, false);
+		for (int k = 0; k < pp->nstages; k++) {
+			const struct gp_stage *st = &pp->stages[k];
 			const struct gp_pool *pool = &sc->dcs[st->dc].pools[st->pool];
-			fprintf(f, "%s{\"dc\": ", j ? ", " : "");
-			json_str(f, sc->dcs[st->dc].name);
-			fprintf(f, ", \"gpu\": ");
-			json_str(f, sc->gpus[pool->gpu].name);
-			fprintf(f, ", \"tp\": %d, \"layers\": [%d, %d]", st->tp, st->first,
-				st->last);
+			gp_json_obj(j, false);
+			gp_json_kstr(j, "dc", sc->dcs[st->dc].name);
+			gp_json_kstr(j, "gpu", sc->gpus[pool->gpu].name);
+			gp_json_kint(j, "tp", st->tp);
+			gp_json_key(j, "layers");
+			gp_json_arr(j, false);
+			gp_json_int(j, st->first);
+			gp_json_int(j, st->last);
+			gp_json_end(j);
 			if (st->recompute_set)
-				fprintf(f, ", \"recompute\": \"%s\"",
-					gp_recompute_name(st->recompute));
-			fputc('}', f);
+				gp_json_kstr(j, "recompute", gp_recompute_name(st->recompute));
+			gp_json_end(j);
 		}
-		fprintf(f, "]}");
+		gp_json_end(j);
+		gp_json_end(j);
 	}
-	fprintf(f, "]}");
+	gp_json_end(j);
+	gp_json_end(j);
 }
 
-static void kv_num(FILE *f, const char *key, double v)
+void gp_report_json_solver(struct gp_json *j, const struct gp_solver_info *si)
 {
-	fprintf(f, ", \"%s\": ", key);
-	json_num(f, v);
-}
-
-void gp_report_json_solver(FILE *f, const struct gp_solver_info *si)
-{
-	fprintf(f, "{\"engine\": ");
-	json_str(f, si->engine);
-	fprintf(f, ", \"status\": ");
-	json_str(f, si->status);
-	kv_num(f, "objective_s", si->objective);
-	kv_num(f, "bound_s", si->bound);
-	kv_num(f, "gap", si->gap);
-	kv_num(f, "time_s", si->seconds);
+	gp_json_obj(j, false);
+	gp_json_kstr(j, "engine", si->engine);
+	gp_json_kstr(j, "status", si->status);
+	gp_json_knum(j, "objective_s", si->objective);
+	gp_json_knum(j, "bound_s", si->bound);
+	gp_json_knum(j, "gap", si->gap);
+	gp_json_knum(j, "time_s", si->seconds);
 	if (si->unit) {
-		fprintf(f, ", \"objective\": ");
-		json_str(f, si->unit);
-		kv_num(f, "objective_value", si->value);
-		kv_num(f, "bound_value", si->value_bound);
+		gp_json_kstr(j, "objective", si->unit);
+		gp_json_knum(j, "objective_value", si->value);
+		gp_json_knum(j, "bound_value", si->value_bound);
 	}
 	if (si->has_own) {
-		kv_num(f, "own_plan_simulated_s", si->own_sim);
-		fprintf(f, ", \"polished\": %s", si->polished ? "true" : "false");
+		gp_json_knum(j, "own_plan_simulated_s", si->own_sim);
+		gp_json_kbool(j, "polished", si->polished);
 	}
-	fputc('}', f);
+	gp_json_end(j);
+}
+
+static void json_stage(struct gp_json *j, const struct gp_scenario *sc,
+		       const struct gp_plan *p, const struct gp_dev_result *d)
+{
+	const struct gp_stage *st = &p->pipes[d->pipeline].stages[d->stage];
+	const struct gp_pool *pool = &sc->dcs[d->dc].pools[d->pool];
+	gp_json_obj(j, false);
+	gp_json_kint(j, "pipeline", d->pipeline + 1);
+	gp_json_kint(j, "stage", d->stage + 1);
+	gp_json_kint(j, "replicas", d->replicas);
+	gp_json_kstr(j, "dc", sc->dcs[d->dc].name);
+	gp_json_kstr(j, "gpu", sc->gpus[pool->gpu].name);
+	gp_json_kint(j, "tp", d->tp);
+	gp_json_key(j, "layers");
+	gp_json_arr(j, false);
+	gp_json_int(j, st->first);
+	gp_json_int(j, st->last);
+	gp_json_end(j);
+	gp_json_kstr(j, "recompute", gp_recompute_name(d->recompute));
+	gp_json_knum(j, "mem_peak_bytes", d->mem_peak);
+	gp_json_knum(j, "mem_capacity_bytes", d->mem_capacity);
+	gp_json_knum(j, "busy_s", d->busy);
+	gp_json_knum(j, "forward_s", d->t_f);
+	gp_json_knum(j, "backward_s", d->t_b);
+	gp_json_knum(j, "weight_grad_s", d->t_w);
+	gp_json_knum(j, "sync_exposed_s", d->sync_exposed);
+	gp_json_end(j);
+}
+
+static void json_link(struct gp_json *j, const struct gp_scenario *sc,
+		      const struct gp_link_result *l)
+{
+	gp_json_obj(j, false);
+	gp_json_kstr(j, "from", sc->dcs[l->from].name);
+	gp_json_kstr(j, "to", sc->dcs[l->to].name);
+	gp_json_knum(j, "bytes", l->bytes);
+	gp_json_knum(j, "sync_bytes", l->sync_bytes);
+	gp_json_knum(j, "busy_s", l->busy);
+	gp_json_end(j);
+}
+
+/* The metrics every summary carries (sim, plan, compare, sweep). */
+void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r)
+{
+	gp_json_knum(j, "iteration_time_s", r->iteration_time);
+	gp_json_knum(j, "tokens_per_s", r->tokens_per_s);
+	gp_json_knum(j, "mfu", r->mfu);
+	gp_json_knum(j, "bubble_fraction", r->bubble);
+	gp_json_knum(j, "usd_per_iteration", r->usd_per_iteration);
+	gp_json_knum(j, "usd_gpu_per_iteration", r->usd_gpu);
+	gp_json_knum(j, "usd_egress_per_iteration", r->usd_egress);
+	gp_json_knum(j, "wan_bytes_per_iteration", r->wan_bytes);
+	gp_json_knum(j, "wan_sync_bytes_per_iteration", r->wan_bytes_sync);
+}
+
+void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
+		       const struct gp_plan *p, const struct gp_result *r)
+{
+	gp_json_obj(j, true);
+	gp_json_kstr(j, "scenario", sc->name);
+	gp_json_kstr(j, "schedule", gp_sched_name(p->schedule));
+	gp_json_kint(j, "chunks", r->chunks);
+	gp_report_json_metrics(j, r);
+	gp_json_key(j, "sync");
+	gp_json_obj(j, false);
+	gp_json_kstr(j, "mode", gp_sync_name(gp_plan_sync(sc, p)));
+	gp_json_kint(j, "every", sc->job.sync_every);
+	gp_json_kbool(j, "overlap", sc->job.sync_overlap);
+	gp_json_end(j);
+	gp_json_kint(j, "gpus", r->gpus);
+	gp_json_kbool(j, "fits", r->fits);
+	if (!r->fits)
+		gp_json_kstr(j, "fit_error", r->fit_msg);
+	if (r->solver.present) {
+		gp_json_key(j, "solver");
+		gp_report_json_solver(j, &r->solver);
+	}
+	gp_json_key(j, "stages");
+	gp_json_arr(j, true);
+	for (int i = 0; i < r->ndevs; i++)
+		json_stage(j, sc, p, &r->devs[i]);
+	gp_json_end(j);
+	gp_json_key(j, "links");
+	gp_json_arr(j, true);
+	for (int i = 0; i < r->nlinks; i++)
+		json_link(j, sc, &r->links[i]);
+	gp_json_end(j);
+	gp_json_key(j, "plan");
+	gp_report_json_plan(j, sc, p);
+	gp_json_end(j);
 }
 
 int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r)
 {
-	fprintf(f, "{\n  \"scenario\": ");
-	json_str(f, sc->name);
-	fprintf(f, ",\n  \"schedule\": ");
-	json_str(f, gp_sched_name(p->schedule));
-	fprintf(f, ",\n  \"chunks\": %d", r->chunks);
-#define NUM(key, v) do { fprintf(f, ",\n  \"" key "\": "); json_num(f, v); } while (0)
-	NUM("iteration_time_s", r->iteration_time);
-	NUM("tokens_per_s", r->tokens_per_s);
-	NUM("mfu", r->mfu);
-	NUM("bubble_fraction", r->bubble);
-	NUM("usd_per_iteration", r->usd_per_iteration);
-	NUM("usd_gpu_per_iteration", r->usd_gpu);
-	NUM("usd_egress_per_iteration", r->usd_egress);
-	NUM("wan_bytes_per_iteration", r->wan_bytes);
-	NUM("wan_sync_bytes_per_iteration", r->wan_bytes_sync);
-#undef NUM
-	fprintf(f, ",\n  \"sync\": {\"mode\": \"%s\", \"every\": %d, \"overlap\": %s}",
-		gp_sync_name(gp_plan_sync(sc, p)),
-		sc->job.sync_every, sc->job.sync_overlap ? "true" : "false");
-	fprintf(f, ",\n  \"gpus\": %d,\n  \"fits\": %s", r->gpus, r->fits ? "true" : "false");
-	if (!r->fits) {
-		fprintf(f, ",\n  \"fit_error\": ");
-		json_str(f, r->fit_msg);
-	}
-	if (r->solver.present) {
-		fprintf(f, ",\n  \"solver\": ");
-		gp_report_json_solver(f, &r->solver);
-	}
-	fprintf(f, ",\n  \"stages\": [");
-	for (int i = 0; i < r->ndevs; i++) {
-		const struct gp_dev_result *d = &r->devs[i];
-		const struct gp_stage *st = &p->pipes[d->pipeline].stages[d->stage];
-		const struct gp_pool *pool = &sc->dcs[d->dc].pools[d->pool];
-		fprintf(f, "%s\n    {\"pipeline\": %d, \"stage\": %d, \"replicas\": %d, \"dc\": ",
-			i ? "," : "", d->pipeline + 1, d->stage + 1, d->replicas);
-		json_str(f, sc->dcs[d->dc].name);
-		fprintf(f, ", \"gpu\": ");
-		json_str(f, sc->gpus[pool->gpu].name);
-		fprintf(f, ", \"tp\": %d, \"layers\": [%d, %d], \"recompute\": \"%s\"",
-			d->tp, st->first, st->last, gp_recompute_name(d->recompute));
-		kv_num(f, "mem_peak_bytes", d->mem_peak);
-		kv_num(f, "mem_capacity_bytes", d->mem_capacity);
-		kv_num(f, "busy_s", d->busy);
-		kv_num(f, "forward_s", d->t_f);
-		kv_num(f, "backward_s", d->t_b);
-		kv_num(f, "weight_grad_s", d->t_w);
-		kv_num(f, "sync_exposed_s", d->sync_exposed);
-		fputc('}', f);
-	}
-	fprintf(f, "\n  ],\n  \"links\": [");
-	int n = 0;
-	for (int i = 0; i < r->nlinks; i++) {
-		const struct gp_link_result *l = &r->links[i];
-		fprintf(f, "%s\n    {\"from\": ", n++ ? "," : "");
-		json_str(f, sc->dcs[l->from].name);
-		fprintf(f, ", \"to\": ");
-		json_str(f, sc->dcs[l->to].name);
-		kv_num(f, "bytes", l->bytes);
-		kv_num(f, "sync_bytes", l->sync_bytes);
-		kv_num(f, "busy_s", l->busy);
-		fputc('}', f);
-	}
-	fprintf(f, "\n  ],\n  \"plan\": ");
-	json_plan(f, sc, p);
-	fprintf(f, "\n}\n");
+	struct gp_json j;
+	gp_json_init(&j, f);
+	gp_report_json_to(&j, sc, p, r);
+	fputc('\n', f);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -8,6 +8,7 @@
 #define GP_REPORT_H
 
 #include <stdio.h>
+#include "json.h"
 #include "scenario.h"
 #include "sim.h"
 
@@ -15,9 +16,16 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);
 int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);
-/* The solver object of the JSON: engine, status, objective_s, bound_s,
- * gap, time_s (null where not finite). */
-void gp_report_json_solver(FILE *f, const struct gp_solver_info *si);
+/* The same into a writer (as one value), and its parts: the solver
+ * object (engine, status, objective_s, bound_s, gap, time_s; null where
+ * not finite), the metrics as keys of the open object, the plan in the
+ * scenario schema. */
+void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
+		       const struct gp_plan *p, const struct gp_result *r);
+void gp_report_json_solver(struct gp_json *j, const struct gp_solver_info *si);
+void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r);
+void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
+			 const struct gp_plan *p);
 /* One row per task and transfer: row,kind,micro_batch,chunk,start_s,end_s */
 int gp_report_csv(FILE *f, const struct gp_scenario *sc,
 		  const struct gp_plan *p, const struct gp_result *r);

@@ -103,6 +103,149 @@ void gp_scenario_free(struct gp_scenario *s)
 	free(s);
 }
 
+static bool same_gpu(const struct gp_gpu *a, const struct gp_gpu *b)
+{
+	return !strcmp(a->name, b->name) && a->flops == b->flops && a->memory == b->memory &&
+	       a->hbm_bw == b->hbm_bw && a->nvlink == b->nvlink &&
+	       a->efficiency == b->efficiency && a->price_per_hour == b->price_per_hour;
+}
+
+static bool same_dc(const struct gp_dc *a, const struct gp_dc *b)
+{
+	if (strcmp(a->name, b->name) || a->npools != b->npools)
+		return false;
+	for (int i = 0; i < a->npools; i++) {
+		const struct gp_pool *x = &a->pools[i], *y = &b->pools[i];
+		if (x->gpu != y->gpu || x->count != y->count || x->per_node != y->per_node ||
+		    x->nvlink != y->nvlink || x->network != y->network || x->latency != y->latency)
+			return false;
+	}
+	return true;
+}
+
+static bool same_link(const struct gp_link *a, const struct gp_link *b)
+{
+	return a->from == b->from && a->to == b->to && a->bandwidth == b->bandwidth &&
+	       a->latency == b->latency && a->price_per_gb == b->price_per_gb &&
+	       a->streams == b->streams;
+}
+
+bool gp_model_same(const struct gp_model *a, const struct gp_model *b)
+{
+	return !strcmp(a->name, b->name) && a->layers == b->layers && a->hidden == b->hidden &&
+	       a->heads == b->heads && a->kv_heads == b->kv_heads && a->ffn == b->ffn &&
+	       a->vocab == b->vocab && a->gated == b->gated;
+}
+
+static bool same_job(const struct gp_job *a, const struct gp_job *b)
+{
+	return a->seq == b->seq && a->global_batch == b->global_batch &&
+	       a->micro_batch == b->micro_batch && a->precision_bytes == b->precision_bytes &&
+	       a->zero == b->zero && a->recompute == b->recompute &&
+	       a->sync_mode == b->sync_mode && a->sync_every == b->sync_every &&
+	       a->sync_overlap == b->sync_overlap;
+}
+
+bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b)
+{
+	if (a->schedule != b->schedule || a->chunks != b->chunks || a->npipes != b->npipes ||
+	    a->sync_set != b->sync_set || (a->sync_set && a->sync_mode != b->sync_mode))
+		return false;
+	for (int i = 0; i < a->npipes; i++) {
+		const struct gp_pipeline *x = &a->pipes[i], *y = &b->pipes[i];
+		if (x->micro_batches != y->micro_batches || x->replicas != y->replicas ||
+		    x->nstages != y->nstages)
+			return false;
+		for (int j = 0; j < x->nstages; j++) {
+			const struct gp_stage *u = &x->stages[j], *v = &y->stages[j];
+			if (u->dc != v->dc || u->pool != v->pool || u->tp != v->tp ||
+			    u->first != v->first || u->last != v->last ||
+			    u->recompute != v->recompute || u->recompute_set != v->recompute_set)
+				return false;
+		}
+	}
+	return true;
+}
+
+bool gp_scenario_same(const struct gp_scenario *a, const struct gp_scenario *b)
+{
+	if (strcmp(a->name, b->name) || a->ngpus != b->ngpus || a->ndcs != b->ndcs ||
+	    a->nlinks != b->nlinks || !gp_model_same(&a->model, &b->model) ||
+	    !same_job(&a->job, &b->job) || a->objective != b->objective ||
+	    a->budget_usd_per_hour != b->budget_usd_per_hour)
+		return false;
+	for (int i = 0; i < a->ngpus; i++)
+		if (!same_gpu(&a->gpus[i], &b->gpus[i]))
+			return false;
+	for (int i = 0; i < a->ndcs; i++)
+		if (!same_dc(&a->dcs[i], &b->dcs[i]))
+			return false;
+	for (int i = 0; i < a->nlinks; i++)
+		if (!same_link(&a->links[i], &b->links[i]))
+			return false;
+	return true;
+}
+
+int gp_plan_copy(struct gp_plan *dst, const struct gp_plan *src)
+{
+	*dst = *src;
+	dst->pipes = gp_xcalloc((size_t)src->npipes + 1, sizeof *dst->pipes);
+	if (!dst->pipes) {
+		dst->npipes = 0;
+		return -1;
+	}
+	for (int i = 0; i < src->npipes; i++) {
+		const struct gp_pipeline *p = &src->pipes[i];
+		dst->pipes[i] = *p;
+		dst->pipes[i].stages = gp_xcalloc((size_t)p->nstages + 1, sizeof *p->stages);
+		if (!dst->pipes[i].stages) {
+			dst->npipes = i;
+			gp_plan_free(dst);
+			return -1;
+		}
+		memcpy(dst->pipes[i].stages, p->stages, sizeof *p->stages * (size_t)p->nstages);
+	}
+	return 0;
+}
+
+/* Copies n elements of size sz, with room for `extra` more. */
+static void *dup_array(const void *src, int n, int extra, size_t sz)
+{
+	void *p = gp_xcalloc((size_t)n + (size_t)extra + 1, sz);
+	if (p && n > 0)
+		memcpy(p, src, sz * (size_t)n);
+	return p;
+}
+
+struct gp_scenario *gp_scenario_dup(const struct gp_scenario *s, int extra_gpus)
+{
+	struct gp_scenario *d = gp_xcalloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	*d = *s;
+	d->gpus = dup_array(s->gpus, s->ngpus, extra_gpus, sizeof *s->gpus);
+	d->links = dup_array(s->links, s->nlinks, 0, sizeof *s->links);
+	d->dcs = dup_array(s->dcs, s->ndcs, 0, sizeof *s->dcs);
+	d->plan = (struct gp_plan){ 0 };
+	if (!d->dcs)
+		d->ndcs = 0;
+	for (int i = 0; i < d->ndcs; i++)
+		d->dcs[i].pools = NULL;   /* never the original's */
+	bool ok = d->gpus && d->links && d->dcs;
+	for (int i = 0; ok && i < s->ndcs; i++) {
+		d->dcs[i].pools = dup_array(s->dcs[i].pools, s->dcs[i].npools, 0,
+					    sizeof *s->dcs[i].pools);
+		ok = d->dcs[i].pools != NULL;
+	}
+	if (ok && s->has_plan)
+		ok = gp_plan_copy(&d->plan, &s->plan) == 0;
+	if (!ok) {
+		gp_scenario_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 /* Reads a whole file; scenario files are small, so cap them. */
 static char *slurp(const char *path, size_t *len, struct gp_err *e)
 {

@@ -21,9 +21,10 @@
 
 enum gp_recompute { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL, GP_RC_AUTO };
 
+/* 1F1B first: a request or plan left at zero runs the common default. */
 enum gp_sched {
-	GP_SCHED_GPIPE,
 	GP_SCHED_1F1B,
+	GP_SCHED_GPIPE,
 	GP_SCHED_INTERLEAVED,
 	GP_SCHED_ZBH1,
 	GP_SCHED_XDC_GREEDY,
@@ -134,6 +135,14 @@ struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *se
 					 int nsets, struct gp_err *e);
 void gp_scenario_free(struct gp_scenario *s);
 void gp_plan_free(struct gp_plan *p);
+/* A deep copy, with room for extra_gpus more GPU types; NULL if out of
+ * memory. */
+struct gp_scenario *gp_scenario_dup(const struct gp_scenario *s, int extra_gpus);
+int gp_plan_copy(struct gp_plan *dst, const struct gp_plan *src);
+/* Equal in everything but their plans (and file paths). */
+bool gp_scenario_same(const struct gp_scenario *a, const struct gp_scenario *b);
+bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b);
+bool gp_model_same(const struct gp_model *a, const struct gp_model *b);
 
 /* Checks cross-references and arithmetic a field-by-field load cannot. */
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e);

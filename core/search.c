@@ -150,7 +150,8 @@ static int sg_from_plan(const struct gp_scenario *s, const struct gp_plan *p,
 	return 0;
 }
 
-/* Every rule gp_plan_validate checks, plus TP inside a node. */
+/* Every rule gp_plan_validate checks, plus TP inside a node and the
+ * budget. */
 static bool sg_ok(struct sg_search *sr, const struct sg_indiv *x)
 {
 	const struct gp_scenario *s = sr->c->sc;
@@ -180,11 +181,15 @@ static bool sg_ok(struct sg_search *sr, const struct sg_indiv *x)
 	}
 	if (tot != sr->c->M)
 		return false;
+	double usd = 0;
 	for (int d = 0; d < s->ndcs; d++)
-		for (int q = 0; q < s->dcs[d].npools; q++)
-			if (sr->used[sr->base[d] + q] > s->dcs[d].pools[q].count)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			const struct gp_pool *p = &s->dcs[d].pools[q];
+			if (sr->used[sr->base[d] + q] > p->count)
 				return false;
-	return true;
+			usd += sr->used[sr->base[d] + q] * s->gpus[p->gpu].price_per_hour;
+		}
+	return !(sr->c->budget > 0 && usd > sr->c->budget * (1 + 1e-9));
 }
 
 static double sg_fit(struct sg_search *sr, struct sg_indiv *x)
@@ -704,7 +709,8 @@ static int sg_evolve(struct sg_search *sr, int *best_gen)
 	int gen = 0, stall = 0;
 	double best = pop[0].fit;
 	*best_gen = 0;
-	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && bl_now_s() < sr->deadline; gen++) {
+	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && bl_now_s() < sr->deadline &&
+	     !bl_cancelled(sr->c); gen++) {
 		for (int i = 0; i < SG_ELITE; i++)
 			kids[i] = pop[i];
 		for (int i = SG_ELITE; i < SG_POP; i++) {
@@ -719,6 +725,7 @@ static int sg_evolve(struct sg_search *sr, int *best_gen)
 			best = pop[0].fit;
 			*best_gen = gen;
 			stall = 0;
+			gp_plan_progress(sr->c->o, "search", "search", best, -HUGE_VAL, sr->c->t0);
 		} else {
 			stall++;
 		}
@@ -801,15 +808,33 @@ static int sg_run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	return 0;
 }
 
+/* The request's warm plan, if any, is a seed. */
+static int sg_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	return sg_run(s, o, o->warm, o->warm ? 1 : 0, out, rep, e);
+}
+
 int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
-	return sg_run(s, o, NULL, 0, out, rep, e);
+	return bl_run(s, o, "search", sg_plan, out, rep, e);
 }
 
 int gp_plan_search_from(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			const struct gp_plan *warm, int nwarm, struct gp_plan *out,
 			struct gp_plan_report *rep, struct gp_err *e)
 {
-	return sg_run(s, o, warm, nwarm, out, rep, e);
+	struct gp_plan_opts oo;
+	struct gp_costtab *own;
+	if (bl_opts(s, o, &oo, &own, e)) {
+		memset(out, 0, sizeof *out);
+		if (rep)
+			*rep = (struct gp_plan_report){ .engine = "search", .status = GP_MILP_ERROR };
+		return -1;
+	}
+	oo.warm = NULL;
+	int rc = sg_run(s, &oo, warm, nwarm, out, rep, e);
+	gp_costtab_free(own);
+	return rc;
 }

@@ -283,13 +283,7 @@ double sim_intra_p2p(struct sim *s, int g, int a, int b, double bytes)
 {
 	const struct gp_stage *x = &s->plan->pipes[g].stages[a];
 	const struct gp_stage *y = &s->plan->pipes[g].stages[b];
-	const struct gp_pool *pa = sim_stage_pool(s, g, a), *pb = sim_stage_pool(s, g, b);
-	int nics = x->tp < y->tp ? x->tp : y->tp;
-	int pn = pa->per_node < pb->per_node ? pa->per_node : pb->per_node;
-	if (nics > pn)
-		nics = pn;
-	double bw = fmin(pa->network, pb->network) * gp_eta_net() * nics;
-	return s->cm->ops->p2p_time(s->cm->ud, bytes, bw, fmax(pa->latency, pb->latency));
+	return gp_costtab_intra_p2p(s->ct, s->sc, x->dc, x->pool, x->tp, y->pool, y->tp, bytes);
 }
 
 /* Sends the output of (vs, mb) to virtual stage `to`. */
@@ -420,11 +414,9 @@ static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 	sync_kick(s, di);
 }
 
-static double local_allreduce(struct sim *s, struct dev *d, double shard,
-			      int ranks)
+static double local_allreduce(const struct dev *d, double shard, int ranks)
 {
-	return s->cm->ops->allreduce_time(s->cm->ud, shard, ranks, d->local_bw,
-					  d->local_lat);
+	return gp_ring_allreduce(shard, ranks, d->local_bw, d->local_lat);
 }
 
 static void start_opt(struct sim *s, int di)
@@ -460,9 +452,9 @@ static void sync_kick(struct sim *s, int di)
 	d->phase = 0;
 	double t;
 	if (d->k <= 1)
-		t = local_allreduce(s, d, b->shard, d->D);
+		t = local_allreduce(d, b->shard, d->D);
 	else if (s->mode == GP_SYNC_HIER)
-		t = local_allreduce(s, d, b->shard, d->local) / 2; /* reduce-scatter */
+		t = local_allreduce(d, b->shard, d->local) / 2; /* reduce-scatter */
 	else
 		t = 0;
 	push(s, s->now + t, EV_SYNC, di, 0);
@@ -489,7 +481,7 @@ static void on_sync(struct sim *s, int di)
 	if (d->k > 1 && d->phase == 1) {
 		d->phase = 2;
 		double t = s->mode == GP_SYNC_HIER
-			   ? local_allreduce(s, d, b->shard, d->local) / 2 : 0;
+			   ? local_allreduce(d, b->shard, d->local) / 2 : 0;
 		push(s, s->now + t, EV_SYNC, di, 0);
 		return;
 	}
@@ -521,7 +513,14 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 	if (gp_plan_validate(sc, plan, e))
 		return -1;
 	struct sim s = { .sc = sc, .plan = plan, .mode = gp_plan_sync(sc, plan), .e = e };
-	s.cm = opt && opt->cost ? opt->cost : &gp_default_cost;
+	s.ct = opt ? opt->costs : NULL;
+	if (s.ct && gp_costtab_check(s.ct, sc, e))
+		return -1;
+	if (!s.ct) {
+		s.ct = s.own_ct = gp_costtab_new(sc, opt ? opt->cost : NULL, e);
+		if (!s.ct)
+			return -1;
+	}
 	s.opt = opt;
 	s.record = opt && opt->record;
 	r->schedule = plan->schedule;
@@ -531,7 +530,12 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 	if (rc == 0) {
 		for (int i = 0; i < s.nd; i++)
 			try_start(&s, i);
-		while (s.q.n && !s.oom) {
+		const atomic_int *cancel = opt ? opt->cancel : NULL;
+		for (uint64_t n = 0; s.q.n && !s.oom; n++) {
+			if ((n & 4095) == 0 && cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+				s.cancelled = true;
+				break;
+			}
 			struct ev ev = heap_pop(&s.q);
 			s.now = ev.t;
 			switch (ev.type) {
@@ -547,7 +551,9 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 			case EV_OPT_END: s.d[ev.a].t_end = s.now; break;
 			}
 		}
-		if (s.oom)
+		if (s.cancelled)
+			rc = gp_errf(e, "simulation: cancelled");
+		else if (s.oom)
 			rc = gp_errf(e, "simulation: out of memory");
 		else if (s.overflow)
 			rc = gp_errf(e, "simulation: a time became infinite (a bandwidth near zero, or a latency or a task near infinity?)");
@@ -569,6 +575,7 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 	}
 	free(s.spans);
 	sim_free(&s);
+	gp_costtab_free(s.own_ct);
 	if (rc)
 		gp_result_free(r);
 	return rc;

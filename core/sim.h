@@ -14,6 +14,7 @@
 #ifndef GP_SIM_H
 #define GP_SIM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "cost.h"
@@ -95,11 +96,15 @@ struct gp_result {
 	char fit_msg[512];
 };
 
+struct gp_costtab;
+
 struct gp_sim_opts {
-	const struct gp_cost_model *cost;  /* NULL: the default model */
+	const struct gp_costtab *costs;    /* the scenario's cost tables, or NULL: */
+	const struct gp_cost_model *cost;  /* tables made from this model (NULL: the default) */
 	bool record;                       /* keep the timeline */
 	double time_limit;                 /* xdc-milp, seconds per pipeline; 0: 10 */
 	double gap;                        /* xdc-milp relative gap; 0: prove */
+	const atomic_int *cancel;          /* non-zero: stop soon (an error "cancelled") */
 };
 
 int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,

@@ -11,6 +11,7 @@
 #define GP_SIM_INT_H
 
 #include <math.h>
+#include "costtab.h"
 #include "sim.h"
 
 /* The arrival time of an input that has not arrived. */
@@ -78,7 +79,8 @@ struct sim {
 	const struct gp_scenario *sc;
 	const struct gp_plan *plan;
 	enum gp_sync_mode mode;     /* gp_plan_sync: flat or hierarchical */
-	const struct gp_cost_model *cm;
+	const struct gp_costtab *ct;  /* the options', or own_ct */
+	struct gp_costtab *own_ct;
 	const struct gp_sim_opts *opt;
 	bool record;
 	struct group *g;
@@ -94,6 +96,7 @@ struct sim {
 	int64_t nspans, capspans;
 	double now;
 	int oom, overflow;
+	bool cancelled;
 	struct gp_err *e;
 };
 

@@ -2,10 +2,9 @@
  * sim_setup.c: builds the simulator's state (sim_int.h) from a scenario
  * and a plan, and turns the finished run into metrics.
  *
- * Per stage, the cost model gives the layer times and the optimizer
- * step; the model's closed forms give the activation and static memory
- * (weights, gradients, optimizer state), from which an `auto` stage
- * takes the cheapest recomputation that fits. A stage's DP group is the
+ * Per stage, the cost tables (costtab.h) give the layer times and
+ * memory, the optimizer step and the model state's bytes, from which an
+ * `auto` stage takes the cheapest recomputation that fits. A stage's DP group is the
  * set of replicas, over all pipelines, that hold its middle layer; its
  * ring crosses their DCs. Time-aware schedules (xdc-greedy, xdc-milp)
  * are generated once a pipeline's costs are known (sim_sched.c).
@@ -32,25 +31,16 @@ static int chunk_layers(int n, int v, int c)
 
 /* One layer of a stage, and its logits, under one recomputation. */
 struct stage_costs {
-	struct gp_layer_time lt, logits;
-	double act, wact;
+	const struct gp_layer_cost *layer, *logits;
 };
 
-/* The cost model's times and the closed forms' activation bytes. */
+/* From the cost tables (the plan's TP degrees divide the heads, as
+ * gp_plan_validate checked, so they are there). */
 static void layer_costs(struct sim *s, const struct gp_stage *st,
 			enum gp_recompute rc, struct stage_costs *out)
 {
-	const struct gp_scenario *sc = s->sc;
-	const struct gp_pool *pool = &sc->dcs[st->dc].pools[st->pool];
-	struct gp_layer_q q = { sc, &sc->gpus[pool->gpu], pool, st->tp, rc, 0 };
-	s->cm->ops->layer_time(s->cm->ud, &q, &out->lt);
-	q.logits = 1;
-	s->cm->ops->layer_time(s->cm->ud, &q, &out->logits);
-	double b = sc->job.micro_batch, seq = sc->job.seq;
-	out->act = gp_layer_act_bytes(&sc->model, b, seq, st->tp, rc);
-	out->wact = gp_layer_wact_bytes(&sc->model, b, seq, st->tp);
-	if (out->wact > out->act)
-		out->wact = out->act;
+	out->layer = gp_costtab_layer(s->ct, st->dc, st->pool, st->tp, rc);
+	out->logits = gp_costtab_logits(s->ct, st->dc, st->pool, st->tp);
 }
 
 /* Spreads a stage's layer costs over its chunks (virtual stages). */
@@ -64,18 +54,17 @@ static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *
 		int vs = gp_vs_of(gr->S, gr->vshape, st, ch), nl = chunk_layers(n, gr->v, ch);
 		struct vcost *v = &vc[vs];
 		v->layers = nl;
-		v->f = nl * c->lt.f;
-		v->b = nl * c->lt.b;
-		v->w = nl * c->lt.w;
-		v->act = nl * c->act;
-		v->wact = nl * c->wact;
+		v->f = nl * c->layer->t.f;
+		v->b = nl * c->layer->t.b;
+		v->w = nl * c->layer->t.w;
+		v->act = nl * c->layer->m.act;
+		v->wact = nl * c->layer->m.wact;
 		if (vs == gr->VS - 1) {
-			/* The logits: fp32 logits of s x b x V/t live until B. */
-			v->f += c->logits.f;
-			v->b += c->logits.b;
-			v->w += c->logits.w;
-			v->act += 4 * s->sc->job.micro_batch * s->sc->job.seq *
-				  s->sc->model.vocab / x->tp;
+			/* The logits layer, and what it keeps until its B. */
+			v->f += c->logits->t.f;
+			v->b += c->logits->t.b;
+			v->w += c->logits->t.w;
+			v->act += c->logits->m.act;
 		}
 		if (!gr->split) {
 			v->b += v->w;
@@ -98,19 +87,18 @@ static double stage_params(const struct gp_scenario *sc, const struct gp_stage *
 }
 
 /* Weights, gradients and optimizer state on one GPU of a stage. */
-static double static_bytes(const struct gp_scenario *sc, const struct gp_stage *x,
+static double static_bytes(const struct sim *s, const struct gp_stage *x,
 			   double params, int D)
 {
-	return params / x->tp * gp_state_bytes_per_param(sc->job.zero, D);
+	return params / x->tp * gp_costtab_state_bytes(s->ct, D);
 }
 
 /* The optimizer step on one GPU: its TP shard of the stage, and with
  * ZeRO-1 its share of that over all D replicas. */
-static double opt_time(const struct sim *s, const struct gp_stage *x,
-		       const struct gp_gpu *gpu, double params, int D)
+static double opt_time(const struct sim *s, const struct gp_stage *x, double params, int D)
 {
-	return s->cm->ops->optimizer_time(s->cm->ud, gpu,
-		params / x->tp / (s->sc->job.zero && D > 1 ? D : 1));
+	return gp_costtab_optimizer(s->ct, x->dc, x->pool,
+				    params / x->tp / (s->sc->job.zero && D > 1 ? D : 1));
 }
 
 /* Peak activation bytes of a device walking its task order. */
@@ -219,20 +207,10 @@ static int dp_group(struct sim *s, struct dev *d)
 	/* The local ring: NVLink when the DC's replicas of this stage share
 	 * one node, else the NICs, r of them per node carrying the ring's
 	 * channels (Megatron places TP innermost, then DP). */
-	const struct gp_pool *pool = &s->sc->dcs[me->dc].pools[me->pool];
 	int ranks = d->k > 1 && s->mode == GP_SYNC_HIER ? d->local : d->D;
-	if ((long)ranks * me->tp <= pool->per_node) {
-		d->local_bw = pool->nvlink * gp_eta_nvlink();
-		d->local_lat = 8.2e-6;
-	} else {
-		int r = pool->per_node / me->tp;
-		if (r < 1)
-			r = 1;
-		if (r > ranks)
-			r = ranks;
-		d->local_bw = pool->network * gp_eta_net() * r;
-		d->local_lat = pool->latency;
-	}
+	struct gp_comm c = gp_costtab_dp_ring(s->ct, s->sc, me->dc, me->pool, me->tp, ranks);
+	d->local_bw = c.bw;
+	d->local_lat = c.lat;
 	return 0;
 }
 
@@ -273,8 +251,9 @@ static int setup_alloc(struct sim *s, struct gp_result *r)
 		return gp_errf(s->e, "out of memory");
 	r->ndevs = nd;
 	for (int i = 0; i < s->nl; i++) {
-		s->l[i].bw = sc->links[i].bandwidth;
-		s->l[i].lat = sc->links[i].latency;
+		struct gp_comm c = gp_costtab_wan(s->ct, i);
+		s->l[i].bw = c.bw;
+		s->l[i].lat = c.lat;
 	}
 	r->fits = true;
 	return 0;
@@ -340,10 +319,10 @@ static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
 		d->end = gr->sc.off[st + 1];
 	}
 	double params = stage_params(sc, x, st == 0, st == gr->S - 1);
-	double stat = static_bytes(sc, x, params, D);
+	double stat = static_bytes(s, x, params, D);
 	double peak = choose_recompute(s, g, st, stat, gpu->memory, &dr->recompute);
 	d->grad_bytes = params * sc->job.precision_bytes;
-	d->t_opt = opt_time(s, x, gpu, params, D);
+	d->t_opt = opt_time(s, x, params, D);
 	dr->pipeline = g;
 	dr->stage = st;
 	dr->replicas = pp->replicas;

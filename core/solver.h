@@ -17,6 +17,7 @@
 #ifndef GP_SOLVER_H
 #define GP_SOLVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include "gp.h"
 
@@ -50,7 +51,7 @@ struct gp_milp_params {
 	bool then_full;            /* with light: half the time light, then
 				    * the rest with cuts and the default
 				    * branching when light found nothing */
-	volatile const int *cancel;  /* non-zero: stop soon (another thread) */
+	const atomic_int *cancel;    /* non-zero: stop soon (another thread) */
 	/* Called from the solving thread when the incumbent or bound moves;
 	 * report fields status..seconds are filled, x is not. */
 	void (*progress)(void *ud, const struct gp_milp_report *r);

@@ -235,3 +235,51 @@ assert s['status'] == 'optimal' and s['objective_value'] < 0.0320, s
 t "plan with a stale file plan" 0 "solver +milp" "$G" plan samples/default.lua --set model=Llama-2-7B
 t "nil removes the plan" 1 "has no plan" "$G" sim samples/default.lua --set plan=nil
 t "milp: does not fit, by how much" 4 "does not fit in GPU memory.*too much" "$G" plan samples/default.lua --engine milp --set model=Llama-3.1-405B --set 'dcs[ams].pools[1].count=8' --set 'dcs[fra].pools[1].count=8'
+# One option table: each command's --help, its usage line and the man
+# page's synopsis name the same options; an option a command does not
+# take is refused (exit 2) naming the commands that take it.
+n=$((n + 1))
+bad=""
+for c in check sim gantt plan compare sweep sensitivity run; do
+	h=$("$G" "$c" --help | sed -n '1,/^$/p' | grep -oE '\[(-[a-z]|--[a-z-]+)' | tr -d '[' | sort -u | tr '\n' ' ')
+	m=$(awk -v c="$c" '/^\.Sh SYNOPSIS/ { s = 1; next } /^\.Sh / { s = 0 }
+		s && /^\.Nm/ { cur = "" } s && $1 == ".Cm" { cur = $2 }
+		s && cur == c { line = $0; while (match(line, /Fl \\?-?[a-z][a-z-]*/)) {
+			f = substr(line, RSTART + 3, RLENGTH - 3); sub(/^\\/, "", f)
+			print (f ~ /^-/ ? "-" f : "-" f); line = substr(line, RSTART + RLENGTH) } }' man/geoplan.1 | sort -u | tr '\n' ' ')
+	[ "$h" = "$m" ] || bad="$bad $c: help [$h] man [$m];"
+done
+if [ -z "$bad" ]; then echo "ok $n - --help and geoplan(1)'s synopsis agree for every command"; else echo "not ok $n - synopsis:$bad"; fi
+n=$((n + 1))
+w=$( { "$G" --help; for c in check sim gantt plan compare sweep sensitivity run; do "$G" "$c" --help; done; } | awk 'length > 79')
+if [ -z "$w" ]; then echo "ok $n - --help lines fit in 80 columns"; else echo "not ok $n - --help lines over 79: $w"; fi
+t "sim refuses --engine" 2 "sim does not take --engine \(plan, sweep, sensitivity do\)" "$G" sim samples/default.lua --engine atlas
+t "sweep refuses --json" 2 "sweep does not take --json \(sim, plan, compare do\)" "$G" sweep samples/default.lua --json --set 'job.seq=1,2'
+t "plan refuses --csv" 2 "plan does not take --csv \(sim does\)" "$G" plan samples/default.lua --csv
+t "sim refuses -o" 2 "sim does not take -o \(gantt does\)" "$G" sim samples/default.lua -o x
+t "a switch takes no value" 2 "--json takes no value" "$G" sim samples/default.lua --json=1
+# The budget binds every engine and the polish: the MILP's plan stays
+# within $10/h (it was $65.6/h after the polish), and compare's rows do
+# or say why they cannot.
+"$G" plan samples/default.lua --set 'budget={usd_per_hour=10}' --json >"$tmp/b.json" 2>/dev/null
+n=$((n + 1))
+if python3 -c "
+import json
+d = json.load(open('$tmp/b.json'))
+usd_h = d['usd_gpu_per_iteration'] / d['iteration_time_s'] * 3600
+assert usd_h <= 10 * (1 + 1e-9), usd_h
+print('%.2f' % usd_h)
+" >"$tmp/out" 2>"$tmp/err"; then echo "ok $n - plan keeps the budget (\$$(cat "$tmp/out")/h of \$10/h)"; else echo "not ok $n - plan over the budget: $(tail -1 "$tmp/err")"; fi
+"$G" compare samples/default.lua --set 'budget={usd_per_hour=10}' >"$tmp/c.txt" 2>&1
+n=$((n + 1))
+if python3 -c "
+import re
+rows = [l.split() for l in open('$tmp/c.txt') if re.match(r'^(milp|megatron|dp-across-dcs|atlas|search) ', l)]
+assert len(rows) == 5, rows
+for r in rows:
+    if r[1] == 'no':
+        assert re.search(r'%s: .*within the budget of \\\$10.00/h' % r[0], open('$tmp/c.txt').read()), r[0]
+    else:   # no WAN bytes, so no egress: \$/iteration is the GPUs'
+        t, usd, wan = float(r[1].rstrip('s')), float(r[3]), float(r[4])
+        assert wan == 0 and usd / t * 3600 <= 10 * (1 + 1e-3), (r, usd / t * 3600)
+"; then echo "ok $n - compare: every engine within the budget or says why not"; else echo "not ok $n - compare over the budget"; sed 's/^/#   /' "$tmp/c.txt" | head -8; fi

@@ -46,7 +46,7 @@ static void run(const char *label, const struct gp_scenario *s, double tl, doubl
 	struct gp_plan_report r;
 	struct gp_err e = { "" };
 	double t0 = now();
-	int rc = gp_plan_milp(s, &o, NULL, &p, &r, &e);
+	int rc = gp_plan_milp(s, &o, &p, &r, &e);
 	double secs = now() - t0;
 	if (rc) {
 		printf("%-28s %8.3f s  failed: %s\n", label, secs, e.msg);

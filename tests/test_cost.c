@@ -115,7 +115,7 @@ static void test_flat_allreduce_time(void **state)
 	struct gp_sync_q q = { .bytes = params * 2, .tp = 8, .replicas = 4, .dcs = 1,
 			       .local = 4, .local_bw = 10e9 * gp_eta_net(), .local_lat = 20e-6,
 			       .mode = GP_SYNC_HIER, .every = 1 };
-	assert_close(gp_dp_sync_time(&gp_default_cost, &q), ar, 1e-12);
+	assert_close(gp_dp_sync_time(&q), ar, 1e-12);
 	assert_true(opt > 0);
 	gp_result_free(&r);
 	gp_scenario_free(s);
@@ -162,10 +162,10 @@ static void test_hierarchical_allreduce_time(void **state)
 	struct gp_sync_q q = { .bytes = n, .tp = 8, .replicas = 4, .dcs = 2, .local = 2,
 			       .local_bw = 10e9 * gp_eta_net(), .local_lat = 20e-6, .wan_bw = 2e9,
 			       .wan_lat = 10e-3, .mode = GP_SYNC_HIER, .every = 4 };
-	assert_close(gp_dp_sync_time(&gp_default_cost, &q), r.devs[0].sync_exposed, 1e-6);
+	assert_close(gp_dp_sync_time(&q), r.devs[0].sync_exposed, 1e-6);
 	assert_close(2 * gp_dp_sync_wan_bytes(&q), r.wan_bytes_sync, 1e-9);
 	q.every = 1;
-	assert_close(gp_dp_sync_time(&gp_default_cost, &q), 2 * rs + wan, 1e-9);
+	assert_close(gp_dp_sync_time(&q), 2 * rs + wan, 1e-9);
 	gp_result_free(&r);
 	/* A flat ring over the 4 replicas crosses the WAN at its speed:
 	 * 2(D-1) a + 2(D-1)/D n / b on each direction. */
@@ -174,7 +174,7 @@ static void test_hierarchical_allreduce_time(void **state)
 	assert_int_equal(gp_simulate(s, &s->plan, NULL, &r, &e), 0);
 	assert_close(r.devs[0].sync_exposed, 2 * 3 * 10e-3 + 2.0 * 3 / 4 * n / 2e9, 1e-6);
 	q.mode = GP_SYNC_FLAT;
-	assert_close(gp_dp_sync_time(&gp_default_cost, &q), r.devs[0].sync_exposed, 1e-6);
+	assert_close(gp_dp_sync_time(&q), r.devs[0].sync_exposed, 1e-6);
 	gp_result_free(&r);
 	gp_scenario_free(s);
 }

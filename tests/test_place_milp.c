@@ -62,7 +62,7 @@ static double plan_sim(struct gp_scenario *s, double tl, const char *label,
 	struct gp_plan_report r;
 	struct gp_err e = { "" };
 	double t0 = wall();
-	if (gp_plan_milp(s, &o, NULL, &p, &r, &e)) {
+	if (gp_plan_milp(s, &o, &p, &r, &e)) {
 		fprintf(stderr, "%s: %s\n", label, e.msg);
 		fail();
 	}
@@ -508,8 +508,8 @@ static void test_exhaustive(void **state)
 		struct gp_plan p, pa;
 		struct gp_plan_report r, ra;
 		struct gp_err e = { "" };
-		int rc = gp_plan_milp(s, &o, NULL, &p, &r, &e);
-		if (rc == 0 && gp_plan_milp(s, &all, NULL, &pa, &ra, &e) == 0) {
+		int rc = gp_plan_milp(s, &o, &p, &r, &e);
+		if (rc == 0 && gp_plan_milp(s, &all, &pa, &ra, &e) == 0) {
 			gp_plan_free(&pa);
 			if (!(ra.objective <= r.objective * (1 + 1e-12)))
 				fail_msg("seed %u: all options %.9g, covering only %.9g", seed,
@@ -561,7 +561,7 @@ static void test_exhaustive_cost(void **state)
 			gp_scenario_free(s);
 			continue;
 		}
-		int rc = gp_plan_milp(s, &o, NULL, &p, &r, &e);
+		int rc = gp_plan_milp(s, &o, &p, &r, &e);
 		if (rc == 0) {
 			gp_plan_free(&p);
 			if (r.status == GP_MILP_OPTIMAL) {
@@ -599,10 +599,10 @@ static void test_work_bound(void **state)
 		struct gp_plan_opts full = { .time_limit = 30 }, cut = { .time_limit = 1e-3 };
 		struct gp_plan p;
 		struct gp_plan_report r, rc;
-		assert_int_equal(gp_plan_milp(s, &full, NULL, &p, &r, &e), 0);
+		assert_int_equal(gp_plan_milp(s, &full, &p, &r, &e), 0);
 		gp_plan_free(&p);
 		assert_int_equal(r.status, GP_MILP_OPTIMAL);
-		if (gp_plan_milp(s, &cut, NULL, &p, &rc, &e) == 0) {
+		if (gp_plan_milp(s, &cut, &p, &rc, &e) == 0) {
 			gp_plan_free(&p);
 			if (rc.status != GP_MILP_OPTIMAL) {
 				if (!(rc.bound > 0 && rc.bound <= r.objective * (1 + 1e-12)))
@@ -643,7 +643,7 @@ static void test_sync_auto(void **state)
 			s[k] = gp_scenario_load_set(f[i], &set[k], 1, &e);
 			assert_non_null(s[k]);
 			struct gp_plan_opts o = { .time_limit = 30, .schedule = GP_SCHED_1F1B };
-			assert_int_equal(gp_plan_milp(s[k], &o, NULL, &p[k], &r[k], &e), 0);
+			assert_int_equal(gp_plan_milp(s[k], &o, &p[k], &r[k], &e), 0);
 			assert_int_equal(r[k].status, GP_MILP_OPTIMAL);
 		}
 		double best = fmin(r[1].objective, r[2].objective);
@@ -684,7 +684,7 @@ static void test_warm(void **state)
 		struct gp_plan p, w[3];
 		struct gp_plan_report r, rw;
 		int nw = 0;
-		assert_int_equal(gp_plan_milp(s, &o, NULL, &p, &r, &e), 0);
+		assert_int_equal(gp_plan_milp(s, &o, &p, &r, &e), 0);
 		assert_int_equal(r.status, GP_MILP_OPTIMAL);
 		w[nw++] = p;
 		if (gp_plan_megatron(s, &o, &w[nw], &rw, &e) == 0)
@@ -694,7 +694,9 @@ static void test_warm(void **state)
 		for (int k = 0; k < nw; k++) {
 			struct gp_plan q;
 			double t0 = wall();
-			assert_int_equal(gp_plan_milp(s, &o, &w[k], &q, &rw, &e), 0);
+			struct gp_plan_opts ow = o;
+			ow.warm = &w[k];
+			assert_int_equal(gp_plan_milp(s, &ow, &q, &rw, &e), 0);
 			gp_plan_free(&q);
 			assert_int_equal(rw.status, GP_MILP_OPTIMAL);
 			if (fabs(rw.objective - r.objective) > 1e-9 * r.objective)
@@ -822,7 +824,7 @@ static void expect_infeasible(struct gp_scenario *s, double budget, const char *
 	struct gp_plan p;
 	struct gp_plan_report r;
 	struct gp_err e = { "" };
-	assert_int_equal(gp_plan_milp(s, &o, NULL, &p, &r, &e), -1);
+	assert_int_equal(gp_plan_milp(s, &o, &p, &r, &e), -1);
 	assert_int_equal(r.status, GP_MILP_INFEASIBLE);
 	printf("# %s\n", e.msg);
 	if (!strstr(e.msg, want))

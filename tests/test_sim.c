@@ -22,22 +22,33 @@ static void fixed_layer(void *ud, const struct gp_layer_q *q, struct gp_layer_ti
 	else
 		*o = (struct gp_layer_time){ unit_f, unit_b, unit_w };
 }
-static double zero_p2p(void *ud, double n, double bw, double lat)
+static void fixed_memory(void *ud, const struct gp_layer_q *q, struct gp_layer_mem *o)
 {
-	(void)ud; (void)n; (void)bw; (void)lat;
-	return 0;
+	gp_default_cost.ops->layer_memory(ud, q, o);
 }
-static double real_allreduce(void *ud, double n, int p, double bw, double lat)
+static void fixed_state(void *ud, const struct gp_scenario *s, struct gp_state_mem *o)
+{
+	gp_default_cost.ops->state_memory(ud, s, o);
+}
+/* Transfers inside a DC are free (no latency, no bandwidth limit); a
+ * WAN link runs at its nominal figures. */
+static void zero_p2p(void *ud, const struct gp_channel_q *q, struct gp_comm *o)
 {
 	(void)ud;
-	return gp_ring_allreduce(n, p, bw, lat);
+	*o = q->kind == GP_CH_WAN ? (struct gp_comm){ q->latency, q->bandwidth }
+				  : (struct gp_comm){ 0, HUGE_VAL };
+}
+static void real_allreduce(void *ud, const struct gp_channel_q *q, struct gp_comm *o)
+{
+	gp_default_cost.ops->allreduce(ud, q, o);
 }
 static double zero_opt(void *ud, const struct gp_gpu *g, double params)
 {
 	(void)ud; (void)g; (void)params;
 	return 0;
 }
-static const struct gp_cost_ops fixed_ops = { fixed_layer, zero_p2p, real_allreduce, zero_opt };
+static const struct gp_cost_ops fixed_ops = { fixed_layer, fixed_memory, fixed_state, zero_opt,
+					      zero_p2p, real_allreduce };
 static const struct gp_cost_model fixed = { &fixed_ops, NULL };
 
 /* One pipeline of S stages, k layers each, m micro-batches, in one DC

@@ -1,14 +1,13 @@
 /*
- * cli.h: what the command-line faces share: parsed arguments, exit codes,
- * and the steps every command takes (load with overrides, simulate a
- * plan, run a planner).
+ * cli.h: what the command-line faces share: the parsed arguments, exit
+ * codes, the command and option tables, and the steps every command
+ * takes through the run object (core/run.h).
  */
 #ifndef GP_CLI_H
 #define GP_CLI_H
 
-#include "planner.h"
-#include "scenario.h"
-#include "sim.h"
+#include <stdio.h>
+#include "run.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GAP = 3, EXIT_INFEASIBLE = 4 };
 
@@ -31,31 +30,48 @@ struct args {
 	const char *points;
 };
 
-int usage_error(const char *fmt, const char *arg);
-/* Errors of command steps go to standard error, or with cli_quiet set
- * only into cli_last_error (sweep collects them per point). */
-extern int cli_quiet;
-extern char cli_last_error[1200];
-void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Loads a->file with a->sets plus `extra` more overrides. */
-struct gp_scenario *load_with(const struct args *a, const char *const *extra, int nextra);
-struct gp_scenario *load(const struct args *a);
-/* The override planning commands add: they ignore the file's plan, so it
- * is dropped before validation. */
-extern const char *const cli_no_plan[1];
-/* The scenario for a planning command with `extra` more overrides, the
- * file's plan dropped before validation; with --warm plan it is kept as
- * the warm start unless it no longer validates (then dropped, with a
- * note on stderr). */
-struct gp_scenario *load_planning(const struct args *a, const char *const *extra, int nextra);
-/* Simulates the scenario's plan (after --schedule/--chunks). */
-int simulate(struct gp_scenario *s, const struct args *a, int record, struct gp_result *r);
-/* Runs planner --engine (or the default) and simulates its plan. */
-int find_engine(const char *name);
-int plan_with(struct gp_scenario *s, const struct args *a, int k, struct gp_plan *plan,
-	      struct gp_plan_report *rep, struct gp_result *r, int record);
+/* A command: one file each (cmd_*.c), as tmux has them. `opts` names
+ * the options it takes (options.c), space separated; `file` says
+ * whether it needs a scenario FILE. */
+struct cmd {
+	const char *name;
+	const char *help;      /* one line */
+	const char *opts;
+	bool file;
+	int (*run)(const struct args *a);
+};
 
-int cmd_sweep(const struct args *a);
-int cmd_sensitivity(const struct args *a);
+extern const struct cmd cmd_check, cmd_sim, cmd_gantt, cmd_plan, cmd_compare,
+	cmd_sweep, cmd_sensitivity, cmd_run;
+
+/* The commands in the order --help lists them, NULL-terminated. */
+extern const struct cmd *const cli_cmds[];
+const struct cmd *cli_find_cmd(const char *name);
+
+/* options.c: parses argv[from..argc) for command c into a (exit code
+ * on a usage error, after saying why); --help prints c's usage. */
+int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args *a);
+/* "sim FILE [--set PATH=V]... [--schedule K] ..." */
+void cli_usage_line(const struct cmd *c, char *buf, size_t n);
+void cli_help(FILE *f);
+void cli_cmd_help(FILE *f, const struct cmd *c);
+
+/* Errors: "geoplan: ..." on standard error; returns code. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* steps.c: loads a->file with a->sets into r (an error said, EXIT_INPUT);
+ * planning leaves out a file's plan that no longer validates. */
+int cli_load(struct gp_run *r, const struct args *a, bool planning);
+/* The planning request of a (engine, time, gap, seed, polish, warm). */
+int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_req *rq);
+/* Plans (an error said, with the exit code it deserves). */
+int cli_plan(struct gp_run *r, const struct args *a);
+/* Simulates the run's plan with a's limits and, when `override`, its
+ * --schedule and --chunks over the plan's own. */
+int cli_simulate(struct gp_run *r, const struct args *a, bool override, bool record);
+/* The exit code of a simulated plan: infeasible when it does not fit;
+ * a gap when an optimiser did not reach --gap. */
+int cli_result_code(const struct gp_run *r, const struct args *a);
 
 #endif

@@ -1,4 +1,4 @@
--- expect: plan.schedule: expected one of "gpipe", "1f1b", "interleaved", "zb-h1", "xdc-greedy", "xdc-milp", got "2f2b"
+-- expect: plan.schedule: expected one of "1f1b", "gpipe", "interleaved", "zb-h1", "xdc-greedy", "xdc-milp", got "2f2b"
 return {
   name = "bad",
   dcs = {

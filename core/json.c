@@ -1,0 +1,157 @@
+/*
+ * json.c: the JSON writer (json.h).
+ */
+#include "json.h"
+
+#include <math.h>
+
+void gp_json_init(struct gp_json *j, FILE *f)
+{
+	*j = (struct gp_json){ .f = f };
+}
+
+/* Before a value or a key: the separator and, in a multiline container,
+ * the new line and its indent. */
+static void item(struct gp_json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->depth == 0)
+		return;
+	int d = j->depth - 1;
+	if (j->items[d])
+		fputc(',', j->f);
+	if (j->multiline[d])
+		fprintf(j->f, "\n%*s", 2 * j->depth, "");
+	else if (j->items[d])
+		fputc(' ', j->f);
+	j->items[d] = true;
+}
+
+static void open_container(struct gp_json *j, char open, char close, bool multiline)
+{
+	if (j->overflow || j->depth == GP_JSON_DEPTH) {
+		j->overflow = true;
+		return;
+	}
+	item(j);
+	fputc(open, j->f);
+	j->items[j->depth] = false;
+	j->multiline[j->depth] = multiline;
+	j->close[j->depth] = close;
+	j->depth++;
+}
+
+void gp_json_obj(struct gp_json *j, bool multiline)
+{
+	open_container(j, '{', '}', multiline);
+}
+
+void gp_json_arr(struct gp_json *j, bool multiline)
+{
+	open_container(j, '[', ']', multiline);
+}
+
+void gp_json_end(struct gp_json *j)
+{
+	if (j->overflow || j->depth == 0)
+		return;
+	int d = --j->depth;
+	if (j->multiline[d] && j->items[d])
+		fprintf(j->f, "\n%*s", 2 * d, "");
+	fputc(j->close[d], j->f);
+}
+
+static void put_str(struct gp_json *j, const char *s)
+{
+	fputc('"', j->f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(j->f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(j->f, "\\u%04x", c);
+		else
+			fputc(c, j->f);
+	}
+	fputc('"', j->f);
+}
+
+void gp_json_key(struct gp_json *j, const char *key)
+{
+	if (j->overflow)
+		return;
+	item(j);
+	put_str(j, key);
+	fputs(": ", j->f);
+	j->after_key = true;
+}
+
+void gp_json_str(struct gp_json *j, const char *s)
+{
+	if (j->overflow)
+		return;
+	item(j);
+	put_str(j, s);
+}
+
+void gp_json_num(struct gp_json *j, double v)
+{
+	if (j->overflow)
+		return;
+	item(j);
+	if (isfinite(v))
+		fprintf(j->f, "%.9g", v);
+	else
+		fputs("null", j->f);
+}
+
+void gp_json_int(struct gp_json *j, long v)
+{
+	if (j->overflow)
+		return;
+	item(j);
+	fprintf(j->f, "%ld", v);
+}
+
+void gp_json_bool(struct gp_json *j, bool v)
+{
+	if (j->overflow)
+		return;
+	item(j);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void gp_json_null(struct gp_json *j)
+{
+	if (j->overflow)
+		return;
+	item(j);
+	fputs("null", j->f);
+}
+
+void gp_json_kstr(struct gp_json *j, const char *key, const char *s)
+{
+	gp_json_key(j, key);
+	gp_json_str(j, s);
+}
+
+void gp_json_knum(struct gp_json *j, const char *key, double v)
+{
+	gp_json_key(j, key);
+	gp_json_num(j, v);
+}
+
+void gp_json_kint(struct gp_json *j, const char *key, long v)
+{
+	gp_json_key(j, key);
+	gp_json_int(j, v);
+}
+
+void gp_json_kbool(struct gp_json *j, const char *key, bool v)
+{
+	gp_json_key(j, key);
+	gp_json_bool(j, v);
+}

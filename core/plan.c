@@ -1,0 +1,258 @@
+/*
+ * plan.c: the engine table, the polish, and the checks every plan
+ * passes before a face sees it (plan.h).
+ *
+ * The polish: the placement MILP's proof is for its model; its plan is
+ * then judged by the simulator like any other, and the search runs as it
+ * is and once more seeded with the MILP's plan (and a warm plan, when one
+ * was given, so a plan given to improve on is never lost). Whichever
+ * simulates fastest is returned, the MILP's own on ties. The proof
+ * (objective, bound, gap) stays the model's; the report keeps the MILP's
+ * own plan's simulated time beside it. The search minimises time, so
+ * only time plans are polished.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim.h"
+
+static const struct gp_engine engines[] = {
+	{ "milp", GP_ENGINE_EXACT | GP_ENGINE_WARM | GP_ENGINE_POLISH | GP_ENGINE_DEFAULT,
+	  "the placement MILP (proven for its model), polished by the search",
+	  gp_plan_milp, 10 },
+	{ "megatron", GP_ENGINE_HEURISTIC,
+	  "uniform TP x PP x DP on one GPU type, blind to the WAN", gp_plan_megatron, 0 },
+	{ "dp-across-dcs", GP_ENGINE_HEURISTIC,
+	  "pipelines inside each DC, data parallelism across DCs", gp_plan_dp_across_dcs, 0 },
+	{ "atlas", GP_ENGINE_HEURISTIC,
+	  "pipelines over chains of linked DCs, DP inside each DC", gp_plan_atlas, 0 },
+	{ "search", GP_ENGINE_HEURISTIC | GP_ENGINE_WARM,
+	  "a genetic search judged by the simulator", gp_plan_search, 0 },
+};
+#define NENGINES (int)(sizeof engines / sizeof engines[0])
+
+int gp_engine_count(void)
+{
+	return NENGINES;
+}
+
+const struct gp_engine *gp_engine_at(int i)
+{
+	return i >= 0 && i < NENGINES ? &engines[i] : NULL;
+}
+
+const struct gp_engine *gp_engine_find(const char *name)
+{
+	for (int i = 0; name && i < NENGINES; i++)
+		if (!strcmp(engines[i].name, name))
+			return &engines[i];
+	return NULL;
+}
+
+const struct gp_engine *gp_engine_default(void)
+{
+	for (int i = 0; i < NENGINES; i++)
+		if (engines[i].flags & GP_ENGINE_DEFAULT)
+			return &engines[i];
+	return &engines[0];
+}
+
+void gp_engine_names(char *buf, size_t n, unsigned with)
+{
+	size_t l = 0;
+	buf[0] = 0;
+	for (int i = 0; i < NENGINES && l < n; i++)
+		if ((engines[i].flags & with) == with)
+			l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? ", " : "", engines[i].name);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+bool gp_plan_cancelled(const struct gp_plan_opts *o)
+{
+	return o && o->cancel && atomic_load_explicit(o->cancel, memory_order_relaxed);
+}
+
+void gp_plan_progress(const struct gp_plan_opts *o, const char *engine, const char *phase,
+		      double incumbent, double bound, double t0)
+{
+	if (!o || !o->progress)
+		return;
+	struct gp_progress p = { engine, phase, incumbent, bound, HUGE_VAL, now_s() - t0 };
+	if (isfinite(incumbent) && isfinite(bound) && incumbent > 0)
+		p.gap = (incumbent - bound) / incumbent;
+	o->progress(o->progress_ud, &p);
+}
+
+double gp_plan_usd_per_hour(const struct gp_scenario *s, const struct gp_plan *p)
+{
+	double usd = 0;
+	for (int i = 0; i < p->npipes; i++)
+		for (int j = 0; j < p->pipes[i].nstages; j++) {
+			const struct gp_stage *st = &p->pipes[i].stages[j];
+			const struct gp_pool *pool = &s->dcs[st->dc].pools[st->pool];
+			usd += (double)st->tp * p->pipes[i].replicas *
+			       s->gpus[pool->gpu].price_per_hour;
+		}
+	return usd;
+}
+
+void gp_solver_info_of(const struct gp_plan_report *rep, enum gp_objective goal,
+		       struct gp_solver_info *si)
+{
+	*si = (struct gp_solver_info){ .present = true, .engine = rep->engine,
+				       .status = gp_milp_status_name(rep->status),
+				       .proven = rep->status == GP_MILP_OPTIMAL,
+				       .objective = rep->estimate_s, .bound = rep->bound,
+				       .gap = rep->gap, .seconds = rep->seconds,
+				       .has_own = rep->has_own, .own_sim = rep->own_sim_s,
+				       .polished = rep->polished };
+	const struct gp_engine *eng = gp_engine_find(rep->engine);
+	/* An exact engine's bound and gap are in its objective's unit. */
+	if (goal != GP_OBJ_TIME && eng && (eng->flags & GP_ENGINE_EXACT)) {
+		si->unit = goal == GP_OBJ_COST ? "usd" : "bytes";
+		si->value = rep->objective;
+		si->value_bound = rep->bound;
+		si->bound = -HUGE_VAL;
+	}
+}
+
+/* The simulated iteration time of a plan that fits, else HUGE_VAL. */
+static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		       const struct gp_plan *p)
+{
+	struct gp_sim_opts so = { .costs = o->costs, .time_limit = o->time_limit,
+				  .gap = o->gap, .cancel = o->cancel };
+	struct gp_result r;
+	struct gp_err e = { "" };
+	double t = HUGE_VAL;
+	if (gp_simulate(s, p, &so, &r, &e) == 0) {
+		if (r.fits)
+			t = r.iteration_time;
+		gp_result_free(&r);
+	}
+	return t;
+}
+
+static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		   struct gp_plan *out, struct gp_plan_report *rep)
+{
+	double t0 = now_s(), own = sim_time(s, o, out);
+	struct gp_plan_opts so = *o;
+	so.polish = false;
+	so.warm = NULL;
+	/* The search's own limit (2 s) for each run, not the MILP's. */
+	so.time_limit = o->time_limit > 0 && o->time_limit < 2 ? o->time_limit : 2;
+	gp_plan_progress(o, rep->engine, "polish", own, -HUGE_VAL, t0);
+	struct gp_plan w[3] = { *out, { 0 }, { 0 } }, ps = { 0 }, pg = { 0 };
+	struct gp_plan_report r;
+	struct gp_err e = { "" };
+	double ts = HUGE_VAL, tg = HUGE_VAL;
+	int nw = 1;
+	if (gp_plan_search(s, &so, &ps, &r, &e) == 0) {
+		ts = r.estimate_s;
+		w[nw++] = ps;
+	}
+	if (o->warm)
+		w[nw++] = *o->warm;   /* (shallow: the caller's, never freed here) */
+	if (gp_plan_search_from(s, &so, w, nw, &pg, &r, &e) == 0)
+		tg = r.estimate_s;
+	rep->has_own = true;
+	rep->own_sim_s = own;
+	const char *kept = "the MILP's";
+	if (fmin(ts, tg) < own * (1 - 1e-9)) {
+		gp_plan_free(out);
+		rep->polished = true;
+		if (tg <= ts) {
+			*out = pg;
+			pg = (struct gp_plan){ 0 };
+			kept = "the polish's";
+		} else {
+			*out = ps;
+			ps = (struct gp_plan){ 0 };
+			kept = "the search's";
+		}
+	}
+	gp_plan_free(&ps);
+	gp_plan_free(&pg);
+	rep->seconds += now_s() - t0;
+	size_t l = strlen(rep->note);
+	snprintf(rep->note + l, sizeof rep->note - l,
+		 "; simulated: MILP's plan %.4g s, search %.4g s, search seeded with %s %.4g s: %s plan kept",
+		 own, ts, o->warm ? "them and the warm plan" : "both", tg, kept);
+}
+
+/* What every returned plan keeps: it validates, its GPUs cost no more
+ * than the budget, and its DP sync mode is the job's when the job fixes
+ * one. A breach is an engine's bug, reported as such. */
+static int check_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		      const char *engine, const struct gp_plan *p, struct gp_err *e)
+{
+	if (gp_plan_validate(s, p, e)) {
+		gp_err_prefix(e, engine);
+		return -1;
+	}
+	double usd = gp_plan_usd_per_hour(s, p);
+	if (o->budget_usd_per_hour > 0 && usd > o->budget_usd_per_hour * (1 + 1e-9))
+		return gp_errf(e, "%s: its plan costs $%.2f/h, over the budget of $%.2f/h (an engine bug)",
+			       engine, usd, o->budget_usd_per_hour);
+	if (s->job.sync_mode != GP_SYNC_AUTO && gp_plan_sync(s, p) != s->job.sync_mode)
+		return gp_errf(e, "%s: its plan syncs %s, the job says %s (an engine bug)", engine,
+			       gp_sync_name(gp_plan_sync(s, p)), gp_sync_name(s->job.sync_mode));
+	return 0;
+}
+
+/* The warm plan from another engine, when asked: its failure only
+ * leaves the engine cold. */
+static bool warm_from(const struct gp_scenario *s, const struct gp_plan_req *rq,
+		      struct gp_plan *w)
+{
+	if (!rq->warm)
+		return false;
+	struct gp_plan_opts wo = rq->o;
+	wo.warm = NULL;
+	wo.polish = false;
+	wo.progress = NULL;
+	struct gp_plan_report wr;
+	struct gp_err we = { "" };
+	return rq->warm->fn(s, &wo, w, &wr, &we) == 0;
+}
+
+int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
+		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	const struct gp_engine *eng = rq->engine ? rq->engine : gp_engine_default();
+	struct gp_plan_opts o = rq->o;
+	if (o.time_limit <= 0 && eng->time_limit > 0)
+		o.time_limit = eng->time_limit;
+	if (!(eng->flags & GP_ENGINE_WARM))
+		o.warm = NULL;
+	o.objective = s->objective;
+	o.budget_usd_per_hour = s->budget_usd_per_hour;
+	memset(out, 0, sizeof *out);
+	*rep = (struct gp_plan_report){ .engine = eng->name, .status = GP_MILP_ERROR };
+	struct gp_plan w = { 0 };
+	bool have = (eng->flags & GP_ENGINE_WARM) && warm_from(s, rq, &w);
+	if (have)
+		o.warm = &w;
+	int rc = eng->fn(s, &o, out, rep, e);
+	if (rc == 0 && (eng->flags & GP_ENGINE_POLISH) && o.polish && o.objective == GP_OBJ_TIME &&
+	    !gp_plan_cancelled(&o))
+		polish(s, &o, out, rep);
+	if (rc == 0 && check_plan(s, &o, eng->name, out, e)) {
+		gp_plan_free(out);
+		rep->status = GP_MILP_ERROR;
+		rc = -1;
+	}
+	gp_plan_free(&w);
+	return rc;
+}

@@ -1,0 +1,313 @@
+/*
+ * whatif.c: sweeps and sensitivity (whatif.h).
+ *
+ * A sweep point is loaded whole (file and overrides) through a run of
+ * its own, so it is what the same command line would give. Sensitivity
+ * works on a copy of the run's scenario and one cost table that follows
+ * each change: only the touched pool's or link's entries are evaluated
+ * again.
+ */
+#include "whatif.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *cat_value(const char *item, size_t plen, const char *v, size_t vlen)
+{
+	char *s = malloc(plen + vlen + 1);
+	if (s) {
+		memcpy(s, item, plen);
+		memcpy(s + plen, v, vlen);
+		s[plen + vlen] = 0;
+	}
+	return s;
+}
+
+/* Is *p a comma at depth 0, or the end? Tracks quotes and brackets. */
+static bool at_split(const char *p, int *depth, char *quote)
+{
+	if (*quote) {
+		if (*p == *quote)
+			*quote = 0;
+		return !*p;
+	}
+	if (*p == '"' || *p == '\'')
+		*quote = *p;
+	else if (*p == '(' || *p == '{' || *p == '[')
+		++*depth;
+	else if (*p == ')' || *p == '}' || *p == ']')
+		--*depth;
+	return (*p == ',' && *depth == 0) || !*p;
+}
+
+int gp_whatif_split(const char *item, char ***vals)
+{
+	const char *eq = strchr(item, '=');
+	*vals = NULL;
+	if (!eq)
+		return 0;
+	size_t plen = (size_t)(eq - item) + 1;
+	int n = 0, depth = 0;
+	char quote = 0;
+	const char *start = eq + 1;
+	for (const char *p = start;; p++) {
+		if (!at_split(p, &depth, &quote))
+			continue;
+		char **nv = realloc(*vals, sizeof **vals * (size_t)(n + 1));
+		char *v = nv ? cat_value(item, plen, start, (size_t)(p - start)) : NULL;
+		if (!v) {
+			for (int i = 0; i < n; i++)
+				free((nv ? nv : *vals)[i]);
+			free(nv ? nv : *vals);
+			*vals = NULL;
+			return -1;
+		}
+		*vals = nv;
+		(*vals)[n++] = v;
+		start = p + 1;
+		if (!*p)
+			break;
+	}
+	return n;
+}
+
+static void free_strs(char **v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void gp_sweep_free(struct gp_sweep *sw)
+{
+	free_strs(sw->base, sw->nbase);
+	for (long k = 0; k < sw->n; k++)
+		free_strs(sw->pts[k], sw->npt[k]);
+	free(sw->pts);
+	free(sw->npt);
+	memset(sw, 0, sizeof *sw);
+}
+
+static int grow(struct gp_sweep *sw, long n, struct gp_err *e)
+{
+	char ***np = realloc(sw->pts, sizeof *np * (size_t)(n ? n : 1));
+	if (np)
+		sw->pts = np;
+	int *nn = realloc(sw->npt, sizeof *nn * (size_t)(n ? n : 1));
+	if (nn)
+		sw->npt = nn;
+	return np && nn ? 0 : gp_errf(e, "out of memory");
+}
+
+static int dup_into(char ***dst, const char *const *src, int n)
+{
+	*dst = calloc((size_t)n + 1, sizeof **dst);
+	for (int i = 0; *dst && i < n; i++)
+		if (!((*dst)[i] = strdup(src[i]))) {
+			free_strs(*dst, i);
+			*dst = NULL;
+		}
+	return *dst ? 0 : -1;
+}
+
+int gp_sweep_add(struct gp_sweep *sw, const char *const *sets, int n, struct gp_err *e)
+{
+	if (sw->n == GP_SWEEP_MAX_POINTS)
+		return gp_errf(e, "at most %d points", GP_SWEEP_MAX_POINTS);
+	if (grow(sw, sw->n + 1, e))
+		return -1;
+	if (dup_into(&sw->pts[sw->n], sets, n))
+		return gp_errf(e, "out of memory");
+	sw->npt[sw->n++] = n;
+	return 0;
+}
+
+/* Point k of the product: axis x takes value (k / stride) % len[x]. */
+static int add_product(struct gp_sweep *sw, char **const *axis, const int *len, int naxes,
+		       long n, struct gp_err *e)
+{
+	const char *pt[GP_SWEEP_MAX_AXES];
+	for (long k = 0; k < n; k++) {
+		long rest = k;
+		for (int x = naxes - 1; x >= 0; x--) {
+			pt[x] = axis[x][rest % len[x]];
+			rest /= len[x];
+		}
+		if (gp_sweep_add(sw, pt, naxes, e))
+			return -1;
+	}
+	return 0;
+}
+
+int gp_sweep_product(struct gp_sweep *sw, const char *const *sets, int nsets,
+		     struct gp_err *e)
+{
+	memset(sw, 0, sizeof *sw);
+	char **axis[GP_SWEEP_MAX_AXES];
+	int len[GP_SWEEP_MAX_AXES], naxes = 0, rc = 0;
+	long n = 1;
+	sw->base = calloc((size_t)nsets + 1, sizeof *sw->base);
+	if (!sw->base)
+		return gp_errf(e, "out of memory");
+	for (int i = 0; i < nsets && rc == 0; i++) {
+		char **vals;
+		int nv = gp_whatif_split(sets[i], &vals);
+		if (nv < 0) {
+			rc = gp_errf(e, "out of memory");
+		} else if (nv > 1 && naxes == GP_SWEEP_MAX_AXES) {
+			free_strs(vals, nv);
+			rc = gp_errf(e, "sweep: at most %d axes", GP_SWEEP_MAX_AXES);
+		} else if (nv > 1) {
+			axis[naxes] = vals;
+			len[naxes++] = nv;
+			n = n * nv > GP_SWEEP_MAX_POINTS ? GP_SWEEP_MAX_POINTS + 1 : n * nv;
+		} else {
+			free_strs(vals, nv);
+			if (!(sw->base[sw->nbase] = strdup(sets[i])))
+				rc = gp_errf(e, "out of memory");
+			else
+				sw->nbase++;
+		}
+	}
+	if (rc == 0 && naxes == 0)
+		rc = gp_errf(e, "sweep: give at least one --set PATH=v1,v2,... (or --points FILE)");
+	if (rc == 0 && n > GP_SWEEP_MAX_POINTS)
+		rc = gp_errf(e, "sweep: more than %d points", GP_SWEEP_MAX_POINTS);
+	if (rc == 0)
+		rc = add_product(sw, axis, len, naxes, n, e);
+	for (int x = 0; x < naxes; x++)
+		free_strs(axis[x], len[x]);
+	if (rc)
+		gp_sweep_free(sw);
+	return rc;
+}
+
+int gp_sweep_point(const struct gp_sweep *sw, long k, const char *path,
+		   const struct gp_plan_req *rq, const struct gp_sim_req *sim,
+		   struct gp_metrics *out, struct gp_err *e)
+{
+	int n = sw->nbase + sw->npt[k];
+	const char **sets = malloc(sizeof *sets * ((size_t)n + 1));
+	if (!sets)
+		return gp_errf(e, "out of memory");
+	for (int i = 0; i < sw->nbase; i++)
+		sets[i] = sw->base[i];
+	for (int i = 0; i < sw->npt[k]; i++)
+		sets[sw->nbase + i] = sw->pts[k][i];
+	struct gp_run r;
+	gp_run_init(&r);
+	r.plan_optional = rq != NULL;   /* planning ignores the file's plan */
+	int rc = gp_run_load(&r, path, sets, n, e);
+	if (rc == 0 && rq)
+		rc = gp_run_plan(&r, rq, e);
+	if (rc == 0)
+		rc = gp_run_simulate(&r, sim, e);
+	if (rc == 0)
+		*out = (struct gp_metrics){ r.res.iteration_time, r.res.tokens_per_s, r.res.mfu,
+					    r.res.usd_per_iteration, r.res.wan_bytes, r.res.fits };
+	gp_run_free(&r);
+	free(sets);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct sens {
+	struct gp_scenario *s;
+	struct gp_costtab *ct;
+	struct gp_plan plan;
+	struct gp_sim_opts o;
+};
+
+/* The iteration of the changed scenario, or NAN. */
+static double sens_time(struct sens *x)
+{
+	struct gp_result r;
+	struct gp_err e = { "" };
+	if (gp_costtab_update(x->ct, x->s, &e) || gp_simulate(x->s, &x->plan, &x->o, &r, &e))
+		return NAN;
+	double t = r.iteration_time;
+	gp_result_free(&r);
+	return t;
+}
+
+static int by_saved(const void *a, const void *b)
+{
+	const struct gp_knob *x = a, *y = b;
+	return (x->saved < y->saved) - (x->saved > y->saved);
+}
+
+static void link_knobs(struct sens *x, struct gp_knob *g, int *k)
+{
+	struct gp_scenario *s = x->s;
+	for (int i = 0; i < s->nlinks; i++, ++*k) {
+		struct gp_link keep = s->links[i];
+		s->links[i].bandwidth *= 1.1;
+		s->links[i].latency /= 1.1;
+		snprintf(g[*k].what, sizeof g[*k].what, "link %s -> %s", s->dcs[keep.from].name,
+			 s->dcs[keep.to].name);
+		g[*k].t = sens_time(x);
+		s->links[i] = keep;
+	}
+}
+
+/* A pool gets a private copy of its GPU type, so other pools of the
+ * type stay as they are. */
+static void pool_knobs(struct sens *x, struct gp_knob *g, int *k)
+{
+	struct gp_scenario *s = x->s;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++, ++*k) {
+			struct gp_pool *p = &s->dcs[d].pools[q];
+			struct gp_pool keep = *p;
+			snprintf(g[*k].what, sizeof g[*k].what, "pool %s/%s (%d GPUs)", s->dcs[d].name,
+				 s->gpus[p->gpu].name, p->count);
+			s->gpus[s->ngpus] = s->gpus[p->gpu];
+			p->gpu = s->ngpus++;
+			s->gpus[p->gpu].efficiency = fmin(1, s->gpus[p->gpu].efficiency * 1.1);
+			p->network *= 1.1;
+			p->nvlink *= 1.1;
+			g[*k].t = sens_time(x);
+			*p = keep;
+			s->ngpus--;
+		}
+}
+
+int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
+			  double *base, struct gp_knob **knobs, int *n, struct gp_err *e)
+{
+	const struct gp_plan *p = gp_run_plan_of(r);
+	if (!p || !r->has_res)
+		return gp_errf(e, "sensitivity: simulate a plan first");
+	*base = r->res.iteration_time;
+	struct sens x = { .s = gp_scenario_dup(r->sc, 1) };
+	int total = r->sc->nlinks;
+	for (int d = 0; d < r->sc->ndcs; d++)
+		total += r->sc->dcs[d].npools;
+	struct gp_knob *g = calloc((size_t)total + 1, sizeof *g);
+	struct gp_plan view = gp_run_sim_plan(p, sim);
+	int rc = !x.s || !g || gp_plan_copy(&x.plan, &view) ? gp_errf(e, "out of memory") : 0;
+	if (rc == 0 && !(x.ct = gp_costtab_new(x.s, gp_costtab_model(r->costs), e)))
+		rc = -1;
+	if (rc) {
+		gp_plan_free(&x.plan);
+		gp_scenario_free(x.s);
+		free(g);
+		return -1;
+	}
+	x.o = (struct gp_sim_opts){ .costs = x.ct, .time_limit = sim->time_limit, .gap = sim->gap };
+	int k = 0;
+	link_knobs(&x, g, &k);
+	pool_knobs(&x, g, &k);
+	for (int i = 0; i < k; i++)
+		g[i].saved = isnan(g[i].t) ? -HUGE_VAL : *base - g[i].t;
+	qsort(g, (size_t)k, sizeof *g, by_saved);
+	gp_plan_free(&x.plan);
+	gp_costtab_free(x.ct);
+	gp_scenario_free(x.s);
+	*knobs = g;
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * whatif.h: what-if questions over a run: sweeps (a point per
+ * combination of override values) and sensitivity (which link or pool,
+ * made better, shortens the iteration most). Faces decide how points are
+ * spread over processes and how rows are printed.
+ */
+#ifndef GP_WHATIF_H
+#define GP_WHATIF_H
+
+#include "run.h"
+
+/* The figures a sweep row carries. */
+struct gp_metrics {
+	double iteration_time, tokens_per_s, mfu, usd_per_iteration, wan_bytes;
+	bool fits;
+};
+
+/* Splits "PATH=v1,v2,..." on the commas outside (), {}, [] and quotes
+ * into n strings "PATH=v1", ... (malloc'd, as the array); -1 if out of
+ * memory, 0 when there is no '='. */
+int gp_whatif_split(const char *set, char ***vals);
+
+/* A sweep: the overrides every point shares, then per point its own. */
+struct gp_sweep {
+	char **base;
+	int nbase;
+	char ***pts;           /* pts[k][0..npt[k]) */
+	int *npt;
+	long n;
+};
+
+#define GP_SWEEP_MAX_POINTS 100000
+#define GP_SWEEP_MAX_AXES 8
+
+/* Every --set that lists several values is an axis; the points are the
+ * product of the axes (the last varies fastest). */
+int gp_sweep_product(struct gp_sweep *sw, const char *const *sets, int nsets,
+		     struct gp_err *e);
+/* Adds one point of n overrides (copied). */
+int gp_sweep_add(struct gp_sweep *sw, const char *const *sets, int n, struct gp_err *e);
+void gp_sweep_free(struct gp_sweep *sw);
+
+/* Evaluates point k: loads the file with the base and the point's
+ * overrides, plans it with rq (or, rq NULL, takes the file's plan),
+ * simulates it with sim. */
+int gp_sweep_point(const struct gp_sweep *sw, long k, const char *path,
+		   const struct gp_plan_req *rq, const struct gp_sim_req *sim,
+		   struct gp_metrics *out, struct gp_err *e);
+
+/* One thing made 10 % better, and the iteration it gives. */
+struct gp_knob {
+	char what[128];
+	double t;            /* seconds; NAN when the simulation failed */
+	double saved;        /* base - t; -HUGE_VAL when it failed */
+};
+
+/* For the run's plan (simulated with sim): each link direction
+ * (bandwidth x 1.1, latency / 1.1) and each pool (its GPUs' efficiency,
+ * NVLink and NIC x 1.1) made better alone; *knobs (malloc'd, *n of them)
+ * sorted by the time saved, most first; *base the iteration as it is. */
+int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
+			  double *base, struct gp_knob **knobs, int *n, struct gp_err *e);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * test_plan.c: the engine table and gp_plan_make: every engine, and the
+ * polish, keeps the job's budget; a cancelled request stops every
+ * engine; every engine reads the cost tables it is given.
+ */
+#include "testutil.h"
+#include "costtab.h"
+#include "plan.h"
+#include "sim.h"
+
+static struct gp_scenario *load(const char *path, const char *const *sets, int n)
+{
+	struct gp_err e = { "" };
+	struct gp_scenario *s = gp_scenario_load_set(path, sets, n, &e);
+	if (!s) {
+		fprintf(stderr, "%s\n", e.msg);
+		fail();
+	}
+	return s;
+}
+
+/* default.lua with a budget of $10/h: its GPUs cost $2.50 (H100) and
+ * $1.60 (A100) an hour, so at most 4 H100s or 6 A100s. Every engine's
+ * plan costs no more, polish included, or the engine says the budget
+ * stopped it. */
+static void test_every_engine_keeps_the_budget(void **state)
+{
+	(void)state;
+	const char *sets[] = { "plan=nil", "budget={usd_per_hour=10}" };
+	struct gp_scenario *s = load("samples/default.lua", sets, 2);
+	int planned = 0;
+	for (int i = 0; i < gp_engine_count(); i++) {
+		const struct gp_engine *eng = gp_engine_at(i);
+		struct gp_plan_req rq = { .engine = eng, .o = { .polish = true, .time_limit = 5 } };
+		struct gp_plan p;
+		struct gp_plan_report rep;
+		struct gp_err e = { "" };
+		int rc = gp_plan_make(s, &rq, &p, &rep, &e);
+		if (rc) {
+			fprintf(stderr, "# %s: %s\n", eng->name, e.msg);
+			assert_non_null(strstr(e.msg, "budget"));
+			assert_null(strstr(e.msg, "engine bug"));
+			continue;
+		}
+		double usd = gp_plan_usd_per_hour(s, &p);
+		fprintf(stderr, "# %s: $%.2f/h\n", eng->name, usd);
+		assert_true(usd <= 10 * (1 + 1e-9));
+		assert_true(usd > 0);
+		planned++;
+		gp_plan_free(&p);
+	}
+	/* At least the MILP and the search find a plan within it. */
+	assert_true(planned >= 2);
+	gp_scenario_free(s);
+}
+
+/* The budget binds: without it in its request, megatron takes every
+ * GPU ($65.60/h), so the test above asks something of the engines. */
+static void test_the_budget_binds(void **state)
+{
+	(void)state;
+	const char *sets[] = { "plan=nil", "budget={usd_per_hour=10}" };
+	struct gp_scenario *s = load("samples/default.lua", sets, 2);
+	struct gp_plan_report rep;
+	struct gp_plan p;
+	struct gp_err e = { "" };
+	struct gp_plan_opts o = { .schedule = GP_SCHED_1F1B };
+	assert_int_equal(gp_plan_megatron(s, &o, &p, &rep, &e), 0);
+	assert_true(gp_plan_usd_per_hour(s, &p) > 10);
+	gp_plan_free(&p);
+	gp_scenario_free(s);
+}
+
+static atomic_int cancel_flag;
+
+/* Cancelled before it starts, every engine stops and says so. */
+static void test_a_cancelled_request_stops_every_engine(void **state)
+{
+	(void)state;
+	const char *sets[] = { "plan=nil" };
+	struct gp_scenario *s = load("samples/p3.lua", sets, 1);
+	atomic_store(&cancel_flag, 1);
+	for (int i = 0; i < gp_engine_count(); i++) {
+		const struct gp_engine *eng = gp_engine_at(i);
+		struct gp_plan_opts o = { .schedule = GP_SCHED_1F1B, .time_limit = 60,
+					  .cancel = &cancel_flag };
+		struct gp_plan p;
+		struct gp_plan_report rep;
+		struct gp_err e = { "" };
+		assert_int_equal(eng->fn(s, &o, &p, &rep, &e), -1);
+		assert_non_null(strstr(e.msg, "cancelled"));
+		assert_true(rep.seconds < 5);
+	}
+	atomic_store(&cancel_flag, 0);
+	gp_scenario_free(s);
+}
+
+/* A cost model that makes one GPU type 4x slower: every engine sees it
+ * through the tables it is given, so the plans move off that type. */
+static void slow_a100(void *ud, const struct gp_layer_q *q, struct gp_layer_time *o)
+{
+	gp_default_cost.ops->layer_time(ud, q, o);
+	if (!strcmp(q->gpu->name, "A100-80")) {
+		o->f *= 4;
+		o->b *= 4;
+		o->w *= 4;
+	}
+}
+
+static double a100_share(const struct gp_scenario *s, const struct gp_plan *p)
+{
+	double all = 0, a100 = 0;
+	for (int i = 0; i < p->npipes; i++)
+		for (int j = 0; j < p->pipes[i].nstages; j++) {
+			const struct gp_stage *st = &p->pipes[i].stages[j];
+			double n = (double)(st->last - st->first + 1) * p->pipes[i].replicas *
+				   p->pipes[i].micro_batches;
+			all += n;
+			if (!strcmp(s->gpus[s->dcs[st->dc].pools[st->pool].gpu].name, "A100-80"))
+				a100 += n;
+		}
+	return a100 / all;
+}
+
+static void test_every_engine_reads_the_tables(void **state)
+{
+	(void)state;
+	const char *sets[] = { "plan=nil" };
+	struct gp_scenario *s = load("samples/default.lua", sets, 1);
+	struct gp_cost_ops ops = *gp_default_cost.ops;
+	ops.layer_time = slow_a100;
+	struct gp_cost_model slow = { &ops, NULL };
+	struct gp_err e = { "" };
+	struct gp_costtab *ct = gp_costtab_new(s, &slow, &e);
+	assert_non_null(ct);
+	double share0 = 0, share1 = 0;
+	for (int i = 0; i < gp_engine_count(); i++) {
+		const struct gp_engine *eng = gp_engine_at(i);
+		struct gp_plan_opts o = { .schedule = GP_SCHED_1F1B, .time_limit = 5 };
+		struct gp_plan p0, p1;
+		struct gp_plan_report r0, r1;
+		assert_int_equal(eng->fn(s, &o, &p0, &r0, &e), 0);
+		o.costs = ct;
+		assert_int_equal(eng->fn(s, &o, &p1, &r1, &e), 0);
+		/* The engine's own figure is its plan under the tables it was
+		 * given: exactly for the engines the simulator judges, within
+		 * the model's error for the MILP. */
+		struct gp_sim_opts so = { .costs = ct };
+		struct gp_result a, b;
+		assert_int_equal(gp_simulate(s, &p0, &so, &a, &e), 0);
+		assert_int_equal(gp_simulate(s, &p1, &so, &b, &e), 0);
+		fprintf(stderr, "# %s: A100 share %.2f -> %.2f, %.3g s -> %.3g s\n", eng->name,
+			a100_share(s, &p0), a100_share(s, &p1), a.iteration_time, b.iteration_time);
+		assert_close(r1.estimate_s, b.iteration_time, eng->flags & GP_ENGINE_EXACT ? 0.1 : 1e-9);
+		share0 += a100_share(s, &p0);
+		share1 += a100_share(s, &p1);
+		gp_result_free(&a);
+		gp_result_free(&b);
+		gp_plan_free(&p0);
+		gp_plan_free(&p1);
+	}
+	/* Told the A100s are slow, the engines give them less work. */
+	assert_true(share1 < share0 - 0.1);
+	gp_costtab_free(ct);
+	gp_scenario_free(s);
+}
+
+static void test_the_table(void **state)
+{
+	(void)state;
+	assert_non_null(gp_engine_find("milp"));
+	assert_null(gp_engine_find("gurobi"));
+	assert_ptr_equal(gp_engine_default(), gp_engine_find("milp"));
+	assert_true(gp_engine_find("milp")->flags & GP_ENGINE_EXACT);
+	assert_true(gp_engine_find("search")->flags & GP_ENGINE_HEURISTIC);
+	char names[256];
+	gp_engine_names(names, sizeof names, GP_ENGINE_HEURISTIC);
+	assert_string_equal(names, "megatron, dp-across-dcs, atlas, search");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_the_table),
+		cmocka_unit_test(test_every_engine_keeps_the_budget),
+		cmocka_unit_test(test_the_budget_binds),
+		cmocka_unit_test(test_a_cancelled_request_stops_every_engine),
+		cmocka_unit_test(test_every_engine_reads_the_tables),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

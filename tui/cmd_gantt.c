@@ -1,0 +1,43 @@
+/*
+ * cmd_gantt.c: geoplan gantt: the simulated iteration as an SVG Gantt
+ * chart.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+
+static int write_svg(const struct gp_run *r, const char *out)
+{
+	bool to_stdout = !strcmp(out, "-");
+	FILE *f = to_stdout ? stdout : fopen(out, "w");
+	if (!f)
+		return cli_error(EXIT_INPUT, "%s: %s", out, strerror(errno));
+	int bad = gp_report_svg(f, r->sc, gp_run_plan_of(r), &r->res);
+	if (!to_stdout && fclose(f))
+		bad = 1;
+	return bad ? cli_error(EXIT_INPUT, "%s: write failed", out) : EXIT_OK;
+}
+
+static int run(const struct args *a)
+{
+	if (!a->out)
+		return cli_usage_error("gantt needs -o FILE.svg");
+	struct gp_run r;
+	gp_run_init(&r);
+	int rc = cli_load(&r, a, false);
+	if (rc == EXIT_OK)
+		rc = cli_simulate(&r, a, true, true);
+	if (rc == EXIT_OK)
+		rc = write_svg(&r, a->out);
+	if (rc == EXIT_OK && !r.res.fits)
+		rc = cli_error(EXIT_INFEASIBLE, "%s: does not fit: %s", a->file, r.res.fit_msg);
+	gp_run_free(&r);
+	return rc;
+}
+
+const struct cmd cmd_gantt = {
+	"gantt", "write the simulated iteration as an SVG Gantt chart",
+	"out set schedule chunks time-limit gap", true, run,
+};

@@ -1,0 +1,389 @@
+/*
+ * options.c: the one option table. Parsing, each command's usage line,
+ * --help and the man page's synopsis (checked by tests/cli.test.sh) all
+ * come from it; an option a command does not take is refused, naming
+ * the commands that take it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct opt {
+	const char *key;     /* the name commands list it by */
+	const char *flag;
+	const char *alias;   /* or NULL */
+	const char *arg;     /* NULL: a switch */
+	const char *need;    /* "--warm needs an engine"; NULL: "a value" */
+	const char *help;
+	int (*set)(struct args *a, const char *flag, const char *v);
+};
+
+static int num(const char *flag, const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (errno || *end || end == v || !(x >= lo && x <= hi))
+		return cli_usage_error("%s: expected a number in [%g, %g], got '%s'", flag, lo, hi, v);
+	*out = x;
+	return 0;
+}
+
+static int integer(const char *flag, const char *v, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || *end || end == v || x < lo || x > hi)
+		return cli_usage_error("%s: expected an integer in %ld..%ld, got '%s'", flag, lo, hi, v);
+	*out = x;
+	return 0;
+}
+
+static int set_set(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	if (a->nsets == MAX_SETS)
+		return cli_usage_error("at most %d --set options", MAX_SETS);
+	a->sets[a->nsets++] = v;
+	return 0;
+}
+
+static int set_schedule(struct args *a, const char *flag, const char *v)
+{
+	enum gp_sched k;
+	if (gp_sched_parse(v, &k))
+		return cli_usage_error("%s: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1, xdc-greedy, xdc-milp)",
+				       flag, v);
+	a->schedule = v;
+	return 0;
+}
+
+static int set_chunks(struct args *a, const char *flag, const char *v)
+{
+	long n;
+	if (integer(flag, v, 1, 64, &n))
+		return EXIT_USAGE;
+	a->chunks = (int)n;
+	return 0;
+}
+
+static int set_json(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	(void)v;
+	a->json = 1;
+	return 0;
+}
+
+static int set_csv(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	(void)v;
+	a->csv = 1;
+	return 0;
+}
+
+static int set_jsonl(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	(void)v;
+	a->jsonl = 1;
+	return 0;
+}
+
+static int set_no_polish(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	(void)v;
+	a->no_polish = 1;
+	return 0;
+}
+
+static int set_time_limit(struct args *a, const char *flag, const char *v)
+{
+	return num(flag, v, 0.001, 86400, &a->time_limit) ? EXIT_USAGE : 0;
+}
+
+static int set_gap(struct args *a, const char *flag, const char *v)
+{
+	return num(flag, v, 0, 1, &a->gap) ? EXIT_USAGE : 0;
+}
+
+/* "a, b, c or d": the first word, then the engines with (or without)
+ * the flag. */
+static void engine_list(char *buf, size_t n, const char *first, unsigned flag, bool with)
+{
+	const char *w[32];
+	int k = 0;
+	if (first)
+		w[k++] = first;
+	for (int i = 0; i < gp_engine_count() && k < 32; i++)
+		if (!(gp_engine_at(i)->flags & flag) == !with)
+			w[k++] = gp_engine_at(i)->name;
+	size_t l = 0;
+	buf[0] = 0;
+	for (int i = 0; i < k && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ",
+				      w[i]);
+}
+
+static int set_engine(struct args *a, const char *flag, const char *v)
+{
+	if (!gp_engine_find(v)) {
+		char names[256];
+		engine_list(names, sizeof names, NULL, 0, false);
+		return cli_usage_error("%s: unknown engine '%s' (%s)", flag, v, names);
+	}
+	a->engine = v;
+	return 0;
+}
+
+/* What a plan can start from: the file's own (plan), or a heuristic's. */
+static int set_warm(struct args *a, const char *flag, const char *v)
+{
+	const struct gp_engine *e = gp_engine_find(v);
+	if (strcmp(v, "plan") && (!e || !(e->flags & GP_ENGINE_HEURISTIC))) {
+		char names[256];
+		engine_list(names, sizeof names, "plan", GP_ENGINE_HEURISTIC, true);
+		return cli_usage_error("%s: expected %s, got '%s'", flag, names, v);
+	}
+	a->warm = v;
+	return 0;
+}
+
+static int set_seed(struct args *a, const char *flag, const char *v)
+{
+	long n;
+	if (integer(flag, v, 0, 2147483647, &n))
+		return EXIT_USAGE;
+	a->seed = (unsigned)n;
+	return 0;
+}
+
+static int set_jobs(struct args *a, const char *flag, const char *v)
+{
+	long n;
+	if (integer(flag, v, 1, 256, &n))
+		return EXIT_USAGE;
+	a->jobs = (int)n;
+	return 0;
+}
+
+static int set_points(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	a->points = v;
+	return 0;
+}
+
+static int set_out(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	a->out = v;
+	return 0;
+}
+
+static const struct opt opts[] = {
+	{ "set", "--set", NULL, "PATH=V", "PATH=VALUE", "override a scenario field, e.g.\n"
+	  "'links[ams-fra].bandwidth=Gbps(50)'; sweep: PATH=v1,v2,...", set_set },
+	{ "schedule", "--schedule", NULL, "K", NULL, "gpipe, 1f1b, interleaved, zb-h1, xdc-greedy\n"
+	  "or xdc-milp (overrides the plan's)", set_schedule },
+	{ "chunks", "--chunks", NULL, "N", NULL, "virtual stages per device (interleaved; 2:\n"
+	  "V-shaped xdc-*)", set_chunks },
+	{ "time-limit", "--time-limit", NULL, "S", NULL, "seconds for xdc-milp per pipeline and\n"
+	  "for the planner (default 10; search 2)", set_time_limit },
+	{ "gap", "--gap", NULL, "G", NULL, "relative gap at which the MILPs stop (default 0:\n"
+	  "prove the optimum)", set_gap },
+	{ "engine", "--engine", NULL, "E", "an engine", "the planner: milp (default), megatron,\n"
+	  "dp-across-dcs, atlas or search", set_engine },
+	{ "no-polish", "--no-polish", NULL, NULL, NULL, "milp: its own plan, without the\n"
+	  "search's polish", set_no_polish },
+	{ "warm", "--warm", NULL, "E", "an engine", "milp: start from engine E's plan, or the file's\n"
+	  "(plan)", set_warm },
+	{ "seed", "--seed", NULL, "N", NULL, "seed of the search engine (default 1)", set_seed },
+	{ "json", "--json", NULL, NULL, NULL, "one JSON object (compare: an array)", set_json },
+	{ "csv", "--csv", NULL, NULL, NULL, "the timeline, a line per task and transfer", set_csv },
+	{ "jobs", "-j", "--jobs", "N", NULL, "points in N parallel processes", set_jobs },
+	{ "jsonl", "--jsonl", NULL, NULL, NULL, "one JSON object per line", set_jsonl },
+	{ "points", "--points", NULL, "F", "a file (or - for standard input)", "read points as JSON lines {\"set\": [...]}\n"
+	  "(- for standard input)", set_points },
+	{ "out", "-o", NULL, "FILE", "a file (or - for standard output)", "the output file (- for standard output)", set_out },
+};
+#define NOPTS (int)(sizeof opts / sizeof opts[0])
+
+/* Does the space-separated list name key? */
+static bool lists(const char *list, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = list; (p = strstr(p, key)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+static const struct opt *find_opt(const char *flag)
+{
+	for (int i = 0; i < NOPTS; i++)
+		if (!strcmp(flag, opts[i].flag) || (opts[i].alias && !strcmp(flag, opts[i].alias)))
+			return &opts[i];
+	return NULL;
+}
+
+static int not_taken(const struct cmd *c, const struct opt *o)
+{
+	char who[256] = "";
+	for (int i = 0; cli_cmds[i]; i++)
+		if (lists(cli_cmds[i]->opts, o->key)) {
+			size_t l = strlen(who);
+			snprintf(who + l, sizeof who - l, "%s%s", l ? ", " : "", cli_cmds[i]->name);
+		}
+	return cli_usage_error("%s does not take %s (%s do%s)", c->name, o->flag, who,
+			       strchr(who, ',') ? "" : "es");
+}
+
+int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args *a)
+{
+	*a = (struct args){ .jobs = 1 };
+	for (int i = from; i < argc; i++) {
+		const char *w = argv[i];
+		if (!strcmp(w, "-h") || !strcmp(w, "--help")) {
+			cli_cmd_help(stdout, c);
+			return -1;
+		}
+		const char *eq = strncmp(w, "--", 2) ? NULL : strchr(w, '=');
+		char flag[32];
+		snprintf(flag, sizeof flag, "%.*s", eq ? (int)(eq - w) : (int)strlen(w), w);
+		const struct opt *o = w[0] == '-' && w[1] ? find_opt(flag) : NULL;
+		if (w[0] == '-' && w[1] && !o)
+			return cli_usage_error("unknown option '%s'", w);
+		if (!o) {
+			if (a->file || !c->file)
+				return cli_usage_error("unexpected argument '%s'", w);
+			a->file = w;
+			continue;
+		}
+		if (!lists(c->opts, o->key))
+			return not_taken(c, o);
+		const char *v = NULL;
+		if (o->arg && eq)
+			v = eq + 1;
+		else if (o->arg && i + 1 < argc)
+			v = argv[++i];
+		else if (o->arg)
+			return cli_usage_error("%s needs %s", o->flag, o->need ? o->need : "a value");
+		else if (eq)
+			return cli_usage_error("%s takes no value", o->flag);
+		int rc = o->set(a, o->flag, v);
+		if (rc)
+			return rc;
+	}
+	if (c->file && !a->file)
+		return cli_usage_error("%s needs a scenario FILE", c->name);
+	return 0;
+}
+
+void cli_usage_line(const struct cmd *c, char *buf, size_t n)
+{
+	size_t l = (size_t)snprintf(buf, n, "%s%s", c->name, c->file ? " FILE" : "");
+	for (int i = 0; i < NOPTS && l < n; i++) {
+		const struct opt *o = &opts[i];
+		if (!lists(c->opts, o->key))
+			continue;
+		l += (size_t)snprintf(buf + l, n - l, " [%s%s%s]%s", o->flag, o->arg ? " " : "",
+				      o->arg ? o->arg : "", o->set == set_set ? "..." : "");
+	}
+}
+
+/* "usage:" and the line, folded at 78 columns on option boundaries. */
+static void print_usage(FILE *f, const char *lead, const struct cmd *c)
+{
+	char line[1024];
+	cli_usage_line(c, line, sizeof line);
+	int col = fprintf(f, "%s", lead);
+	int indent = col + (int)strlen(c->name) + 1;
+	for (char *p = line; *p;) {
+		char *q = strstr(p + 1, " [");
+		int len = q ? (int)(q - p) : (int)strlen(p);
+		if (col + len > 78 && col > indent) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			if (*p == ' ') {
+				p++;
+				len--;
+			}
+		}
+		col += fprintf(f, "%.*s", len, p);
+		p += len;
+	}
+	fputc('\n', f);
+}
+
+static void print_opt(FILE *f, const struct opt *o)
+{
+	char head[40];
+	snprintf(head, sizeof head, "%s%s%s%s%s", o->flag, o->alias ? ", " : "",
+		 o->alias ? o->alias : "", o->arg ? " " : "", o->arg ? o->arg : "");
+	const char *h = o->help;
+	for (bool first = true; *h; first = false) {
+		const char *nl = strchr(h, '\n');
+		int len = nl ? (int)(nl - h) : (int)strlen(h);
+		fprintf(f, "  %-18s %.*s\n", first ? head : "", len, h);
+		h += len + (nl != NULL);
+	}
+}
+
+void cli_cmd_help(FILE *f, const struct cmd *c)
+{
+	print_usage(f, "usage: geoplan ", c);
+	fprintf(f, "\n%s\n", c->help);
+	bool any = false;
+	for (int i = 0; i < NOPTS; i++)
+		if (lists(c->opts, opts[i].key)) {
+			if (!any)
+				fprintf(f, "\noptions:\n");
+			any = true;
+			print_opt(f, &opts[i]);
+		}
+}
+
+void cli_help(FILE *f)
+{
+	fprintf(f, "usage: geoplan COMMAND FILE [options]\n"
+		   "\n"
+		   "Plan and simulate LLM training across datacenters.\n\ncommands:\n");
+	for (int i = 0; cli_cmds[i]; i++)
+		fprintf(f, "  %-12s %s\n", cli_cmds[i]->name, cli_cmds[i]->help);
+	fprintf(f, "\noptions (each command takes some; geoplan COMMAND --help):\n");
+	for (int i = 0; i < NOPTS; i++)
+		print_opt(f, &opts[i]);
+	fprintf(f, "  %-18s %s\n  %-18s %s\n", "-h, --help", "this help", "--version",
+		"the version");
+	fprintf(f, "\nexit status: 0 ok, 1 bad input, 2 usage, 3 not proven optimal,\n"
+		   "4 infeasible. See geoplan(1) and geoplan-scenario(5).\n");
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "geoplan: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return code;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "geoplan: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'geoplan --help'.\n");
+	va_end(ap);
+	return EXIT_USAGE;
+}

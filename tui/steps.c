@@ -1,0 +1,92 @@
+/*
+ * steps.c: the steps every batch command takes, through the run object:
+ * load with the overrides, plan with the request the flags make,
+ * simulate, and the exit code a result deserves.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_load(struct gp_run *r, const struct args *a, bool planning)
+{
+	struct gp_err e = { "" };
+	r->plan_optional = planning;
+	if (gp_run_load(r, a->file, a->sets, a->nsets, &e))
+		return cli_error(EXIT_INPUT, "%s", e.msg);
+	return EXIT_OK;
+}
+
+int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_req *rq)
+{
+	*rq = (struct gp_plan_req){ .engine = a->engine ? gp_engine_find(a->engine) : NULL };
+	struct gp_plan_opts *o = &rq->o;
+	o->time_limit = a->time_limit;
+	o->gap = a->gap;
+	o->seed = a->seed ? a->seed : 1;
+	o->polish = !a->no_polish;
+	o->schedule = GP_SCHED_1F1B;
+	if (a->schedule)
+		gp_sched_parse(a->schedule, &o->schedule);
+	if (a->warm && !strcmp(a->warm, "plan")) {
+		if (r->sc->has_plan)
+			o->warm = &r->sc->plan;
+		else if (r->plan_note[0])
+			fprintf(stderr, "geoplan: %s: --warm plan: the file's plan is left out: %s\n",
+				a->file, r->plan_note);
+		else
+			return cli_error(EXIT_USAGE, "%s: --warm plan: the scenario has no plan to start from",
+					 a->file);
+	} else if (a->warm) {
+		rq->warm = gp_engine_find(a->warm);
+	}
+	return EXIT_OK;
+}
+
+int cli_plan(struct gp_run *r, const struct args *a)
+{
+	struct gp_plan_req rq;
+	int rc = cli_plan_req(a, r, &rq);
+	if (rc)
+		return rc;
+	struct gp_err e = { "" };
+	if (gp_run_plan(r, &rq, &e)) {
+		cli_error(EXIT_INPUT, "%s: %s", a->file, e.msg);
+		return r->last_status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+int cli_simulate(struct gp_run *r, const struct args *a, bool override, bool record)
+{
+	struct gp_sim_req rq = { .schedule = -1, .chunks = override ? a->chunks : 0,
+				 .record = record, .time_limit = a->time_limit, .gap = a->gap };
+	enum gp_sched k;
+	if (override && a->schedule && gp_sched_parse(a->schedule, &k) == 0)
+		rq.schedule = (int)k;
+	struct gp_err e = { "" };
+	if (gp_run_simulate(r, &rq, &e)) {
+		if (r->src == GP_SRC_ENGINE)
+			return cli_error(EXIT_INPUT, "%s: the %s plan does not simulate: %s", a->file,
+					 r->rep.engine, e.msg);
+		return cli_error(EXIT_INPUT, "%s", e.msg);
+	}
+	return EXIT_OK;
+}
+
+int cli_result_code(const struct gp_run *r, const struct args *a)
+{
+	const struct gp_solver_info *si = &r->res.solver;
+	if (!r->res.fits)
+		return EXIT_INFEASIBLE;
+	if (!si->present || si->proven)
+		return EXIT_OK;
+	/* An engine's proof: not within --gap (default 0) is a gap. */
+	if (r->src == GP_SRC_ENGINE && r->has_rep) {
+		const struct gp_engine *eng = gp_engine_find(r->rep.engine);
+		bool exact = eng && (eng->flags & GP_ENGINE_EXACT);
+		return exact && isfinite(r->rep.bound) && !(r->rep.gap <= a->gap * (1 + 1e-9))
+		       ? EXIT_GAP : EXIT_OK;
+	}
+	return EXIT_GAP;   /* the schedule MILP did not prove its schedule */
+}
