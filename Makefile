@@ -23,7 +23,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%
 DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
 DEB_TEST  := libcmocka-dev mandoc lua5.4 clang coinor-cbc
 
-.PHONY: all run check test bench deps deps-test clean lint-man
+.PHONY: all run check test bench deps deps-test clean lint lint-man
 
 all: $(B)/geoplan
 
@@ -89,6 +89,11 @@ tests-bin: $(TESTS)
 
 bench: $(B)/geoplan $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 	@sh tests/bench.sh $(B)
+
+# The house rules (also run by make check): one file per outside library,
+# file and function sizes, no writable globals below main, mandoc -Tlint.
+lint: $(B)/geoplan
+	@GEOPLAN=$(B)/geoplan sh tests/lint.test.sh
 
 lint-man:
 	mandoc -Tlint -W warning man/*.[1-9]
