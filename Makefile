@@ -16,6 +16,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
+# The TUI's objects but main's: what its unit tests link.
+TUI_LIB  := $(filter-out $(B)/tui/main.o,$(TUI_OBJ))
 TOOL_SRC := tests/vtrain.c tests/simbench.c tests/schedbench.c tests/placebench.c
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 
@@ -34,6 +36,12 @@ $(B)/%.o: %.c $(wildcard core/*.h tui/*.h) | $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -c -o $@ $<
 
+# ncurses' wide-character API needs X/Open 7 (with _POSIX_C_SOURCE alone
+# curses.h hides cchar_t, setcchar and get_wch).
+$(B)/tui/%.o: tui/%.c $(wildcard core/*.h tui/*.h) | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -D_XOPEN_SOURCE=700 $(CFLAGS) $(LUA_CFLAGS) -Icore -Itui -c -o $@ $<
+
 # The prelude is compiled into the program: a scenario needs no install.
 $(B)/prelude.c: scripts/prelude.lua
 	@mkdir -p $(B)
@@ -43,9 +51,9 @@ $(B)/prelude.c: scripts/prelude.lua
 $(B)/prelude.o: $(B)/prelude.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(B)/tests/%: tests/%.c $(CORE_OBJ) $(wildcard tests/*.h) | $(B)/.deps-test
+$(B)/tests/%: tests/%.c $(CORE_OBJ) $(TUI_LIB) $(wildcard tests/*.h) | $(B)/.deps-test
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -Itests -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
+	$(CC) $(WARN) -D_XOPEN_SOURCE=700 $(CFLAGS) $(LUA_CFLAGS) -Icore -Itui -Itests -o $@ $< $(CORE_OBJ) $(TUI_LIB) $(LIBS) -lcmocka
 
 $(TOOL_SRC:tests/%.c=$(B)/tests/%): $(B)/tests/%: tests/%.c $(CORE_OBJ) | $(B)/.deps
 	@mkdir -p $(dir $@)

@@ -1,23 +1,10 @@
 /*
- * main.c: geoplan's entry: finds the command, parses its options
- * (options.c) and runs it. Each command is a file of its own (cmd_*.c).
+ * main.c: geoplan's entry: finds the command (commands.c), parses its
+ * options (options.c) and runs it.
  */
 #include <string.h>
 
 #include "cli.h"
-
-const struct cmd *const cli_cmds[] = {
-	&cmd_check, &cmd_sim, &cmd_gantt, &cmd_plan, &cmd_compare, &cmd_sweep,
-	&cmd_sensitivity, &cmd_run, NULL,
-};
-
-const struct cmd *cli_find_cmd(const char *name)
-{
-	for (int i = 0; cli_cmds[i]; i++)
-		if (!strcmp(cli_cmds[i]->name, name))
-			return cli_cmds[i];
-	return NULL;
-}
 
 int main(int argc, char **argv)
 {
