@@ -11,6 +11,7 @@
 #define GP_SCENARIO_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "gp.h"
 
 #define GP_NAME_MAX 48
@@ -143,6 +144,28 @@ int gp_plan_copy(struct gp_plan *dst, const struct gp_plan *src);
 bool gp_scenario_same(const struct gp_scenario *a, const struct gp_scenario *b);
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b);
 bool gp_model_same(const struct gp_model *a, const struct gp_model *b);
+
+/* Writes s as canonical Lua (scenario_write.c): every field explicit,
+ * both directions of each link, numbers that load back as the same
+ * doubles; the same scenario gives the same bytes. Refuses (-1, e) what
+ * the file format cannot say: a link without its reverse, a plan stage
+ * on a pool that a later pool of its DC shares the GPU type with (the
+ * plan names pools by GPU), a precision other than 2 bytes, a number
+ * that is not finite. */
+int gp_scenario_write_lua(FILE *f, const struct gp_scenario *s, struct gp_err *e);
+/* Writes s over path atomically: a temporary file beside it, synced,
+ * loaded back (it must give the same text), renamed over path. On any
+ * failure path is as it was and no temporary file is left. */
+int gp_scenario_save(const char *path, const struct gp_scenario *s, struct gp_err *e);
+/* True when path holds exactly what gp_scenario_write_lua writes for s:
+ * a file geoplan wrote, which saving over loses nothing of. Pass the
+ * scenario as loaded from path, not after edits. */
+bool gp_scenario_file_is_canonical(const char *path, const struct gp_scenario *s);
+
+/* Rewrites the locale's decimal point in one formatted number as '.',
+ * the point Lua reads, so a file or a field reads the same whatever
+ * LC_NUMERIC the program runs under. */
+void gp_c_point(char *buf);
 
 /* Checks cross-references and arithmetic a field-by-field load cannot. */
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e);
