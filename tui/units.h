@@ -1,0 +1,39 @@
+/*
+ * units.h: values as people type and read them. A field of the terminal
+ * planner takes a number with a unit ("100G", "100 Gbit/s", "12.5GB/s",
+ * "35ms", "80GiB", "989T"), a plain SI number, or a Lua expression of
+ * the scenario's helpers ("Gbps(100)"), which is passed to the scenario
+ * loader as it is. What a field shows is the short form.
+ */
+#ifndef GP_UNITS_H
+#define GP_UNITS_H
+
+#include <stddef.h>
+
+enum gp_unit {
+	GP_U_NUMBER,      /* plain */
+	GP_U_COUNT,       /* a positive integer */
+	GP_U_RATIO,       /* 0..1, or a percentage: "45%" */
+	GP_U_BANDWIDTH,   /* bytes/s: bare G/M/T suffixes are bits (link speeds) */
+	GP_U_TIME,        /* s */
+	GP_U_BYTES,       /* bytes: GiB/MiB binary, GB/MB decimal, bare G binary */
+	GP_U_FLOPS,       /* FLOP/s: bare T = 1e12 */
+	GP_U_USD,         /* US dollars: "$2.5" */
+};
+
+/* Parses text for a field of that unit. On success *value is SI and
+ * lua (n bytes) the value for the scenario loader (%.17g of the value,
+ * or the expression itself, which the loader checks); 0. On failure -1
+ * and why says what is wrong and what would be right.
+ * An expression is a call of a helper of the field's unit (Gbps, GBps,
+ * ms, us, GiB, GB, MiB, TFLOPS) with arithmetic inside; *value is its
+ * value when the argument is a plain number, else NaN (only the loader
+ * can evaluate it). Values outside what real systems reach (a link
+ * faster than 1e15 B/s, a time over a day) are refused with the reason. */
+int gp_unit_parse(const char *text, enum gp_unit unit, double *value, char *lua, size_t n,
+		  char *why, size_t nwhy);
+
+/* The short form: "100G" (Gbit/s), "35ms", "80GiB", "989T", "0.45", "$2.50". */
+void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
+
+#endif
