@@ -97,27 +97,40 @@ struct xfer {
 	int32_t kind, g, mb, dev;
 	int64_t idx;         /* ready index * 2 + is_backward */
 	int32_t link;
+	int32_t src;         /* recording: the span that sent it, or -1 */
 };
 
 /* ------------------------------------------------------------------ */
 
-static void record(struct sim *s, double t0, double t1, int row, int mb,
-		   int kind, int chunk)
+/* Appends a span to the timeline (when recording) and returns its index
+ * as a gp_span.dep, or -1. */
+static int32_t record(struct sim *s, double t0, double t1, int row, int mb,
+		      int kind, int chunk, int32_t dep, double ready)
 {
 	if (!s->record)
-		return;
+		return -1;
 	if (s->nspans == s->capspans) {
 		int64_t nc = s->capspans ? s->capspans * 2 : 4096;
 		struct gp_span *ns = realloc(s->spans, (size_t)nc * sizeof *ns);
 		if (!ns) {
 			s->oom = 1;
-			return;
+			return -1;
 		}
 		s->spans = ns;
 		s->capspans = nc;
 	}
-	s->spans[s->nspans++] = (struct gp_span){ t0, t1, row, mb, (uint8_t)kind,
-						  (uint8_t)chunk };
+	int64_t k = s->nspans++;
+	s->spans[k] = (struct gp_span){ t0, t1, row, mb, (uint8_t)kind, (uint8_t)chunk,
+					dep, ready };
+	return k <= INT32_MAX ? (int32_t)k : -1;
+}
+
+/* Recording: the input of cell idx (ready index * 2 + is_backward) of
+ * group g comes from span k. */
+static inline void note_dep(struct sim *s, int g, int64_t idx, int32_t k)
+{
+	if (s->record)
+		(idx & 1 ? s->g[g].bdep : s->g[g].fdep)[idx >> 1] = k;
 }
 
 static void push(struct sim *s, double t, int type, int a, int64_t b)
@@ -217,7 +230,8 @@ static int xfer_new(struct sim *s)
 
 /* Starts a transfer of `bytes` per unit weight on link li. */
 static void link_send(struct sim *s, int li, double bytes, double w,
-		      double lat, int kind, int g, int mb, int dev, int64_t idx)
+		      double lat, int kind, int g, int mb, int dev, int64_t idx,
+		      int32_t src)
 {
 	int id = xfer_new(s);
 	if (id < 0)
@@ -226,7 +240,7 @@ static void link_send(struct sim *s, int li, double bytes, double w,
 	link_advance(l, s->now);
 	s->x[id] = (struct xfer){ .vfin = l->V + bytes, .w = w, .t0 = s->now,
 				  .lat = lat, .kind = kind, .g = g, .mb = mb,
-				  .dev = dev, .idx = idx, .link = li };
+				  .dev = dev, .idx = idx, .link = li, .src = src };
 	l->W += w;
 	l->bytes += bytes * w;
 	if (kind == GP_SPAN_SYNC)
@@ -251,7 +265,10 @@ static void on_link(struct sim *s, int li, uint64_t gen)
 		int id = lheap_pop(s, l);
 		struct xfer *x = &s->x[id];
 		l->W -= x->w;
-		record(s, x->t0, s->now, s->nd + li, x->mb, x->kind, 0);
+		int32_t k = record(s, x->t0, s->now, s->nd + li, x->mb, x->kind, 0,
+				   x->src, x->t0);
+		if (x->dev < 0)
+			note_dep(s, x->g, x->idx, k);
 		push(s, s->now + x->lat, EV_XARR, id, 0);
 	}
 	if (!l->n)
@@ -286,29 +303,58 @@ double sim_intra_p2p(struct sim *s, int g, int a, int b, double bytes)
 	return gp_costtab_intra_p2p(s->ct, s->sc, x->dc, x->pool, x->tp, y->pool, y->tp, bytes);
 }
 
-/* Sends the output of (vs, mb) to virtual stage `to`. */
-static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd)
+/* Sends the output of (vs, mb), span src, to virtual stage `to`. */
+static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd,
+		 int32_t src)
 {
 	struct group *gr = &s->g[g];
 	int a = gp_vs_device(gr->S, gr->vshape, from_vs);
 	int b = gp_vs_device(gr->S, gr->vshape, to_vs);
 	int64_t idx = ((int64_t)to_vs * gr->m + mb) * 2 + bwd;
 	if (a == b) {
+		note_dep(s, g, idx, src);
 		push(s, s->now, EV_ARRIVE, g, idx);
 		return;
 	}
 	double bytes = gp_boundary_bytes(s->sc);
 	int da = sim_stage_dc(s, g, a), db = sim_stage_dc(s, g, b);
 	if (da == db) {
+		note_dep(s, g, idx, src);
 		push(s, s->now + sim_intra_p2p(s, g, a, b, bytes), EV_ARRIVE, g, idx);
 		return;
 	}
 	int li = sim_link_index(s->sc, da, db);
 	link_send(s, li, bytes, gr->R, s->l[li].lat,
-		  bwd ? GP_SPAN_GRAD : GP_SPAN_ACT, g, mb, -1, idx);
+		  bwd ? GP_SPAN_GRAD : GP_SPAN_ACT, g, mb, -1, idx, src);
 }
 
 static void add_buckets(struct sim *s, int di, int vs, double t0, double t1);
+
+/* Recording: the span of the task starting now on device d, with what it
+ * waited for (gp_span.dep and ready). */
+static void record_task(struct sim *s, struct dev *d, const struct gp_task *t,
+			int64_t i, double t1)
+{
+	struct group *gr = &s->g[d->g];
+	int32_t dep = -1;
+	double ready = 0;
+	if (t->kind == GP_TASK_F) {
+		if (gr->fin[i] != SIM_INF) {  /* not the first virtual stage */
+			dep = gr->fdep[i];
+			ready = gr->fin[i];
+		}
+	} else if (t->kind == GP_TASK_B) {
+		dep = gr->bdep[i];
+		ready = gr->bin[i];
+	} else {
+		dep = gr->bdep[i];    /* its B's span, set below */
+		ready = dep >= 0 ? s->spans[dep].t1 : s->now;
+	}
+	d->span = record(s, s->now, t1, (int)(d - s->d), t->mb, t->kind, t->chunk,
+			 dep, ready);
+	if (t->kind == GP_TASK_B)
+		gr->bdep[i] = d->span;
+}
 
 static void try_start(struct sim *s, int di)
 {
@@ -340,7 +386,8 @@ static void try_start(struct sim *s, int di)
 	int is_grad = t->kind == GP_TASK_W || (t->kind == GP_TASK_B && !gr->split);
 	if (is_grad && ++gr->grad_started[vs] == gr->m)
 		add_buckets(s, di, vs, s->now, t1);
-	record(s, s->now, t1, di, t->mb, t->kind, t->chunk);
+	if (s->record)
+		record_task(s, d, t, i, t1);
 	d->busy_time += dur;
 	push(s, t1, EV_TASK_END, di, 0);
 }
@@ -355,12 +402,15 @@ static void on_task_end(struct sim *s, int di)
 	d->next++;
 	d->last_end = s->now;
 	if (t->kind == GP_TASK_F) {
-		if (vs + 1 < gr->VS)
-			send(s, d->g, vs, vs + 1, t->mb, 0);
-		else
-			gr->bin[(int64_t)vs * gr->m + t->mb] = s->now;
+		if (vs + 1 < gr->VS) {
+			send(s, d->g, vs, vs + 1, t->mb, 0, d->span);
+		} else {
+			int64_t i = (int64_t)vs * gr->m + t->mb;
+			gr->bin[i] = s->now;
+			note_dep(s, d->g, i * 2 + 1, d->span);
+		}
 	} else if (t->kind == GP_TASK_B && vs > 0) {
-		send(s, d->g, vs, vs - 1, t->mb, 1);
+		send(s, d->g, vs, vs - 1, t->mb, 1, d->span);
 	}
 	try_start(s, di);
 	if (d->next == d->end)
@@ -423,7 +473,7 @@ static void start_opt(struct sim *s, int di)
 {
 	struct dev *d = &s->d[di];
 	double t0 = fmax(s->now, d->last_end);
-	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0);
+	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0, -1, t0);
 	push(s, t0 + d->t_opt, EV_OPT_END, di, 0);
 }
 
@@ -474,7 +524,7 @@ static void on_sync(struct sim *s, int di)
 			int li = sim_link_index(s->sc, a, c);
 			double lat = 2.0 * (steps - 1) * s->l[li].lat /
 				     s->sc->job.sync_every;
-			link_send(s, li, b->wan, 1, lat, GP_SPAN_SYNC, d->g, -1, di, -1);
+			link_send(s, li, b->wan, 1, lat, GP_SPAN_SYNC, d->g, -1, di, -1, -1);
 		}
 		return;
 	}

@@ -29,12 +29,30 @@ enum gp_span_kind {
 	GP_SPAN__N
 };
 
+/* A task or transfer of the timeline. dep and ready say what it waited
+ * for, so a Gantt chart can find the critical path:
+ * - a compute task (F, B, W): dep is the span whose output is its input,
+ *   the one that arrived last (a B also needs its own F's activations,
+ *   stored on the device long before, so the gradient is what arrives):
+ *   the compute span of the previous virtual stage when the output came
+ *   straight from it (same device, or a path inside a DC), or the WAN
+ *   transfer span (on a link row) that carried it; a W's is its B. ready
+ *   is when that input reached this device (the sender's end plus the
+ *   path's time, or the transfer's end plus the link's latency); the task
+ *   started at max(ready, the end of its device's previous task).
+ *   The first virtual stage's F has no input: dep -1, ready 0;
+ * - a pipeline transfer (ACT, GRAD): dep is the compute span that sent
+ *   it, ready its send time (= t0);
+ * - DP sync and optimizer spans: dep -1, ready = t0.
+ * dep is an index into gp_result.spans, -1 when none or unknown. */
 struct gp_span {
 	double t0, t1;
 	int32_t row;       /* device index, or ndevices + link index */
 	int32_t mb;
 	uint8_t kind;
 	uint8_t chunk;
+	int32_t dep;       /* the span this one's input came from, or -1 */
+	double ready;      /* when that input arrived, s */
 };
 
 struct gp_dev_result {

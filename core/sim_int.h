@@ -44,6 +44,8 @@ struct group {
 	struct gp_schedule sc;
 	struct vcost *vc;
 	double *fin, *bin;   /* arrival time of F / B inputs, [vs * m + mb] */
+	int32_t *fdep, *bdep;  /* recording: the spans they came from (gp_span.dep);
+				* bdep[i] becomes B's own span when it starts, for its W */
 	int *grad_started;   /* per vs: gradient tasks started */
 };
 
@@ -53,6 +55,7 @@ struct dev {
 	int64_t next, end;
 	bool busy, kick_pending, sync_busy, done;
 	double busy_time, last_end;
+	int32_t span;        /* recording: the running task's span */
 	/* DP sync */
 	struct bucket *bk;
 	int nbk, capbk, bk_next, phase, pending;

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* xdc-greedy and xdc-milp are generated from the costs (sim_sched.c). */
 static bool is_xdc(const struct gp_plan *p)
@@ -295,6 +296,14 @@ static int setup_group(struct sim *s, int g, int di)
 		return gp_errf(s->e, "out of memory");
 	for (size_t i = 0; i < cells; i++)
 		gr->fin[i] = gr->bin[i] = SIM_INF;
+	if (s->record) {
+		gr->fdep = malloc(cells * sizeof *gr->fdep);
+		gr->bdep = malloc(cells * sizeof *gr->bdep);
+		if (!gr->fdep || !gr->bdep)
+			return gp_errf(s->e, "out of memory");
+		memset(gr->fdep, 0xff, cells * sizeof *gr->fdep);  /* -1: none */
+		memset(gr->bdep, 0xff, cells * sizeof *gr->bdep);
+	}
 	return 0;
 }
 
@@ -422,6 +431,8 @@ void sim_free(struct sim *s)
 		free(s->g[g].vc);
 		free(s->g[g].fin);
 		free(s->g[g].bin);
+		free(s->g[g].fdep);
+		free(s->g[g].bdep);
 		free(s->g[g].grad_started);
 	}
 	free(s->g);

@@ -336,6 +336,77 @@ static void test_xdc_greedy_memory(void **state)
 	gp_scenario_free(tight);
 }
 
+/* What each span waited for (gp_span.dep, ready): a compute task is ready
+ * no later than it starts, and starts exactly when both its input and its
+ * device are free; its input's span ended no later than it arrived (at
+ * once when no link is crossed); a transfer leaves when its sender ends.
+ * From the last backward on stage 1 the inputs lead back, one micro-batch,
+ * through every stage to the first stage's forward. */
+static void check_span_deps(const struct gp_result *r, int S, bool wan)
+{
+	double *prev_end = calloc((size_t)S, sizeof *prev_end);
+	int64_t last_b = -1;
+	for (int64_t i = 0; i < r->nspans; i++) {
+		const struct gp_span *p = &r->spans[i];
+		const struct gp_span *d = p->dep >= 0 ? &r->spans[p->dep] : NULL;
+		assert_true(p->dep < r->nspans);
+		if (p->kind <= GP_SPAN_W) {
+			assert_true(p->row < S);
+			assert_true(p->ready <= p->t0 + 1e-12);
+			assert_close(p->t0, fmax(p->ready, prev_end[p->row]), 1e-12);
+			prev_end[p->row] = p->t1;
+			if (d)
+				assert_true(d->t1 <= p->ready + 1e-12);
+			if (d && d->row < S)
+				assert_close(p->ready, d->t1, 1e-12);  /* free inside a DC */
+			if (p->kind == GP_SPAN_W)
+				assert_true(d && d->kind == GP_SPAN_B && d->row == p->row &&
+					    d->mb == p->mb && d->chunk == p->chunk);
+			if (p->kind == GP_SPAN_B && p->row == 0)
+				last_b = i;
+		} else if (p->kind == GP_SPAN_ACT || p->kind == GP_SPAN_GRAD) {
+			assert_true(d && d->row < S && d->kind <= GP_SPAN_B);
+			assert_close(p->ready, p->t0, 1e-12);
+			assert_close(d->t1, p->t0, 1e-12);
+		}
+	}
+	assert_true(last_b >= 0);
+	bool *seen = calloc((size_t)S + 1, sizeof *seen);
+	int mb = r->spans[last_b].mb;
+	int64_t at = last_b;
+	for (;;) {
+		const struct gp_span *p = &r->spans[at];
+		assert_int_equal(p->mb, mb);
+		seen[p->row < S ? p->row : S] = true;
+		if (p->dep < 0)
+			break;
+		at = p->dep;
+	}
+	const struct gp_span *first = &r->spans[at];
+	assert_true(first->kind == GP_SPAN_F && first->row == 0 && first->chunk == 0);
+	for (int st = 0; st < S; st++)
+		assert_true(seen[st]);
+	assert_int_equal(seen[S], wan);  /* and a link row when one is crossed */
+	free(seen);
+	free(prev_end);
+}
+
+static void test_span_deps(void **state)
+{
+	(void)state;
+	const char *scheds[] = { "1f1b", "zb-h1", "interleaved", "gpipe" };
+	for (int a = 0; a < 4; a++)
+		for (int wan = 0; wan < 2; wan++) {
+			int S = 4, k = 2, m = 8, v = a == 2 ? 2 : 1;
+			struct gp_scenario *s = pipeline(S, k, m, scheds[a], v, wan ? 0.25 : -1,
+							 wan ? 2.0 * 1024 * 1024 / 0.5 : 1e30);
+			struct gp_result r = run(s);
+			check_span_deps(&r, S, wan);
+			gp_result_free(&r);
+			gp_scenario_free(s);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_dependencies_hold),
 		cmocka_unit_test(test_xdc_greedy_grid),
 		cmocka_unit_test(test_xdc_greedy_memory),
+		cmocka_unit_test(test_span_deps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
