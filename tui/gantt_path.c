@@ -1,0 +1,158 @@
+/*
+ * gantt_path.c: the critical path and every task's slack in the
+ * executed schedule (gantt.h says what they mean), for gp_gantt_build.
+ *
+ * The graph has a node per compute task and pipeline transfer; a node
+ * has at most two predecessors (its device's previous compute task, its
+ * input), so one backward pass in reverse topological order (Kahn's,
+ * counting successors) does it in O(n), with no edge lists.
+ */
+#include "gantt.h"
+#include "gantt_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static bool is_compute(int kind)
+{
+	return kind == GP_SPAN_F || kind == GP_SPAN_B || kind == GP_SPAN_W;
+}
+
+/* In the chart's graph: compute tasks and pipeline transfers. */
+static bool in_graph(int kind)
+{
+	return is_compute(kind) || kind == GP_SPAN_ACT || kind == GP_SPAN_GRAD;
+}
+
+/* The edge from a span's input into it, if both are in the graph. */
+static int32_t dep_of(const struct gp_result *r, int32_t y)
+{
+	int32_t d = r->spans[y].dep;
+	return d >= 0 && d < r->nspans && in_graph(r->spans[d].kind) &&
+	       in_graph(r->spans[y].kind) ? d : -1;
+}
+
+/* Each compute span's previous compute span on its device (-1: none),
+ * and each device's last. */
+static void device_order(const struct gp_gantt *g, int32_t *prev, int32_t *last)
+{
+	for (int64_t i = 0; i < g->r->nspans; i++)
+		prev[i] = -1;
+	for (int k = 0; k < g->r->ndevs; k++) {
+		const struct gp_gantt_row *row = &g->rows[k];
+		int32_t p = -1;
+		for (int j = 0; j < row->n; j++) {
+			int32_t i = row->span[j];
+			if (is_compute(g->r->spans[i].kind)) {
+				prev[i] = p;
+				p = i;
+			}
+		}
+		last[k] = p;
+	}
+}
+
+/* Lowers x's slack to s once its successor is done; queues x when all
+ * its successors are. */
+static void relax(struct gp_gantt *g, int32_t x, double s, int32_t *nsucc,
+		  int32_t *stack, int64_t *top)
+{
+	if (x < 0)
+		return;
+	g->slack[x] = fmin(g->slack[x], fmax(0, s));
+	if (--nsucc[x] == 0)
+		stack[(*top)++] = x;
+}
+
+/* The backward pass, in slack rather than latest finish: slack(x) =
+ * min over successors y of slack(y) + the time y could have started
+ * earlier than it did had x not held it (y.t0 - x.t1 behind a device
+ * predecessor, y.t0 - y.ready behind an input), which keeps a binding
+ * chain at exactly 0. A device's last task may slip by as much as its
+ * device ends (DP sync, optimizer) before the iteration does. */
+static void slack_pass(struct gp_gantt *g, const int32_t *prev, const int32_t *last,
+		       int32_t *nsucc, int32_t *stack)
+{
+	const struct gp_result *r = g->r;
+	const struct gp_span *sp = r->spans;
+	int64_t n = r->nspans, top = 0;
+	for (int64_t i = 0; i < n; i++) {
+		nsucc[i] = 0;
+		g->slack[i] = in_graph(sp[i].kind) ? HUGE_VAL : NAN;
+	}
+	for (int32_t i = 0; i < n; i++) {
+		if (prev[i] >= 0)
+			nsucc[prev[i]]++;
+		if (dep_of(r, i) >= 0)
+			nsucc[dep_of(r, i)]++;
+	}
+	for (int k = 0; k < r->ndevs; k++)
+		if (last[k] >= 0)
+			g->slack[last[k]] = fmax(0, g->t_end - r->devs[k].end);
+	for (int32_t i = 0; i < n; i++)
+		if (in_graph(sp[i].kind) && nsucc[i] == 0) {
+			g->slack[i] = fmin(g->slack[i], fmax(0, g->t_end - sp[i].t1));
+			stack[top++] = i;
+		}
+	while (top) {
+		int32_t y = stack[--top], p = prev[y], d = dep_of(r, y);
+		if (p >= 0)
+			relax(g, p, g->slack[y] + (sp[y].t0 - sp[p].t1), nsucc, stack, &top);
+		if (d >= 0)
+			relax(g, d, g->slack[y] + (sp[y].t0 - sp[y].ready), nsucc, stack, &top);
+	}
+	for (int64_t i = 0; i < n; i++)
+		if (nsucc[i] > 0)  /* on a cycle: orders that cannot have run */
+			g->slack[i] = NAN;
+}
+
+/* From the device's last task with the least slack (ties: the one ending
+ * last) back along what held each task: its device predecessor if that
+ * ended as it started, else its input. */
+static int crit_walk(struct gp_gantt *g, const int32_t *prev, const int32_t *last,
+		     int32_t *buf)
+{
+	const struct gp_span *sp = g->r->spans;
+	int32_t y = -1;
+	for (int k = 0; k < g->r->ndevs; k++) {
+		int32_t x = last[k];
+		if (x >= 0 && !isnan(g->slack[x]) &&
+		    (y < 0 || g->slack[x] < g->slack[y] ||
+		     (g->slack[x] == g->slack[y] && sp[x].t1 > sp[y].t1)))
+			y = x;
+	}
+	double tol = 1e-12 * fmax(1, fabs(g->t_end));
+	int n = 0;
+	while (y >= 0 && n < g->r->nspans) {
+		buf[n++] = y;
+		int32_t p = prev[y];
+		y = p >= 0 && sp[p].t1 >= sp[y].t0 - tol ? p : dep_of(g->r, y);
+	}
+	g->crit = malloc((size_t)(n ? n : 1) * sizeof *g->crit);
+	if (!g->crit)
+		return -1;
+	for (int j = 0; j < n; j++)
+		g->crit[j] = buf[n - 1 - j];
+	g->ncrit = n;
+	return 0;
+}
+
+int gp_gantt_path(struct gp_gantt *g)
+{
+	size_t n = (size_t)(g->r->nspans ? g->r->nspans : 1);
+	int32_t *prev = malloc(n * sizeof *prev), *nsucc = malloc(n * sizeof *nsucc);
+	int32_t *stack = malloc(n * sizeof *stack);
+	int32_t *last = malloc((size_t)(g->r->ndevs + 1) * sizeof *last);
+	g->slack = malloc(n * sizeof *g->slack);
+	int rc = -1;
+	if (prev && nsucc && stack && last && g->slack) {
+		device_order(g, prev, last);
+		slack_pass(g, prev, last, nsucc, stack);
+		rc = crit_walk(g, prev, last, stack);
+	}
+	free(prev);
+	free(nsucc);
+	free(stack);
+	free(last);
+	return rc;
+}
