@@ -18,14 +18,14 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 # The TUI's objects but main's: what its unit tests link.
 TUI_LIB  := $(filter-out $(B)/tui/main.o,$(TUI_OBJ))
-TOOL_SRC := tests/vtrain.c tests/simbench.c tests/schedbench.c tests/placebench.c
+TOOL_SRC := tests/vtrain.c tests/simbench.c tests/schedbench.c tests/placebench.c tests/tuibench.c
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 
 # Debian packages the build and the tests need.
 DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
-DEB_TEST  := libcmocka-dev mandoc lua5.4 clang coinor-cbc
+DEB_TEST  := libcmocka-dev mandoc lua5.4 clang coinor-cbc tmux
 
-.PHONY: all run check test bench deps deps-test clean lint lint-man
+.PHONY: all run check test bench deps deps-test clean lint lint-man screens
 
 all: $(B)/geoplan
 
@@ -55,9 +55,9 @@ $(B)/tests/%: tests/%.c $(CORE_OBJ) $(TUI_LIB) $(wildcard tests/*.h) | $(B)/.dep
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -D_XOPEN_SOURCE=700 $(CFLAGS) $(LUA_CFLAGS) -Icore -Itui -Itests -o $@ $< $(CORE_OBJ) $(TUI_LIB) $(LIBS) -lcmocka
 
-$(TOOL_SRC:tests/%.c=$(B)/tests/%): $(B)/tests/%: tests/%.c $(CORE_OBJ) | $(B)/.deps
+$(TOOL_SRC:tests/%.c=$(B)/tests/%): $(B)/tests/%: tests/%.c $(CORE_OBJ) $(TUI_LIB) | $(B)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -o $@ $< $(CORE_OBJ) $(LIBS)
+	$(CC) $(WARN) -D_XOPEN_SOURCE=700 $(CFLAGS) $(LUA_CFLAGS) -Icore -Itui -o $@ $< $(CORE_OBJ) $(TUI_LIB) $(LIBS)
 
 # Installs missing Debian packages (as root, or through sudo).
 define install_missing
@@ -82,8 +82,10 @@ $(B)/.deps-test:
 deps: $(B)/.deps
 deps-test: $(B)/.deps-test
 
+# The terminal planner on the default scenario (without a terminal: its
+# summary).
 run: $(B)/geoplan
-	./$(B)/geoplan run samples/default.lua
+	./$(B)/geoplan samples/default.lua
 
 # Every test, twice: an optimised build and an ASan+UBSan build.
 check: $(B)/.deps-test
@@ -105,6 +107,17 @@ lint: $(B)/geoplan
 
 lint-man:
 	mandoc -Tlint -W warning man/*.[1-9]
+
+# The README's screenshots, made by geoplan shot (deterministic SVG).
+SHOT = LC_ALL=C.UTF-8 ./$(B)/geoplan shot --size 110x30
+screens: $(B)/geoplan
+	@mkdir -p docs/screens
+	$(SHOT) samples/default.lua -o docs/screens/scenario.svg
+	$(SHOT) samples/default.lua --view plan -o docs/screens/plan.svg
+	$(SHOT) samples/default.lua --view gantt -o docs/screens/gantt.svg
+	$(SHOT) samples/default.lua --keys '<Tab><Tab><Enter><C-u>10G<Enter>3' \
+	  -o docs/screens/gantt-10g.svg
+	$(SHOT) samples/p3.lua --view plan -o docs/screens/plan-p3.svg
 
 clean:
 	rm -rf build

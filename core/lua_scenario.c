@@ -306,6 +306,8 @@ fail:
 }
 
 static const char *const link_keys[] = { "bandwidth", "latency",
+	"price_per_gb", "streams", "reverse", NULL };
+static const char *const reverse_keys[] = { "bandwidth", "latency",
 	"price_per_gb", "streams", NULL };
 
 static int dc_ref(struct lh_cv *c, int t, long idx, const char *path, int *out)
@@ -335,83 +337,98 @@ static int dc_ref(struct lh_cv *c, int t, long idx, const char *path, int *out)
 	return 0;
 }
 
+/* The entry at the top of the stack (path p): its direction, and the
+ * other one: the same figures, but for those its `reverse` table gives. */
+static int read_link(struct lh_cv *c, const char *p, struct gp_link *l, struct gp_link *r,
+		     bool *has_rev)
+{
+	lua_State *L = c->L;
+	int t = lua_gettop(L);
+	*l = (struct gp_link){ 0 };
+	if (lh_check_keys(c, t, p, link_keys, 2) || dc_ref(c, t, 1, p, &l->from) ||
+	    dc_ref(c, t, 2, p, &l->to) ||
+	    lh_get_num(c, t, p, "bandwidth", LH_REQ | LH_POS, 0, &l->bandwidth) ||
+	    lh_get_num(c, t, p, "latency", LH_REQ | LH_NONNEG, 0, &l->latency) ||
+	    lh_get_num(c, t, p, "price_per_gb", LH_NONNEG, 0, &l->price_per_gb) ||
+	    lh_get_int(c, t, p, "streams", LH_POS, 1, &l->streams))
+		return -1;
+	if (l->from == l->to)
+		return lh_err(c, p, "a link joins two different DCs, both are \"%s\"",
+			      c->s->dcs[l->from].name);
+	*r = *l;
+	r->from = l->to;
+	r->to = l->from;
+	int got = lh_get_table(c, t, p, "reverse", 0);
+	*has_rev = got > 0;
+	if (got <= 0)
+		return got;
+	char rp[320];
+	snprintf(rp, sizeof rp, "%s.reverse", p);
+	int rt = lua_gettop(L);
+	int rc = lh_check_keys(c, rt, rp, reverse_keys, 0) ||
+		 lh_get_num(c, rt, rp, "bandwidth", LH_POS, l->bandwidth, &r->bandwidth) ||
+		 lh_get_num(c, rt, rp, "latency", LH_NONNEG, l->latency, &r->latency) ||
+		 lh_get_num(c, rt, rp, "price_per_gb", LH_NONNEG, l->price_per_gb,
+			    &r->price_per_gb) ||
+		 lh_get_int(c, rt, rp, "streams", LH_POS, l->streams, &r->streams);
+	lua_pop(L, 1);
+	return rc ? -1 : 0;
+}
+
+/* Puts direction l in the list; given[k]: 0 mirrored from its reverse
+ * (replaceable), 1 written by the user. -1 when it was written before. */
+static int place_link(struct lh_cv *c, const char *p, const struct gp_link *l, char *given,
+		      bool user)
+{
+	struct gp_scenario *s = c->s;
+	int k;
+	for (k = 0; k < s->nlinks; k++)
+		if (s->links[k].from == l->from && s->links[k].to == l->to)
+			break;
+	if (k < s->nlinks && given[k] && user)
+		return lh_err(c, p, "link %s -> %s is given twice", s->dcs[l->from].name,
+			      s->dcs[l->to].name);
+	if (k < s->nlinks && !user)
+		return 0;   /* a mirror never replaces what is there */
+	if (k == s->nlinks)
+		s->nlinks++;
+	s->links[k] = *l;
+	given[k] = user;
+	return 0;
+}
+
+/* Each entry is one direction and, unless the other is given too, its
+ * mirror (symmetric links); `reverse` gives the mirror's own figures. */
 static int conv_links(struct lh_cv *c, int top)
 {
 	lua_State *L = c->L;
 	struct gp_scenario *s = c->s;
 	int got = lh_get_table(c, top, "", "links", 0);
-	if (got < 0)
-		return -1;
-	if (got == 0)
-		return 0;
+	if (got <= 0)
+		return got;
 	long n = lh_check_array(c, -1, "links", 100000);
-	if (n < 0)
-		goto fail;
-	s->links = gp_xcalloc(2 * n, sizeof *s->links);
-	if (!s->links) {
-		lh_err(c, "links", "out of memory");
-		goto fail;
-	}
-	/* given[k]: entry k was written by the user (not mirrored). */
-	char *given = gp_xcalloc(2 * n, 1);
-	if (!given) {
-		lh_err(c, "links", "out of memory");
-		goto fail;
-	}
-	for (long i = 1; i <= n; i++) {
+	s->links = n >= 0 ? gp_xcalloc(2 * (size_t)n + 1, sizeof *s->links) : NULL;
+	char *given = n >= 0 ? gp_xcalloc(2 * (size_t)n + 1, 1) : NULL;
+	int rc = n < 0 ? -1 : !s->links || !given ? lh_err(c, "links", "out of memory") : 0;
+	for (long i = 1; rc == 0 && i <= n; i++) {
 		char p[300];
 		lh_joini(p, sizeof p, "links", i);
-		if (lh_get_elem_table(c, -1, p, i))
-			goto failg;
-		struct gp_link l = { 0 };
-		if (lh_check_keys(c, -1, p, link_keys, 2) ||
-		    dc_ref(c, lua_gettop(L), 1, p, &l.from) ||
-		    dc_ref(c, lua_gettop(L), 2, p, &l.to) ||
-		    lh_get_num(c, -1, p, "bandwidth", LH_REQ | LH_POS, 0, &l.bandwidth) ||
-		    lh_get_num(c, -1, p, "latency", LH_REQ | LH_NONNEG, 0, &l.latency) ||
-		    lh_get_num(c, -1, p, "price_per_gb", LH_NONNEG, 0, &l.price_per_gb) ||
-		    lh_get_int(c, -1, p, "streams", LH_POS, 1, &l.streams))
-			goto failg1;
+		if (lh_get_elem_table(c, -1, p, i)) {
+			rc = -1;
+			break;
+		}
+		struct gp_link l, r;
+		bool has_rev;
+		rc = read_link(c, p, &l, &r, &has_rev);
 		lua_pop(L, 1);
-		if (l.from == l.to) {
-			lh_err(c, p, "a link joins two different DCs, both are \"%s\"",
-			       s->dcs[l.from].name);
-			goto failg;
-		}
-		int k;
-		for (k = 0; k < s->nlinks; k++)
-			if (s->links[k].from == l.from && s->links[k].to == l.to)
-				break;
-		if (k < s->nlinks && given[k]) {
-			lh_err(c, p, "link %s -> %s is given twice", s->dcs[l.from].name,
-			       s->dcs[l.to].name);
-			goto failg;
-		}
-		if (k == s->nlinks)
-			s->nlinks++;
-		s->links[k] = l;
-		given[k] = 1;
-		/* Symmetric unless the reverse is given too. */
-		struct gp_link r = l;
-		r.from = l.to;
-		r.to = l.from;
-		int j;
-		for (j = 0; j < s->nlinks; j++)
-			if (s->links[j].from == r.from && s->links[j].to == r.to)
-				break;
-		if (j == s->nlinks)
-			s->links[s->nlinks++] = r;
+		if (rc == 0)
+			rc = place_link(c, p, &l, given, true);
+		if (rc == 0)
+			rc = place_link(c, p, &r, given, has_rev);
 	}
 	free(given);
 	lua_pop(L, 1);
-	return 0;
-failg1:
-	lua_pop(L, 1);
-failg:
-	free(given);
-fail:
-	lua_pop(L, 1);
-	return -1;
+	return rc;
 }
 
 /* --- job ------------------------------------------------------------- */

@@ -4,8 +4,9 @@
  * scenario (gp_lua_scenario, gp_lua_scenario_set in lua_host.h).
  *
  * PATH walks fields and indices; a list element can be named (dcs[ams],
- * links[ams-fra]); VALUE is a Lua expression evaluated in the sandbox,
- * or a plain string when it is not one.
+ * links[ams-fra], or one direction of a link, links[ams>fra]); VALUE is
+ * a Lua expression evaluated in the sandbox, or a plain string when it
+ * is not one.
  */
 #include "lua_int.h"
 
@@ -14,36 +15,92 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Finds the element of list t that `key` names: a table whose name is
- * key, or a link { "a", "b" } for "a-b" (either order). Pushes it or
- * returns 0. */
+/* Does element el (a table) name key: its name, or a link { "a", "b" }
+ * for "a-b" (either order) or "a>b" (that direction: 1 as written, 2 the
+ * entry's reverse)? 0: no. */
+static int names_it(lua_State *L, int el, const char *key)
+{
+	int hit = 0;
+	if (lh_rawfield(L, el, "name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), key))
+		hit = 1;
+	lua_pop(L, 1);
+	if (!hit && lua_rawgeti(L, el, 1) == LUA_TSTRING && lua_rawgeti(L, el, 2) == LUA_TSTRING) {
+		const char *a = lua_tostring(L, -2), *b = lua_tostring(L, -1);
+		char ab[2 * GP_NAME_MAX + 2], ba[2 * GP_NAME_MAX + 2];
+		bool dir = strchr(key, '>') != NULL;
+		snprintf(ab, sizeof ab, dir ? "%s>%s" : "%s-%s", a, b);
+		snprintf(ba, sizeof ba, dir ? "%s>%s" : "%s-%s", b, a);
+		hit = !strcmp(ab, key) ? 1 : !strcmp(ba, key) ? (dir ? 2 : 1) : 0;
+	}
+	lua_settop(L, el);
+	return hit;
+}
+
+/* Finds the element of list t that `key` names (names_it) and pushes
+ * it; for one direction of a link, the entry written that way first,
+ * else the entry of the other direction, whose `reverse` table it then
+ * pushes instead (created if missing). 0: none. */
 static int find_named(lua_State *L, int t, const char *key)
 {
 	t = lua_absindex(L, t);
-	lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+	lua_Integer n = (lua_Integer)lua_rawlen(L, t), rev = 0;
 	for (lua_Integer i = 1; i <= n; i++) {
 		if (lua_rawgeti(L, t, i) != LUA_TTABLE) {
 			lua_pop(L, 1);
 			continue;
 		}
-		int el = lua_gettop(L);
-		int hit = 0;
-		if (lh_rawfield(L, el, "name") == LUA_TSTRING && !strcmp(lua_tostring(L, -1), key))
-			hit = 1;
-		lua_pop(L, 1);
-		if (!hit && lua_rawgeti(L, el, 1) == LUA_TSTRING &&
-		    lua_rawgeti(L, el, 2) == LUA_TSTRING) {
-			char ab[2 * GP_NAME_MAX + 2], ba[2 * GP_NAME_MAX + 2];
-			snprintf(ab, sizeof ab, "%s-%s", lua_tostring(L, -2), lua_tostring(L, -1));
-			snprintf(ba, sizeof ba, "%s-%s", lua_tostring(L, -1), lua_tostring(L, -2));
-			hit = !strcmp(ab, key) || !strcmp(ba, key);
-		}
-		lua_settop(L, el);
-		if (hit)
+		int hit = names_it(L, lua_gettop(L), key);
+		if (hit == 1)
 			return 1;
+		if (hit == 2 && !rev)
+			rev = i;
 		lua_pop(L, 1);
 	}
-	return 0;
+	if (!rev)
+		return 0;
+	lua_rawgeti(L, t, rev);
+	if (lh_rawfield(L, -1, "reverse") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		lua_setfield(L, -3, "reverse");
+	}
+	lua_remove(L, -2);
+	return 1;
+}
+
+static void raw_setfield(lua_State *L, int t, const char *k)
+{
+	lua_pushstring(L, k);
+	lua_insert(L, -2);
+	lua_rawset(L, t);
+}
+
+/* One direction of a link whose entry is written that way ({ "a", "b" }
+ * for a>b): before its field `rest` changes, the other direction keeps
+ * the old figure in the entry's reverse table. */
+static void keep_reverse(lua_State *L, const char *key, const char *rest)
+{
+	int e = lua_gettop(L);
+	if (!strchr(key, '>') || !*rest || strpbrk(rest, ".[") ||
+	    lua_rawgeti(L, e, 1) != LUA_TSTRING) {
+		lua_settop(L, e);
+		return;
+	}
+	lua_pop(L, 1);
+	if (lh_rawfield(L, e, "reverse") != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		raw_setfield(L, e, "reverse");
+	}
+	int rv = lua_gettop(L);
+	if (lh_rawfield(L, rv, rest) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lh_rawfield(L, e, rest);
+		raw_setfield(L, rv, rest);
+	}
+	lua_settop(L, e);
 }
 
 /* In protected mode: upvalue-free args (table, path, value). Walks PATH
@@ -107,7 +164,7 @@ static int apply_set(lua_State *L)
 		if (numeric)
 			lua_rawgeti(L, t, idx);
 		else if (is_index && find_named(L, t, key))
-			;
+			keep_reverse(L, key, p);
 		else
 			lh_rawfield(L, t, key);
 		if (lua_isnil(L, -1)) {

@@ -122,17 +122,15 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 	return 0;
 }
 
-int gp_run_set(struct gp_run *r, const char *set, struct gp_err *e)
+/* Loads the file with r's overrides and makes it the last good
+ * scenario; on failure the run is as it was but for its overrides,
+ * which the caller restores. */
+static int reload(struct gp_run *r, struct gp_err *e)
 {
-	if (!r->sc)
-		return gp_errf(e, "no scenario loaded");
-	if (push_set(r, set, e))
-		return -1;
 	char note[sizeof r->plan_note];
-	struct gp_scenario *s = load(r->path, r->sets, r->nsets, r->plan_optional, note, sizeof note,
-				     e);
+	struct gp_scenario *s = load(r->path, r->sets, r->nsets, r->plan_optional, note,
+				     sizeof note, e);
 	if (!s || gp_costtab_update(r->costs, s, e)) {
-		free(r->sets[--r->nsets]);
 		if (s) {
 			/* Bring the tables back to the last good scenario. */
 			gp_costtab_free(r->costs);
@@ -155,6 +153,36 @@ int gp_run_set(struct gp_run *r, const char *set, struct gp_err *e)
 	r->sc = s;
 	snprintf(r->plan_note, sizeof r->plan_note, "%s", note);
 	look_at_file_plan(r);
+	return 0;
+}
+
+int gp_run_set(struct gp_run *r, const char *set, struct gp_err *e)
+{
+	if (!r->sc)
+		return gp_errf(e, "no scenario loaded");
+	if (push_set(r, set, e))
+		return -1;
+	if (reload(r, e)) {
+		free(r->sets[--r->nsets]);
+		return -1;
+	}
+	return 0;
+}
+
+int gp_run_truncate(struct gp_run *r, int n, struct gp_err *e)
+{
+	if (!r->sc)
+		return gp_errf(e, "no scenario loaded");
+	if (n < 0 || n > r->nsets)
+		return gp_errf(e, "no override %d (there are %d)", n, r->nsets);
+	int keep = r->nsets;
+	r->nsets = n;
+	if (reload(r, e)) {
+		r->nsets = keep;
+		return -1;
+	}
+	for (int i = n; i < keep; i++)
+		free(r->sets[i]);
 	return 0;
 }
 

@@ -78,6 +78,8 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 		struct gp_err *e);
 /* Applies one more override "PATH=VALUE". */
 int gp_run_set(struct gp_run *r, const char *set, struct gp_err *e);
+/* Keeps only the first n overrides (undo). */
+int gp_run_truncate(struct gp_run *r, int n, struct gp_err *e);
 /* Plans with the request (its costs, cancel and progress are the
  * run's); the new plan is the one looked at. */
 int gp_run_plan(struct gp_run *r, const struct gp_plan_req *rq, struct gp_err *e);

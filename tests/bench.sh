@@ -30,6 +30,9 @@ print('%-8s %10.4g %s %s %s %s %s %10.4g %9.3f' % ('$f', m['solver']['own_plan_s
       m['solver']['time_s']))"
 done
 echo
+echo "== the terminal planner, headless =="
+"$B/tests/tuibench"
+echo
 echo "== scenario load and validate (geoplan check, 20 runs) =="
 for f in samples/default.lua samples/p6.lua; do
 	start=$(date +%s%N)

@@ -21,9 +21,9 @@ t() {
 		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
 	fi
 }
-t "help" 0 "usage: geoplan COMMAND" "$G" --help
+t "help" 0 "geoplan COMMAND FILE \[options\]" "$G" --help
 t "version" 0 "^geoplan [0-9]+\.[0-9]+" "$G" --version
-t "no arguments" 2 "usage" "$G"
+t "no arguments, no terminal: the summary of samples/default.lua" 0 "not a terminal: the summary instead of the planner" "$G"
 t "unknown command" 2 "unknown command 'frobnicate'" "$G" frobnicate x.lua
 t "unknown option" 2 "unknown option '--fast'" "$G" sim samples/default.lua --fast
 t "missing file argument" 2 "sim needs a scenario FILE" "$G" sim
@@ -240,7 +240,7 @@ t "milp: does not fit, by how much" 4 "does not fit in GPU memory.*too much" "$G
 # take is refused (exit 2) naming the commands that take it.
 n=$((n + 1))
 bad=""
-for c in check sim gantt plan compare sweep sensitivity run; do
+for c in tui check sim gantt plan compare sweep sensitivity shot run; do
 	h=$("$G" "$c" --help | sed -n '1,/^$/p' | grep -oE '\[(-[a-z]|--[a-z-]+)' | tr -d '[' | sort -u | tr '\n' ' ')
 	m=$(awk -v c="$c" '/^\.Sh SYNOPSIS/ { s = 1; next } /^\.Sh / { s = 0 }
 		s && /^\.Nm/ { cur = "" } s && $1 == ".Cm" { cur = $2 }
@@ -251,12 +251,12 @@ for c in check sim gantt plan compare sweep sensitivity run; do
 done
 if [ -z "$bad" ]; then echo "ok $n - --help and geoplan(1)'s synopsis agree for every command"; else echo "not ok $n - synopsis:$bad"; fi
 n=$((n + 1))
-w=$( { "$G" --help; for c in check sim gantt plan compare sweep sensitivity run; do "$G" "$c" --help; done; } | awk 'length > 79')
+w=$( { "$G" --help; for c in tui check sim gantt plan compare sweep sensitivity shot run; do "$G" "$c" --help; done; } | awk 'length > 79')
 if [ -z "$w" ]; then echo "ok $n - --help lines fit in 80 columns"; else echo "not ok $n - --help lines over 79: $w"; fi
 t "sim refuses --engine" 2 "sim does not take --engine \(plan, sweep, sensitivity do\)" "$G" sim samples/default.lua --engine atlas
 t "sweep refuses --json" 2 "sweep does not take --json \(sim, plan, compare do\)" "$G" sweep samples/default.lua --json --set 'job.seq=1,2'
 t "plan refuses --csv" 2 "plan does not take --csv \(sim does\)" "$G" plan samples/default.lua --csv
-t "sim refuses -o" 2 "sim does not take -o \(gantt does\)" "$G" sim samples/default.lua -o x
+t "sim refuses -o" 2 "sim does not take -o \(gantt, shot do\)" "$G" sim samples/default.lua -o x
 t "a switch takes no value" 2 "--json takes no value" "$G" sim samples/default.lua --json=1
 # The budget binds every engine and the polish: the MILP's plan stays
 # within $10/h (it was $65.6/h after the polish), and compare's rows do
@@ -283,3 +283,26 @@ for r in rows:
         t, usd, wan = float(r[1].rstrip('s')), float(r[3]), float(r[4])
         assert wan == 0 and usd / t * 3600 <= 10 * (1 + 1e-3), (r, usd / t * 3600)
 "; then echo "ok $n - compare: every engine within the budget or says why not"; else echo "not ok $n - compare over the budget"; sed 's/^/#   /' "$tmp/c.txt" | head -8; fi
+# One direction of a link: links[a>b] changes it alone (the file gives
+# the link once, symmetric); links[a-b] both; a reverse table and an
+# explicit reverse entry of the same link are one direction twice.
+dir() { "$G" sim samples/default.lua --json "$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join("%.4g" % l["busy_s"] for l in d["links"]))'; }
+n=$((n + 1))
+base=$(dir) fwd=$(dir --set 'links[ams>fra].bandwidth=Gbps(10)') bwd=$(dir --set 'links[fra>ams].bandwidth=Gbps(10)') both=$(dir --set 'links[ams-fra].bandwidth=Gbps(10)')
+if python3 -c "
+b, f, r, x = [list(map(float, s.split())) for s in '''$base|$fwd|$bwd|$both'''.split('|')]
+assert f[0] > 5 * b[0] and abs(f[1] - b[1]) < 1e-9 * b[1], (b, f)
+assert r[1] > 5 * b[1] and abs(r[0] - b[0]) < 1e-9 * b[0], (b, r)
+assert x[0] > 5 * b[0] and x[1] > 5 * b[1], (b, x)
+"; then echo "ok $n - links[a>b] sets one direction ($base -> $fwd / $bwd)"; else echo "not ok $n - one direction: $base | $fwd | $bwd | $both"; fi
+cat >"$tmp/rev.lua" <<'LUA'
+return { dcs = { { name = "a", pools = { { gpu = "H100", count = 8 } } },
+                 { name = "b", pools = { { gpu = "H100", count = 8 } } } },
+  links = { { "a", "b", bandwidth = Gbps(100), latency = ms(4), reverse = { latency = ms(9) } },
+            { "b", "a", bandwidth = Gbps(10), latency = ms(1) } },
+  model = "Llama-3-8B", job = { seq = 4096, global_batch = 8 } }
+LUA
+t "reverse and the reverse entry: given twice" 1 "links\[2\]: link b -> a is given twice" "$G" check "$tmp/rev.lua"

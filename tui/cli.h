@@ -28,21 +28,25 @@ struct args {
 	int no_polish;
 	const char *warm;
 	const char *points;
+	const char *theme, *color, *view, *keys;
+	int ascii;
+	int width, height;          /* --size */
 };
 
 /* A command: one file each (cmd_*.c), as tmux has them. `opts` names
  * the options it takes (options.c), space separated; `file` says
- * whether it needs a scenario FILE. */
+ * whether it takes a scenario FILE. */
 struct cmd {
 	const char *name;
 	const char *help;      /* one line */
 	const char *opts;
 	bool file;
 	int (*run)(const struct args *a);
+	const char *default_file;   /* when FILE is not given (else an error) */
 };
 
 extern const struct cmd cmd_check, cmd_sim, cmd_gantt, cmd_plan, cmd_compare,
-	cmd_sweep, cmd_sensitivity, cmd_run;
+	cmd_sweep, cmd_sensitivity, cmd_run, cmd_tui, cmd_shot;
 
 /* The commands in the order --help lists them, NULL-terminated. */
 extern const struct cmd *const cli_cmds[];
@@ -73,5 +77,14 @@ int cli_simulate(struct gp_run *r, const struct args *a, bool override, bool rec
 /* The exit code of a simulated plan: infeasible when it does not fit;
  * a gap when an optimiser did not reach --gap. */
 int cli_result_code(const struct gp_run *r, const struct args *a);
+
+/* looks.c: what the planner and its screenshots take from the command
+ * line. */
+struct gp_theme;
+struct gp_app;
+const struct gp_theme *cli_theme(const struct args *a, int colors);
+bool cli_utf8(void);
+/* The screen called name; -1 if none (a usage error said). */
+int cli_view_id(const char *name);
 
 #endif

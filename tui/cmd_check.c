@@ -23,5 +23,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_check = {
-	"check", "load and validate a scenario", "set", true, run,
+	.name = "check",
+	.help = "load and validate a scenario",
+	.opts = "set",
+	.file = true,
+	.run = run,
 };

@@ -71,6 +71,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_compare = {
-	"compare", "every engine side by side",
-	"set time-limit gap seed no-polish warm schedule json", true, run,
+	.name = "compare",
+	.help = "every engine side by side",
+	.opts = "set time-limit gap seed no-polish warm schedule json",
+	.file = true,
+	.run = run,
 };

@@ -38,6 +38,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_gantt = {
-	"gantt", "write the simulated iteration as an SVG Gantt chart",
-	"out set schedule chunks time-limit gap", true, run,
+	.name = "gantt",
+	.help = "write the simulated iteration as an SVG Gantt chart",
+	.opts = "out set schedule chunks time-limit gap",
+	.file = true,
+	.run = run,
 };

@@ -32,6 +32,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_plan = {
-	"plan", "find a plan (ignoring the file's) and simulate it",
-	"set engine time-limit gap seed no-polish warm schedule json", true, run,
+	.name = "plan",
+	.help = "find a plan (ignoring the file's) and simulate it",
+	.opts = "set engine time-limit gap seed no-polish warm schedule json",
+	.file = true,
+	.run = run,
 };

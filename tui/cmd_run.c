@@ -1,14 +1,19 @@
 /*
- * cmd_run.c: geoplan run: the main job. Until the terminal planner
- * lands, the simulated plan's text summary.
+ * cmd_run.c: geoplan run FILE: the main job, the terminal planner (the
+ * same as geoplan FILE; without a terminal, the summary).
  */
 #include "cli.h"
 
 static int run(const struct args *a)
 {
-	return cmd_sim.run(a);
+	return cmd_tui.run(a);
 }
 
 const struct cmd cmd_run = {
-	"run", "the main job (for now: sim with the text summary)", "set", true, run,
+	.name = "run",
+	.help = "the main job: the terminal planner (as geoplan FILE)",
+	.opts = "set theme color ascii view",
+	.file = true,
+	.run = run,
+	.default_file = "samples/default.lua",
 };

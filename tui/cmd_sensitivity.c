@@ -45,6 +45,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_sensitivity = {
-	"sensitivity", "which link or pool, 10 % better, shortens the iteration most",
-	"set engine time-limit gap seed no-polish schedule chunks", true, run,
+	.name = "sensitivity",
+	.help = "which link or pool, 10 % better, shortens the iteration most",
+	.opts = "set engine time-limit gap seed no-polish schedule chunks",
+	.file = true,
+	.run = run,
 };

@@ -31,6 +31,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_sim = {
-	"sim", "simulate the scenario's plan for one iteration",
-	"set schedule chunks time-limit gap json csv", true, run,
+	.name = "sim",
+	.help = "simulate the scenario's plan for one iteration",
+	.opts = "set schedule chunks time-limit gap json csv",
+	.file = true,
+	.run = run,
 };

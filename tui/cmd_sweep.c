@@ -262,6 +262,9 @@ static int run(const struct args *a)
 }
 
 const struct cmd cmd_sweep = {
-	"sweep", "a row per value (or per combination); JSON lines in and out",
-	"set jobs jsonl points engine time-limit gap seed no-polish schedule chunks", true, run,
+	.name = "sweep",
+	.help = "a row per value (or per combination); JSON lines in and out",
+	.opts = "set jobs jsonl points engine time-limit gap seed no-polish schedule chunks",
+	.file = true,
+	.run = run,
 };

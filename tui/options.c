@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "cli.h"
 
 struct opt {
@@ -187,6 +188,60 @@ static int set_out(struct args *a, const char *flag, const char *v)
 	return 0;
 }
 
+static int set_theme(struct args *a, const char *flag, const char *v)
+{
+	if (!gp_theme_find(v))
+		return cli_usage_error("%s: unknown theme '%s' (%s)", flag, v, gp_theme_names());
+	a->theme = v;
+	return 0;
+}
+
+static int set_color(struct args *a, const char *flag, const char *v)
+{
+	if (strcmp(v, "never") && strcmp(v, "auto") && strcmp(v, "always"))
+		return cli_usage_error("%s: expected never, auto or always, got '%s'", flag, v);
+	a->color = v;
+	return 0;
+}
+
+static int set_ascii(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	(void)v;
+	a->ascii = 1;
+	return 0;
+}
+
+static int set_view(struct args *a, const char *flag, const char *v)
+{
+	if (cli_view_id(v) < 0)
+		return cli_usage_error("%s: expected scenario, plan, gantt or help, got '%s'", flag, v);
+	a->view = v;
+	return 0;
+}
+
+static int set_keys(struct args *a, const char *flag, const char *v)
+{
+	int where;
+	if (gp_keys_parse(v, NULL, 0, &where) < 0)
+		return cli_usage_error("%s: bad key name at \"%.20s\" (the notation: j, <Enter>, <C-z>, <F2>; <lt> for <)",
+				       flag, v + where);
+	a->keys = v;
+	return 0;
+}
+
+static int set_size(struct args *a, const char *flag, const char *v)
+{
+	int w, h;
+	char c;
+	if (sscanf(v, "%dx%d%c", &w, &h, &c) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000)
+		return cli_usage_error("%s: expected WxH, 1 to 1000 each (such as 100x30), got '%s'",
+				       flag, v);
+	a->width = w;
+	a->height = h;
+	return 0;
+}
+
 static const struct opt opts[] = {
 	{ "set", "--set", NULL, "PATH=V", "PATH=VALUE", "override a scenario field, e.g.\n"
 	  "'links[ams-fra].bandwidth=Gbps(50)'; sweep: PATH=v1,v2,...", set_set },
@@ -211,7 +266,18 @@ static const struct opt opts[] = {
 	{ "jsonl", "--jsonl", NULL, NULL, NULL, "one JSON object per line", set_jsonl },
 	{ "points", "--points", NULL, "F", "a file (or - for standard input)", "read points as JSON lines {\"set\": [...]}\n"
 	  "(- for standard input)", set_points },
-	{ "out", "-o", NULL, "FILE", "a file (or - for standard output)", "the output file (- for standard output)", set_out },
+	{ "out", "-o", NULL, "FILE", "a file (or - for standard output)", "the output file (- for standard output);\n"
+	  "shot: .svg, .html, .txt or .ans", set_out },
+	{ "theme", "--theme", NULL, "NAME", "a theme", "dark, light or mono", set_theme },
+	{ "color", "--color", NULL, "WHEN", NULL, "never, auto (the default; NO_COLOR is\n"
+	  "honoured) or always", set_color },
+	{ "ascii", "--ascii", NULL, NULL, NULL, "ASCII boxes and blocks (also outside UTF-8\n"
+	  "locales)", set_ascii },
+	{ "view", "--view", NULL, "V", "a screen", "the first screen: scenario, plan, gantt\n"
+	  "or help", set_view },
+	{ "keys", "--keys", NULL, "KEYS", "keys", "keys to press first, as the man page writes\n"
+	  "them: <Tab>jj<Enter>", set_keys },
+	{ "size", "--size", NULL, "WxH", "a size", "the screen's size (default 100x30)", set_size },
 };
 #define NOPTS (int)(sizeof opts / sizeof opts[0])
 
@@ -281,6 +347,8 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 		if (rc)
 			return rc;
 	}
+	if (c->file && !a->file && c->default_file)
+		a->file = c->default_file;
 	if (c->file && !a->file)
 		return cli_usage_error("%s needs a scenario FILE", c->name);
 	return 0;
@@ -288,7 +356,8 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 
 void cli_usage_line(const struct cmd *c, char *buf, size_t n)
 {
-	size_t l = (size_t)snprintf(buf, n, "%s%s", c->name, c->file ? " FILE" : "");
+	size_t l = (size_t)snprintf(buf, n, "%s%s", c->name,
+				    !c->file ? "" : c->default_file ? " [FILE]" : " FILE");
 	for (int i = 0; i < NOPTS && l < n; i++) {
 		const struct opt *o = &opts[i];
 		if (!lists(c->opts, o->key))
@@ -352,8 +421,8 @@ void cli_cmd_help(FILE *f, const struct cmd *c)
 
 void cli_help(FILE *f)
 {
-	fprintf(f, "usage: geoplan COMMAND FILE [options]\n"
-		   "\n"
+	fprintf(f, "usage: geoplan [FILE] [options]       the terminal planner\n"
+		   "       geoplan COMMAND FILE [options]\n\n"
 		   "Plan and simulate LLM training across datacenters.\n\ncommands:\n");
 	for (int i = 0; cli_cmds[i]; i++)
 		fprintf(f, "  %-12s %s\n", cli_cmds[i]->name, cli_cmds[i]->help);

@@ -64,6 +64,13 @@ static const struct rest bw_rests[] = {
 	{ "byte/s", 1, 1, 0 }, { "bytes/s", 1, 1, 0 }, { NULL, 0, 0, 0 },
 };
 
+/* A bare prefix is bytes: memory and NVLink speeds are quoted in bytes. */
+static const struct rest byterate_rests[] = {
+	{ "", 1, 1, R_PFX }, { "B/s", 1, 1, R_B }, { "Bps", 1, 1, R_B }, { "B", 1, 1, R_B },
+	{ "byte/s", 1, 1, 0 }, { "bytes/s", 1, 1, 0 }, { "b/s", 1, 8, R_B }, { "bps", 1, 8, R_B },
+	{ "bit/s", 1, 8, 0 }, { "bits/s", 1, 8, 0 }, { NULL, 0, 0, 0 },
+};
+
 static const struct rest time_rests[] = {
 	{ "s", 1, 1, 0 }, { "ms", 1e-3, 1, 0 }, { "us", 1e-6, 1, 0 },
 	{ "\xc2\xb5s", 1e-6, 1, 0 }, { "\xce\xbcs", 1e-6, 1, 0 }, /* micro sign, Greek mu */
@@ -93,6 +100,9 @@ static const struct unit_desc units[] = {
 	[GP_U_BANDWIDTH] = { "a bandwidth", "100G (Gbit/s), 12.5GB/s or Gbps(100)", si_prefixes,
 			     bw_rests, 1e3, 1e15, "less than 1 kB/s (8 kbit/s)",
 			     "more than 1e15 B/s (8 Pbit/s), faster than any real link", false },
+	[GP_U_BYTERATE] = { "a bandwidth in bytes", "450GB/s, 3.35T (TB/s) or GBps(450)",
+			     si_prefixes, byterate_rests, 1e3, 1e15, "less than 1 kB/s",
+			     "more than 1e15 B/s, faster than any real memory", false },
 	[GP_U_TIME] = { "a time", "35ms, 20us, 1.5s or ms(35)", NULL, time_rests, 0, 86400,
 			"negative", "more than a day (86400 s)", false },
 	[GP_U_BYTES] = { "a size", "80GiB, 80GB, 512MiB or GiB(80)", si_prefixes, bytes_rests, 1,
@@ -113,6 +123,7 @@ static const struct helper {
 	double mul, div;
 } helpers[] = {
 	{ "Gbps", GP_U_BANDWIDTH, 1e9, 8 }, { "GBps", GP_U_BANDWIDTH, 1e9, 1 },
+	{ "Gbps", GP_U_BYTERATE, 1e9, 8 }, { "GBps", GP_U_BYTERATE, 1e9, 1 },
 	{ "ms", GP_U_TIME, 1e-3, 1 }, { "us", GP_U_TIME, 1e-6, 1 },
 	{ "GiB", GP_U_BYTES, 1073741824.0, 1 }, { "GB", GP_U_BYTES, 1e9, 1 },
 	{ "MiB", GP_U_BYTES, 1048576.0, 1 }, { "TFLOPS", GP_U_FLOPS, 1e12, 1 },
@@ -322,8 +333,9 @@ static int parse_call(const struct unit_desc *d, enum gp_unit unit, const char *
 	const struct helper *h = NULL;
 	char names[128] = "";
 	for (int i = 0; i < NHELPERS; i++) {
-		if (strlen(helpers[i].name) == namelen && !strncmp(helpers[i].name, t, namelen))
-			h = &helpers[i];
+		if (strlen(helpers[i].name) == namelen && !strncmp(helpers[i].name, t, namelen) &&
+		    (!h || helpers[i].unit == unit))
+			h = &helpers[i];   /* of this unit when the name has several */
 		if (helpers[i].unit == unit) {
 			size_t l = strlen(names);
 			snprintf(names + l, sizeof names - l, "%s%s()", l ? ", " : "",
@@ -422,6 +434,7 @@ void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n)
 {
 	static const double bits[] = { 1e12, 1e9, 1e6, 1e3, 0 };
 	static const char *const bit_names[] = { "T", "G", "M", "k", "b/s" };
+	static const char *const byte_names[] = { "TB/s", "GB/s", "MB/s", "kB/s", "B/s" };
 	static const double secs[] = { 1, 1e-3, 1e-6, 0 };
 	static const char *const sec_names[] = { "s", "ms", "us", "ns" };
 	static const double bin[] = { 1099511627776.0, 1073741824.0, 1048576.0, 1024, 0 };
@@ -437,6 +450,10 @@ void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n)
 	case GP_U_BANDWIDTH:
 		i = scale_of(v * 8, bits, 5);
 		put4(buf, n, "", v * 8 / (bits[i] ? bits[i] : 1), v ? bit_names[i] : "");
+		break;
+	case GP_U_BYTERATE:
+		i = scale_of(v, bits, 5);
+		put4(buf, n, "", v / (bits[i] ? bits[i] : 1), v ? byte_names[i] : "B/s");
 		break;
 	case GP_U_TIME:
 		i = scale_of(v, secs, 4);

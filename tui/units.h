@@ -15,6 +15,7 @@ enum gp_unit {
 	GP_U_COUNT,       /* a positive integer */
 	GP_U_RATIO,       /* 0..1, or a percentage: "45%" */
 	GP_U_BANDWIDTH,   /* bytes/s: bare G/M/T suffixes are bits (link speeds) */
+	GP_U_BYTERATE,    /* bytes/s: bare G/T suffixes are bytes (NVLink, HBM) */
 	GP_U_TIME,        /* s */
 	GP_U_BYTES,       /* bytes: GiB/MiB binary, GB/MB decimal, bare G binary */
 	GP_U_FLOPS,       /* FLOP/s: bare T = 1e12 */

@@ -1,0 +1,119 @@
+#!/bin/sh
+# The terminal planner, headless (geoplan shot): every screen and the
+# error paths against golden screens (tests/golden/*.txt; UPDATE_GOLDEN=1
+# rewrites them), the SVG screenshot's determinism, and one run of the
+# real program in tmux with real keys, a resize and q.
+set -u
+G=${GEOPLAN:-build/geoplan}
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; tmux -L "gp$$" kill-server 2>/dev/null' EXIT
+export LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=
+# golden NAME [shot args...]: the text screen against tests/golden/NAME.txt.
+golden() {
+	name=$1
+	shift
+	n=$((n + 1))
+	"$G" shot "$@" -o "$tmp/$name.txt" >"$tmp/err" 2>&1
+	rc=$?
+	want=tests/golden/$name.txt
+	if [ -n "${UPDATE_GOLDEN:-}" ] && [ $rc -eq 0 ]; then
+		cp "$tmp/$name.txt" "$want"
+	fi
+	if [ $rc -eq 0 ] && cmp -s "$tmp/$name.txt" "$want"; then
+		echo "ok $n - screen $name"
+	else
+		echo "not ok $n - screen $name: exit $rc"
+		[ -f "$want" ] && diff "$want" "$tmp/$name.txt" 2>&1 | head -8 | sed 's/^/#   /'
+		sed 's/^/#   /' "$tmp/err" | head -3
+	fi
+}
+golden scenario-100x30 samples/default.lua --size 100x30
+golden scenario-80x24 samples/default.lua --size 80x24
+golden plan-100x30 samples/default.lua --view plan --size 100x30
+golden plan-80x24 samples/p3.lua --view plan --size 80x24
+golden gantt-100x30 samples/default.lua --view gantt --size 100x30
+golden gantt-zoom samples/p1.lua --view gantt --size 100x30 --keys 'jjl++++]]'
+golden gantt-ascii samples/default.lua --view gantt --size 80x24 --ascii
+golden gantt-mono samples/default.lua --view gantt --size 100x30 --theme mono
+golden help-100x30 samples/default.lua --view help --size 100x30
+golden too-small samples/default.lua --size 40x10
+# Editing: a link's bandwidth typed with a unit changes the iteration;
+# a bad value is refused with the reason and the old value kept; undo.
+golden edit-bandwidth samples/default.lua --size 100x30 --keys '<Tab><Tab><Enter><C-u>10G<Enter>'
+golden edit-refused samples/default.lua --size 100x30 --keys '<Tab><Tab><Right><Enter><C-u>10G<Enter>'
+golden edit-undo samples/default.lua --size 100x30 --keys '<Tab><Tab><Enter><C-u>10G<Enter>u'
+golden edit-count-bad samples/default.lua --size 100x30 --keys 'l<Enter><C-u>-4<Enter>'
+golden edit-loader-refuses samples/default.lua --size 100x30 --keys 'll<Enter><C-u>3<Enter>'
+golden edit-same-value samples/default.lua --size 100x30 --keys 'l<Enter><C-u>16<Enter>'
+golden edit-plan-left-out samples/default.lua --size 100x30 --keys 'l<Enter><C-u>8<Enter>2'
+golden quit-asks samples/default.lua --size 100x30 --keys 'l<Enter><C-u>32<Enter>q'
+# A plan that does not fit; a scenario where nothing fits.
+golden does-not-fit samples/default.lua --set 'plan.pipelines[1].stages[1].tp=1' --view plan --size 100x30
+golden no-plan samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=nil' \
+	--set 'dcs[ams].pools[1].count=8' --set 'dcs[fra].pools[1].count=8' --view plan --size 100x24
+# A file with a syntax error: refused before any screen, with the line.
+printf 'return { name = "x", dcs = {\n' >"$tmp/syntax.lua"
+n=$((n + 1))
+out=$("$G" shot "$tmp/syntax.lua" -o "$tmp/x.txt" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q "syntax.lua:2:"; then
+	echo "ok $n - a syntax error is refused with its line"
+else
+	echo "not ok $n - syntax error: exit $rc: $out"
+fi
+# The SVG screenshot: the same bytes twice, one rect per background run.
+"$G" shot samples/default.lua --view gantt -o "$tmp/a.svg" && "$G" shot samples/default.lua --view gantt -o "$tmp/b.svg"
+n=$((n + 1))
+if cmp -s "$tmp/a.svg" "$tmp/b.svg" && grep -q '<svg' "$tmp/a.svg" && ! grep -qi 'http://fonts\|@import' "$tmp/a.svg"; then
+	echo "ok $n - SVG shot: deterministic, no web fonts"
+else
+	echo "not ok $n - SVG shot differs between runs"
+fi
+for f in html ans; do
+	n=$((n + 1))
+	if "$G" shot samples/default.lua -o "$tmp/s.$f" && [ -s "$tmp/s.$f" ]; then echo "ok $n - shot .$f"; else echo "not ok $n - shot .$f"; fi
+done
+# The real program in tmux: keys, an edit, a resize, q, exit 0, the
+# terminal back.
+n=$((n + 1))
+if ! command -v tmux >/dev/null; then
+	echo "ok $n # skip no tmux"
+else
+	T="tmux -L gp$$ -f /dev/null"
+	$T new-session -d -x 100 -y 30 "$G samples/default.lua; echo EXIT=\$? >$tmp/exit; sleep 60"
+	wait_for() {
+		i=0
+		while [ $i -lt 100 ]; do
+			$T capture-pane -p >"$tmp/pane" 2>/dev/null
+			grep -q -- "$1" "$tmp/pane" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		return 1
+	}
+	ok=1
+	wait_for "for help" || ok=0
+	$T send-keys Tab Tab Enter C-u 1 0 G Enter
+	wait_for "iteration 2.681 s -> 3.385 s" || ok=0
+	$T send-keys 3
+	wait_for "p1 s1 ams" || ok=0
+	$T resize-window -x 70 -y 20
+	wait_for "F7Fit" || ok=0
+	$T resize-window -x 30 -y 8
+	wait_for "needs 60 x 16" || ok=0
+	$T resize-window -x 100 -y 30
+	wait_for "3 Gantt" || ok=0
+	$T send-keys q
+	wait_for "unsaved edit" || ok=0
+	$T send-keys q
+	i=0
+	while [ ! -s "$tmp/exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -q "EXIT=0" "$tmp/exit" 2>/dev/null || ok=0
+	if [ $ok -eq 1 ]; then
+		echo "ok $n - tmux: the real program edits, resizes and quits with exit 0"
+	else
+		echo "not ok $n - tmux run"
+		sed 's/^/#   /' "$tmp/pane" | head -30
+	fi
+fi

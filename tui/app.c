@@ -1,0 +1,249 @@
+/*
+ * app.c: the terminal planner's state and its keys (app.h): loading,
+ * the modes (normal, editing a value, searching, naming a file,
+ * confirming quit) and the dispatch of actions to the screen shown, then
+ * to the global ones (app_edit.c does the edits, saves and exports).
+ */
+#include "app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+
+static const struct gp_view_ops *const views[GP_V__N] = {
+	[GP_V_SCENARIO] = &gp_view_scenario, [GP_V_PLAN] = &gp_view_plan,
+	[GP_V_GANTT] = &gp_view_gantt, [GP_V_HELP] = &gp_view_help,
+};
+
+const struct gp_view_ops *gp_app_view(int id)
+{
+	return id >= 0 && id < GP_V__N ? views[id] : NULL;
+}
+
+void gp_app_say(struct gp_app *a, enum gp_role role, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof a->status, fmt, ap);
+	va_end(ap);
+	/* One line: a message's own line breaks become spaces. */
+	for (char *p = a->status; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	a->status_role = role;
+}
+
+int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
+{
+	memset(a, 0, sizeof *a);
+	gp_run_init(&a->run);
+	a->run.plan_optional = true;
+	a->th = o->theme ? o->theme : gp_theme_default();
+	a->ascii = o->ascii;
+	a->w = o->w > 0 ? o->w : 80;
+	a->h = o->h > 0 ? o->h : 24;
+	a->view = GP_V_SCENARIO;
+	a->gt.fitted = true;
+	a->gt.span = -1;
+	if (gp_run_load(&a->run, o->file, o->sets, o->nsets, e))
+		return -1;
+	a->saved = a->run.nsets;
+	if (gp_run_plan_of(&a->run)) {
+		gp_app_simulate(a);
+		if (a->run.has_res)
+			gp_app_say(a, GP_R_STATUS, "%s: iteration %.4g s; ? for help", o->file,
+				   a->run.res.iteration_time);
+	} else {
+		gp_app_plan(a);
+	}
+	return 0;
+}
+
+void gp_app_free(struct gp_app *a)
+{
+	if (a->has_gantt)
+		gp_gantt_free(&a->gantt);
+	for (int i = 0; i < a->nredo; i++)
+		free(a->redo[i]);
+	free(a->redo);
+	gp_cv_free(&a->cv);
+	gp_run_free(&a->run);
+	memset(a, 0, sizeof *a);
+}
+
+bool gp_app_dirty(const struct gp_app *a)
+{
+	return a->run.nsets != a->saved;
+}
+
+bool gp_app_too_small(const struct gp_app *a)
+{
+	return a->w < GP_APP_MIN_W || a->h < GP_APP_MIN_H;
+}
+
+/* Enter or Esc in the editor. */
+static void editor_done(struct gp_app *a, bool enter)
+{
+	enum gp_mode m = a->mode;
+	if (!enter) {
+		a->mode = GP_MODE_NORMAL;
+		gp_app_say(a, GP_R_DIM, m == GP_MODE_EDIT ? "edit cancelled: %s kept" : "cancelled",
+			   a->editing.shown);
+		return;
+	}
+	if (m == GP_MODE_EDIT) {
+		/* Committed or refused: the status line has the whole line
+		 * for what happened (the old value stays on refusal). */
+		a->mode = GP_MODE_NORMAL;
+		gp_app_commit(a, a->ed.buf);
+	} else if (m == GP_MODE_SEARCH) {
+		snprintf(a->search, sizeof a->search, "%s", a->ed.buf);
+		a->mode = GP_MODE_NORMAL;
+		struct gp_key k = { 0 };
+		if (!a->search[0])
+			gp_app_say(a, GP_R_DIM, "no search");
+		else if (!views[a->view]->action(a, GP_A_SEARCH_NEXT, &k))
+			gp_app_say(a, GP_R_WARN, "nothing to search on this screen");
+	} else if (m == GP_MODE_SAVE_AS) {
+		a->mode = GP_MODE_NORMAL;
+		gp_app_save_as(a, a->ed.buf);
+	}
+}
+
+static void editor_key(struct gp_app *a, const struct gp_key *k)
+{
+	if (k->code == GP_K_ENTER) {
+		editor_done(a, true);
+	} else if (k->code == GP_K_ESC) {
+		editor_done(a, false);
+	} else if (gp_ed_key(&a->ed, k) && a->mode == GP_MODE_EDIT) {
+		gp_app_check_typed(a);   /* validated as it is typed */
+	}
+}
+
+static void quit_key(struct gp_app *a, const struct gp_key *k)
+{
+	a->mode = GP_MODE_NORMAL;
+	if (k->code == 'q' || k->code == 'y' || k->code == GP_K_F(10))
+		a->quit = true;
+	else if (k->code == 's')
+		gp_app_save(a);
+	else
+		gp_app_say(a, GP_R_DIM, "not quitting");
+}
+
+static void start_edit(struct gp_app *a)
+{
+	const struct gp_field *f = views[a->view]->field ? views[a->view]->field(a) : NULL;
+	if (!f || !f->path[0]) {
+		gp_app_say(a, GP_R_WARN, "nothing to edit here%s",
+			   a->view == GP_V_SCENARIO ? " (this value is read-only)"
+						    : "; the scenario screen (1) edits values");
+		return;
+	}
+	a->editing = *f;
+	a->mode = GP_MODE_EDIT;
+	gp_ed_start(&a->ed, f->path, f->shown);
+	gp_app_check_typed(a);
+}
+
+/* The actions every screen shares. */
+static void global_action(struct gp_app *a, int act)
+{
+	switch (act) {
+	case GP_A_QUIT:
+		if (gp_app_dirty(a)) {
+			a->mode = GP_MODE_QUIT;
+			gp_app_say(a, GP_R_WARN, "%d unsaved edit%s: q quits and loses them, s saves, Esc stays",
+				   a->run.nsets - a->saved, a->run.nsets - a->saved == 1 ? "" : "s");
+		} else {
+			a->quit = true;
+		}
+		break;
+	case GP_A_HELP: a->view = a->view == GP_V_HELP ? GP_V_SCENARIO : GP_V_HELP; break;
+	case GP_A_VIEW_SCENARIO: a->view = GP_V_SCENARIO; break;
+	case GP_A_VIEW_PLAN: a->view = GP_V_PLAN; break;
+	case GP_A_VIEW_GANTT: a->view = GP_V_GANTT; break;
+	case GP_A_EDIT: start_edit(a); break;
+	case GP_A_SEARCH:
+		a->mode = GP_MODE_SEARCH;
+		gp_ed_start(&a->ed, "/", a->search);
+		break;
+	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
+		gp_app_say(a, GP_R_WARN, a->search[0] ? "nothing to search on this screen"
+						      : "no search yet: / searches");
+		break;
+	case GP_A_UNDO: gp_app_undo(a); break;
+	case GP_A_REDO: gp_app_redo(a); break;
+	case GP_A_SAVE: gp_app_save(a); break;
+	case GP_A_SAVE_AS:
+		a->mode = GP_MODE_SAVE_AS;
+		gp_ed_start(&a->ed, "save as", a->save_path);
+		break;
+	case GP_A_EXPORT: gp_app_export(a); break;
+	case GP_A_PLAN: gp_app_plan(a); break;
+	case GP_A_CANCEL: a->status[0] = 0; break;
+	default: break;
+	}
+}
+
+static void click(struct gp_app *a, const struct gp_key *k)
+{
+	if (k->y == 0) {
+		int v = gp_frame_tab_at(a, k->x);
+		if (v >= 0)
+			a->view = v;
+	} else if (k->y == a->h - 1) {
+		int act = gp_frame_bar_at(a, k->x);
+		if (act != GP_A_NONE)
+			global_action(a, act);
+	} else if (k->y >= 1 && k->y < a->h - 2 && views[a->view]->click) {
+		views[a->view]->click(a, k->x, k->y - 1);
+	}
+}
+
+void gp_app_key(struct gp_app *a, const struct gp_key *k)
+{
+	if (k->code == GP_K_RESIZE) {
+		a->w = k->x;
+		a->h = k->y;
+		return;
+	}
+	if (gp_app_too_small(a)) {
+		/* q and resizes still work (and quitting still asks). */
+		if (a->mode == GP_MODE_QUIT)
+			quit_key(a, k);
+		else if (k->code == 'q' || k->code == GP_K_F(10))
+			global_action(a, GP_A_QUIT);
+		return;
+	}
+	if (a->mode == GP_MODE_EDIT || a->mode == GP_MODE_SEARCH || a->mode == GP_MODE_SAVE_AS) {
+		editor_key(a, k);
+		return;
+	}
+	if (a->mode == GP_MODE_QUIT) {
+		quit_key(a, k);
+		return;
+	}
+	a->status[0] = 0;   /* a message lasts until the next key */
+	if (k->code == GP_K_MOUSE) {
+		if (k->button == 1)
+			click(a, k);
+		else if (k->button == 4 || k->button == 5)
+			views[a->view]->action(a, k->button == 4 ? GP_A_UP : GP_A_DOWN, k);
+		return;
+	}
+	int act = gp_keymap_lookup(a->view, k->code);
+	if (views[a->view]->action(a, act, k))
+		return;
+	if (act == GP_A_NONE) {
+		char nm[16];
+		gp_key_name(k->code, nm, sizeof nm);
+		gp_app_say(a, GP_R_DIM, "%s does nothing here; ? lists the keys", nm);
+		return;
+	}
+	global_action(a, act);
+}

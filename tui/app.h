@@ -1,0 +1,167 @@
+/*
+ * app.h: the terminal planner as one value: the run it shows (core's
+ * pipeline), its screens (views), the key map, the editor, undo and the
+ * status line. The app knows nothing of the terminal: it takes keys and
+ * draws into a canvas, so the interactive face (cmd_tui.c, display.c),
+ * the headless replay and `geoplan shot` drive the very same code.
+ */
+#ifndef GP_APP_H
+#define GP_APP_H
+
+#include <stdbool.h>
+#include "canvas.h"
+#include "editor.h"
+#include "gantt.h"
+#include "keys.h"
+#include "run.h"
+#include "theme.h"
+#include "units.h"
+
+enum gp_view_id { GP_V_SCENARIO, GP_V_PLAN, GP_V_GANTT, GP_V_HELP, GP_V__N };
+
+/* The smallest terminal the screens are laid out for. */
+#define GP_APP_MIN_W 60
+#define GP_APP_MIN_H 16
+
+/* An editable value of a screen: what it shows and how an edit becomes
+ * a scenario override ("PATH=VALUE"). */
+struct gp_field {
+	char path[160];              /* override path; "" read-only */
+	enum gp_unit unit;
+	bool text;                   /* a name or an enum: written as a quoted string */
+	double value;
+	char shown[48];              /* as the screen shows it */
+};
+
+struct gp_app;
+
+/* A screen: a table of operations, as tig's views and htop's panels. */
+struct gp_view_ops {
+	const char *name;            /* "scenario": --view, :export */
+	const char *title;           /* the tab's label */
+	void (*draw)(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r);
+	/* An action (actions.h) or a typed key: true if handled. */
+	bool (*action)(struct gp_app *a, int action, const struct gp_key *k);
+	/* A left click at (x, y) in the view's rectangle. */
+	void (*click)(struct gp_app *a, int x, int y);
+	/* The field under the cursor, for editing (NULL: none). */
+	const struct gp_field *(*field)(struct gp_app *a);
+	/* What the status line says when nothing else does. */
+	void (*status)(struct gp_app *a, char *buf, size_t n);
+};
+
+struct gp_scen_state {
+	int line, cell;              /* the cursor: a row of the form, a cell in it */
+	int top;                     /* first line shown */
+	int nlines;                  /* lines at the last draw */
+};
+
+struct gp_plan_state {
+	int line, top, nlines;
+};
+
+struct gp_gantt_state {
+	double t0, dt;               /* the viewport: start, seconds per column */
+	double tc;                   /* the cursor's time */
+	int row, top;                /* the cursor's row, the first row shown */
+	int cols, rows;              /* chart size at the last draw */
+	int span;                    /* the span under the cursor, -1 none */
+	bool fitted;                 /* fit at the next draw */
+	bool zoomed;                 /* the user zoomed or panned: keep it on resizes */
+};
+
+enum gp_mode { GP_MODE_NORMAL, GP_MODE_EDIT, GP_MODE_SEARCH, GP_MODE_SAVE_AS,
+	       GP_MODE_QUIT };
+
+struct gp_app {
+	struct gp_run run;
+	struct gp_gantt gantt;
+	bool has_gantt;
+	const struct gp_theme *th;
+	bool ascii;
+	int view;
+	int w, h;
+	bool quit;
+	enum gp_mode mode;
+	struct gp_editor ed;
+	struct gp_field editing;     /* the field the editor commits to */
+	char status[512];
+	enum gp_role status_role;
+	char problem[512];           /* why there is no plan or iteration, or "" */
+	char **redo;                 /* overrides undone, the last first */
+	int nredo, capredo;
+	int saved;                   /* overrides at the last save */
+	char save_path[512];         /* where a save goes ("" the file itself) */
+	char search[128];
+	double prev_time;            /* the iteration before the last edit */
+	struct gp_scen_state sc;
+	struct gp_plan_state pl;
+	struct gp_gantt_state gt;
+	int help_top;
+	struct gp_canvas cv;         /* the screen as last drawn */
+	/* Called before a blocking step (planning) so the face can show
+	 * what is happening; may be NULL. */
+	void (*busy)(struct gp_app *a, const char *what);
+	void *ud;
+};
+
+extern const struct gp_view_ops gp_view_scenario, gp_view_plan, gp_view_gantt, gp_view_help;
+const struct gp_view_ops *gp_app_view(int id);
+
+struct gp_app_opts {
+	const char *file;
+	const char *const *sets;
+	int nsets;
+	const struct gp_theme *theme;
+	bool ascii;
+	int w, h;
+};
+
+/* Loads the scenario and simulates its plan (or plans it when it has
+ * none). A scenario that does not load is an error (e says why); a plan
+ * that fails is shown as a message, and the screens still work. */
+int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e);
+void gp_app_free(struct gp_app *a);
+/* One key (resizes and clicks included). */
+void gp_app_key(struct gp_app *a, const struct gp_key *k);
+/* The whole screen into a->cv (sized to the app). */
+void gp_app_draw(struct gp_app *a);
+/* Where the terminal's cursor goes (the editor's caret, else the
+ * focused cell, for screen readers): -1 to hide. */
+void gp_app_cursor(const struct gp_app *a, int *x, int *y);
+
+/* Status line messages (printf). */
+void gp_app_say(struct gp_app *a, enum gp_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Simulates the run's plan again (recording the timeline) and rebuilds
+ * the Gantt's model; says what it costs when it fails. */
+void gp_app_simulate(struct gp_app *a);
+/* Applies an override from a screen (an edit): one undo step. */
+bool gp_app_set(struct gp_app *a, const char *set);
+/* Plans anew with the default engine (blocking). */
+void gp_app_plan(struct gp_app *a);
+/* Unsaved overrides. */
+bool gp_app_dirty(const struct gp_app *a);
+
+/* Formats the value of a field; fills f->shown. */
+void gp_field_show(struct gp_field *f);
+
+/* Internal to the app's files (app.c, app_edit.c, frame.c). */
+bool gp_app_too_small(const struct gp_app *a);
+/* The editor's text as the value of a->editing: true when committed. */
+bool gp_app_commit(struct gp_app *a, const char *text);
+/* Says what the text typed so far would be, or why it is refused. */
+void gp_app_check_typed(struct gp_app *a);
+void gp_app_undo(struct gp_app *a);
+void gp_app_redo(struct gp_app *a);
+void gp_app_save(struct gp_app *a);
+void gp_app_save_as(struct gp_app *a, const char *path);
+void gp_app_export(struct gp_app *a);
+/* The tab (view id) or the bar's action at column x, or -1 / GP_A_NONE. */
+int gp_frame_tab_at(const struct gp_app *a, int x);
+int gp_frame_bar_at(const struct gp_app *a, int x);
+/* The frame: tabs, the view, the status line, the function-key bar. */
+void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv);
+
+#endif

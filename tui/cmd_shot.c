@@ -1,0 +1,79 @@
+/*
+ * cmd_shot.c: geoplan shot FILE: the terminal planner without a
+ * terminal (headless: no ncurses), a screen of a given size after a
+ * given sequence of keys, written exactly as it would show as SVG,
+ * HTML, text or ANSI. The same keys and screens as geoplan FILE, so a
+ * shot is a screenshot for a design review and a golden file for a
+ * test.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cli.h"
+#include "export.h"
+
+/* Presses the keys of script in order; stops when the app quits. */
+static int press(struct gp_app *app, const char *script)
+{
+	int where, n = gp_keys_parse(script, NULL, 0, &where);
+	struct gp_key *k = n > 0 ? malloc(sizeof *k * (size_t)n) : NULL;
+	if (n > 0 && !k)
+		return cli_error(EXIT_INPUT, "out of memory");
+	gp_keys_parse(script, k, n, &where);
+	for (int i = 0; i < n && !app->quit; i++) {
+		gp_app_draw(app);   /* as on a terminal: each key sees the last frame */
+		gp_app_key(app, &k[i]);
+	}
+	free(k);
+	return EXIT_OK;
+}
+
+static int write_shot(struct gp_app *app, const char *out)
+{
+	enum gp_export_fmt fmt = GP_EXPORT_TEXT;   /* - : text on standard output */
+	if (strcmp(out, "-") && gp_export_format_of(out, &fmt))
+		return cli_usage_error("shot: -o %s: expected a name ending in .svg, .html, .txt or .ans", out);
+	bool to_stdout = !strcmp(out, "-");
+	FILE *f = to_stdout ? stdout : fopen(out, "w");
+	if (!f)
+		return cli_error(EXIT_INPUT, "%s: %s", out, strerror(errno));
+	int bad = gp_export(f, &app->cv, fmt, app->th->paper_fg, app->th->paper_bg,
+			    app->run.sc->name);
+	if (!to_stdout && fclose(f))
+		bad = 1;
+	return bad ? cli_error(EXIT_INPUT, "%s: write failed", out) : EXIT_OK;
+}
+
+static int run(const struct args *a)
+{
+	if (!a->out)
+		return cli_usage_error("shot needs -o FILE (.svg, .html, .txt or .ans)");
+	struct gp_app app;
+	struct gp_err e = { "" };
+	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
+				 .theme = cli_theme(a, 256), .ascii = a->ascii,
+				 .w = a->width ? a->width : 100, .h = a->height ? a->height : 30 };
+	if (gp_app_init(&app, &o, &e)) {
+		gp_app_free(&app);
+		return cli_error(EXIT_INPUT, "%s", e.msg);
+	}
+	if (a->view)
+		app.view = cli_view_id(a->view);
+	int rc = a->keys ? press(&app, a->keys) : EXIT_OK;
+	if (rc == EXIT_OK) {
+		gp_app_draw(&app);
+		rc = write_shot(&app, a->out);
+	}
+	gp_app_free(&app);
+	return rc;
+}
+
+const struct cmd cmd_shot = {
+	.name = "shot",
+	.help = "the planner's screen after some keys, as SVG, HTML, text or ANSI",
+	.opts = "out set view keys size theme color ascii",
+	.file = true,
+	.run = run,
+};

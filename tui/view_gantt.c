@@ -1,0 +1,425 @@
+/*
+ * view_gantt.c: the Gantt chart of the simulated iteration: a row per
+ * stage device and per busy WAN link direction, time across; forward,
+ * backward, weight-gradient passes, transfers, DP sync and the
+ * optimizer in distinct colours and, without colour, distinct glyphs;
+ * boundaries inside a cell drawn with eighth blocks so short tasks stay
+ * visible. A time axis above, an overview strip and a legend below, a
+ * cursor (row and time) whose task the status line inspects. The model
+ * (gantt.c) does the geometry; this file draws and moves.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "actions.h"
+#include "app.h"
+
+#define LABEL_MAX 22
+
+struct layout {
+	int lw, cw;          /* label column, chart columns */
+	int x0;              /* the chart's first column */
+	int rows;            /* chart rows shown (each rh text lines) */
+	int rh;              /* text lines a chart row takes: more when few rows */
+};
+
+static struct layout layout_of(struct gp_rect r, int nrows)
+{
+	struct layout l;
+	l.lw = r.w / 4 < LABEL_MAX ? r.w / 4 : LABEL_MAX;
+	l.x0 = r.x + l.lw + 1;
+	l.cw = r.w - l.lw - 2 > 8 ? r.w - l.lw - 2 : 8;
+	int lines = r.h - 4 > 1 ? r.h - 4 : 1;
+	l.rh = nrows > 0 ? lines / nrows : 1;
+	l.rh = l.rh < 1 ? 1 : l.rh > 3 ? 3 : l.rh;
+	l.rows = lines / l.rh;
+	return l;
+}
+
+/* The viewport fits the iteration; the cursor stays where it was if it
+ * still falls inside. */
+static void fit(struct gp_app *a, int cw)
+{
+	struct gp_gantt_state *g = &a->gt;
+	double T = a->gantt.t_end > 0 ? a->gantt.t_end : 1;
+	g->t0 = 0;
+	g->dt = T / cw;
+	g->zoomed = false;
+	if (!(g->tc >= 0 && g->tc <= T))
+		g->tc = 0;
+	g->fitted = false;
+}
+
+/* Keeps the cursor's time and row in view. */
+static void follow(struct gp_app *a, const struct layout *l)
+{
+	struct gp_gantt_state *g = &a->gt;
+	if (g->tc < g->t0)
+		g->t0 = g->tc - 0.1 * l->cw * g->dt;
+	if (g->tc >= g->t0 + l->cw * g->dt)
+		g->t0 = g->tc - 0.9 * l->cw * g->dt;
+	if (g->t0 < 0)
+		g->t0 = 0;
+	if (g->row >= a->gantt.nrows)
+		g->row = a->gantt.nrows - 1;
+	if (g->row < 0)
+		g->row = 0;
+	if (g->row < g->top)
+		g->top = g->row;
+	if (g->row >= g->top + l->rows)
+		g->top = g->row - l->rows + 1;
+	if (g->top < 0)
+		g->top = 0;
+}
+
+static uint32_t kind_color(const struct gp_theme *t, int k)
+{
+	return k < 0 ? t->idle : t->kind[k];
+}
+
+/* One cell of a row from the model's description of it. */
+static void put_cell(struct gp_canvas *cv, int x, int y, const struct gp_gantt_cell *c,
+		     const struct gp_theme *t, bool ascii)
+{
+	if (t->mono || ascii) {
+		/* No eighths: the kind covering most of the cell, by glyph
+		 * (mono) or colour; next to idle, any task at all, so short
+		 * ones stay visible. */
+		int k = c->mixed || c->eighths >= 4 ? c->fg_kind : c->bg_kind;
+		if (c->eighths == 0)
+			k = c->bg_kind;
+		else if (c->eighths < 8 && (c->fg_kind < 0 || c->bg_kind < 0))
+			k = c->fg_kind >= 0 ? c->fg_kind : c->bg_kind;
+		wchar_t ch = c->mixed ? '*' : gp_kind_glyph(k, ascii);
+		if (t->mono)
+			gp_cv_put(cv, x, y, ch, gp_role(t, GP_R_TEXT));
+		else   /* ASCII in colour: the kind's letter on its colour */
+			gp_cv_put(cv, x, y, ch, (struct gp_style){ t->idle, kind_color(t, k), 0 });
+		return;
+	}
+	if (c->mixed) {
+		gp_cv_put(cv, x, y, 0x2592, (struct gp_style){ kind_color(t, c->fg_kind), t->idle, 0 });
+	} else if (c->eighths == 0 || c->eighths >= 8) {
+		int k = c->eighths == 0 ? c->bg_kind : c->fg_kind;
+		gp_cv_put(cv, x, y, ' ', (struct gp_style){ kind_color(t, k), kind_color(t, k), 0 });
+	} else {
+		gp_cv_put(cv, x, y, gp_cv_eighth(c->eighths),
+			  (struct gp_style){ kind_color(t, c->fg_kind), kind_color(t, c->bg_kind), 0 });
+	}
+}
+
+/* A tick step of 1, 2 or 5 x 10^k giving about n ticks over span t. */
+static double nice_step(double t, int n)
+{
+	double raw = t / n, p = pow(10, floor(log10(raw)));
+	double m = raw / p;
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y)
+{
+	const struct gp_gantt_state *g = &a->gt;
+	const struct gp_theme *t = a->th;
+	double span = l->cw * g->dt, step = nice_step(span, l->cw / 12 > 1 ? l->cw / 12 : 1);
+	gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw, gp_role(t, GP_R_DIM), "time");
+	int last = -100;
+	for (double x = ceil(g->t0 / step) * step; x < g->t0 + span; x += step) {
+		int c = (int)((x - g->t0) / g->dt);
+		char lab[24];
+		gp_unit_format(x, GP_U_TIME, lab, sizeof lab);
+		if (x == 0)
+			snprintf(lab, sizeof lab, "0");
+		if (c - last < gp_cv_width(lab) + 2 || c + gp_cv_width(lab) > l->cw)
+			continue;
+		gp_cv_put(cv, l->x0 + c, y, cv->ascii ? '|' : 0x2502, gp_role(t, GP_R_AXIS));
+		gp_cv_text(cv, l->x0 + c + 1, y, -1, gp_role(t, GP_R_AXIS), lab);
+		last = c;
+	}
+	int cc = (int)((g->tc - g->t0) / g->dt);
+	if (cc >= 0 && cc < l->cw)
+		gp_cv_put(cv, l->x0 + cc, y, cv->ascii ? 'v' : 0x25bc, gp_role(t, GP_R_CURSOR));
+}
+
+static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y0,
+		      struct gp_gantt_cell *cells)
+{
+	struct gp_gantt_state *g = &a->gt;
+	const struct gp_theme *t = a->th;
+	int cc = (int)floor((g->tc - g->t0) / g->dt);
+	for (int i = 0; i < l->rows && g->top + i < a->gantt.nrows; i++) {
+		int row = g->top + i, y = y0 + i * l->rh;
+		const struct gp_gantt_row *gr = &a->gantt.rows[row];
+		gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw,
+			   gp_role(t, row == g->row ? GP_R_SELECT : gr->link ? GP_R_DIM : GP_R_TEXT),
+			   gr->label);
+		gp_gantt_cells(&a->gantt, row, g->t0, g->dt, l->cw, cells);
+		/* A row of rh lines, the last one a little apart from the next
+		 * row's when there is room (rh 3: two lines of the row, a gap). */
+		int lines = l->rh == 3 ? 2 : l->rh;
+		for (int dy = 0; dy < lines; dy++)
+			for (int c = 0; c < l->cw; c++)
+				put_cell(cv, l->x0 + c, y + dy, &cells[c], t, cv->ascii);
+		if (row == g->row && cc >= 0 && cc < l->cw) {
+			struct gp_cell *k = gp_cv_at(cv, l->x0 + cc, y);
+			if (k) {
+				k->attr |= GP_CV_REVERSE | GP_CV_BOLD;
+				if (k->ch == ' ')
+					k->ch = cv->ascii ? '+' : 0x254b;
+			}
+		}
+	}
+}
+
+/* The whole iteration squeezed into the chart's width: how much of the
+ * devices' time each column is busy, the viewport marked. */
+static void draw_overview(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y,
+			  struct gp_gantt_cell *cells)
+{
+	const struct gp_theme *t = a->th;
+	const struct gp_gantt_state *g = &a->gt;
+	int n = l->cw;
+	double *busy = calloc((size_t)n, sizeof *busy);
+	double dt = a->gantt.t_end / n;
+	int devs = 0;
+	for (int row = 0; busy && dt > 0 && row < a->gantt.nrows; row++) {
+		if (a->gantt.rows[row].link)
+			continue;
+		devs++;
+		gp_gantt_cells(&a->gantt, row, 0, dt, n, cells);
+		for (int c = 0; c < n; c++)
+			busy[c] += cells[c].mixed ? 1 : cells[c].eighths == 0 ? cells[c].bg_kind >= 0
+						: cells[c].eighths / 8.0;
+	}
+	static const wchar_t shade[] = { ' ', 0x2591, 0x2592, 0x2593, 0x2588 };
+	static const char ashade[] = " .:#@";
+	gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw, gp_role(t, GP_R_DIM), "overview");
+	for (int c = 0; busy && c < n; c++) {
+		double f = devs ? busy[c] / devs : 0;
+		int k = (int)(f * 4 + 0.5);
+		double tc0 = c * dt;
+		bool in = tc0 + dt > g->t0 && tc0 < g->t0 + l->cw * g->dt;
+		gp_cv_put(cv, l->x0 + c, y, cv->ascii ? ashade[k] : shade[k],
+			  gp_role(t, in ? GP_R_VIEWPORT : GP_R_OVERVIEW));
+	}
+	free(busy);
+}
+
+static void draw_legend(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y)
+{
+	const struct gp_theme *t = a->th;
+	int x = l->x0 - l->lw - 1;
+	for (int k = 0; k < GP_SPAN__N; k++) {
+		struct gp_style st = t->mono ? gp_role(t, GP_R_TEXT)
+					     : (struct gp_style){ t->kind[k], GP_CV_DEFAULT, 0 };
+		gp_cv_put(cv, x, y, gp_kind_glyph(k, cv->ascii), st);
+		x += 1 + gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), " %s ", gp_kind_short(k));
+	}
+	char z[48];
+	gp_unit_format(a->gt.dt, GP_U_TIME, z, sizeof z);
+	gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), "  one column: %s", z);
+}
+
+static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	const struct gp_theme *t = a->th;
+	if (!a->has_gantt || a->gantt.nrows == 0) {
+		gp_cv_text(cv, r.x + 1, r.y + 1, r.w - 2, gp_role(t, GP_R_WARN),
+			   "no simulated iteration to chart (see the status line; p plans one)");
+		return;
+	}
+	struct layout l = layout_of(r, a->gantt.nrows);
+	if (a->gt.fitted || a->gt.dt <= 0 || (l.cw != a->gt.cols && !a->gt.zoomed))
+		fit(a, l.cw);
+	a->gt.cols = l.cw;
+	a->gt.rows = l.rows;
+	follow(a, &l);
+	struct gp_gantt_cell *cells = malloc((size_t)l.cw * sizeof *cells);
+	if (!cells)
+		return;
+	draw_axis(a, cv, &l, r.y);
+	draw_rows(a, cv, &l, r.y + 1, cells);
+	draw_overview(a, cv, &l, r.y + r.h - 2, cells);
+	draw_legend(a, cv, &l, r.y + r.h - 1);
+	free(cells);
+	a->gt.span = gp_gantt_hit(&a->gantt, a->gt.row, a->gt.tc, a->gt.dt / 2);
+}
+
+/* Puts the cursor on span i (its row, its start). */
+static void to_span(struct gp_app *a, int i)
+{
+	if (i < 0)
+		return;
+	const struct gp_span *s = &a->run.res.spans[i];
+	int row = gp_gantt_row_of(&a->gantt, i);
+	if (row >= 0)
+		a->gt.row = row;
+	a->gt.tc = s->t0 + fmin(a->gt.dt / 2, (s->t1 - s->t0) / 2);
+}
+
+static void zoom(struct gp_app *a, double k)
+{
+	struct gp_gantt_state *g = &a->gt;
+	double fitdt = a->gantt.t_end / (g->cols > 0 ? g->cols : 1);
+	double ndt = g->dt * k;
+	if (ndt > fitdt)
+		ndt = fitdt;
+	if (ndt < 1e-9)
+		ndt = 1e-9;
+	g->t0 = g->tc - (g->tc - g->t0) * ndt / g->dt;
+	g->dt = ndt;
+	if (g->t0 < 0)
+		g->t0 = 0;
+}
+
+/* The critical path from the cursor's task on: dir +1 the next, -1 the
+ * previous; from a task off the path, its first (or last) task. */
+static void crit_step(struct gp_app *a, int dir)
+{
+	const struct gp_gantt *g = &a->gantt;
+	if (g->ncrit == 0) {
+		gp_app_say(a, GP_R_WARN, "no critical path (no tasks?)");
+		return;
+	}
+	int span = gp_gantt_hit(g, a->gt.row, a->gt.tc, a->gt.dt / 2);
+	int pos = span >= 0 ? gp_gantt_crit_pos(g, span) : -1;
+	int next = pos < 0 ? (dir > 0 ? 0 : g->ncrit - 1) : pos + dir;
+	if (next < 0 || next >= g->ncrit) {
+		gp_app_say(a, GP_R_DIM, "the critical path %s here", dir > 0 ? "ends" : "starts");
+		return;
+	}
+	to_span(a, g->crit[next]);
+}
+
+static bool move(struct gp_app *a, int act)
+{
+	struct gp_gantt_state *g = &a->gt;
+	int page = g->rows > 1 ? g->rows - 1 : 1;
+	switch (act) {
+	case GP_A_UP: g->row--; break;
+	case GP_A_DOWN: g->row++; break;
+	case GP_A_LEFT: g->tc -= g->dt; break;
+	case GP_A_RIGHT: g->tc += g->dt; break;
+	case GP_A_PAGE_UP: g->row -= page; break;
+	case GP_A_PAGE_DOWN: g->row += page; break;
+	case GP_A_TOP: g->row = 0; break;
+	case GP_A_BOTTOM: g->row = a->gantt.nrows - 1; break;
+	case GP_A_PAN_LEFT:
+		g->t0 -= 0.75 * g->cols * g->dt;
+		g->tc -= 0.75 * g->cols * g->dt;
+		g->zoomed = true;
+		break;
+	case GP_A_PAN_RIGHT:
+		g->t0 += 0.75 * g->cols * g->dt;
+		g->tc += 0.75 * g->cols * g->dt;
+		g->zoomed = true;
+		break;
+	case GP_A_ZOOM_IN: zoom(a, 0.5); g->zoomed = true; break;
+	case GP_A_ZOOM_OUT: zoom(a, 2); g->zoomed = true; break;
+	case GP_A_FIT: g->fitted = true; break;
+	case GP_A_NEXT_TASK: case GP_A_PREV_TASK: {
+		int dir = act == GP_A_NEXT_TASK ? 1 : -1;
+		int i = gp_gantt_step(&a->gantt, g->row, dir > 0 ? g->tc : g->tc - g->dt / 2, dir);
+		if (i < 0)
+			gp_app_say(a, GP_R_DIM, "no %s task on this row", dir > 0 ? "later" : "earlier");
+		to_span(a, i);
+		break;
+	}
+	case GP_A_CRIT_NEXT: crit_step(a, 1); break;
+	case GP_A_CRIT_PREV: crit_step(a, -1); break;
+	default: return false;
+	}
+	double T = a->gantt.t_end;
+	if (g->tc < 0)
+		g->tc = 0;
+	if (g->tc > T)
+		g->tc = T;
+	return true;
+}
+
+static bool contains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *p = hay; *p; p++)
+		if (!strncasecmp(p, needle, n))
+			return true;
+	return false;
+}
+
+static bool action(struct gp_app *a, int act, const struct gp_key *k)
+{
+	(void)k;
+	if (!a->has_gantt)
+		return false;
+	if (act == GP_A_SEARCH_NEXT || act == GP_A_SEARCH_PREV) {
+		if (!a->search[0])
+			return false;
+		int dir = act == GP_A_SEARCH_NEXT ? 1 : -1, n = a->gantt.nrows;
+		for (int i = 1; i <= n; i++) {
+			int row = ((a->gt.row + dir * i) % n + n) % n;
+			if (contains(a->gantt.rows[row].label, a->search)) {
+				a->gt.row = row;
+				return true;
+			}
+		}
+		gp_app_say(a, GP_R_WARN, "no row matches \"%s\"", a->search);
+		return true;
+	}
+	return move(a, act);
+}
+
+static void click(struct gp_app *a, int x, int y)
+{
+	if (!a->has_gantt)
+		return;
+	struct layout l = layout_of((struct gp_rect){ 0, 0, a->w, a->h - 3 }, a->gantt.nrows);
+	if (y >= 1 && y <= l.rows * l.rh)
+		a->gt.row = a->gt.top + (y - 1) / l.rh;
+	if (x >= l.x0)
+		a->gt.tc = a->gt.t0 + (x - l.x0 + 0.5) * a->gt.dt;
+}
+
+/* The inspector: what the cursor's task is. */
+static void status(struct gp_app *a, char *buf, size_t n)
+{
+	if (!a->has_gantt) {
+		snprintf(buf, n, "no iteration");
+		return;
+	}
+	int i = gp_gantt_hit(&a->gantt, a->gt.row, a->gt.tc, a->gt.dt / 2);
+	char t0[24], t1[24], d[24], sl[48] = "";
+	if (i < 0) {
+		gp_unit_format(a->gt.tc, GP_U_TIME, t0, sizeof t0);
+		snprintf(buf, n, "%s at %s: idle   [ ] tasks, c critical path, +/- zoom, z fit",
+			 a->gantt.rows[a->gt.row].label, t0);
+		return;
+	}
+	const struct gp_span *s = &a->run.res.spans[i];
+	gp_unit_format(s->t0, GP_U_TIME, t0, sizeof t0);
+	gp_unit_format(s->t1, GP_U_TIME, t1, sizeof t1);
+	gp_unit_format(s->t1 - s->t0, GP_U_TIME, d, sizeof d);
+	double slack = a->gantt.slack ? a->gantt.slack[i] : NAN;
+	if (gp_gantt_crit_pos(&a->gantt, i) >= 0)
+		snprintf(sl, sizeof sl, ", critical (slack 0)");
+	else if (isfinite(slack)) {
+		char x[24];
+		gp_unit_format(slack, GP_U_TIME, x, sizeof x);
+		snprintf(sl, sizeof sl, ", slack %s", x);
+	}
+	char mb[32] = "";
+	if (s->mb >= 0)
+		snprintf(mb, sizeof mb, " micro-batch %d%s", s->mb + 1, s->chunk ? "" : "");
+	if (s->mb >= 0 && s->chunk)
+		snprintf(mb, sizeof mb, " micro-batch %d chunk %d", s->mb + 1, s->chunk + 1);
+	char bytes[48] = "";
+	if (s->kind == GP_SPAN_ACT || s->kind == GP_SPAN_GRAD)
+		snprintf(bytes, sizeof bytes, ", %.3g MB a replica", gp_boundary_bytes(a->run.sc) / 1e6);
+	snprintf(buf, n, "%s%s on %s: %s to %s (%s)%s%s", gp_kind_long(s->kind), mb,
+		 a->gantt.rows[a->gt.row].label, t0, t1, d, sl, bytes);
+}
+
+const struct gp_view_ops gp_view_gantt = {
+	"gantt", "Gantt", draw, action, click, NULL, status,
+};

@@ -1,0 +1,90 @@
+/*
+ * view_help.c: the help screen, generated from the action table and the
+ * key map (actions.c), so it never disagrees with the keys: the keys of
+ * every screen, what typed values look like, the key notation.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "form.h"
+
+/* The actions bound on a screen (ctx) that the screen before did not
+ * bind the same way. */
+static void keys_of(struct gp_form *fm, int view, bool only_own)
+{
+	for (int act = 0; act < GP_A__N; act++) {
+		int keys[8], n = gp_keymap_keys(view, act, keys, 8);
+		if (!n)
+			continue;
+		if (only_own && gp_keymap_keys(GP_CTX_GLOBAL, act, (int[8]){ 0 }, 8) == n)
+			continue;
+		char names[64] = "";
+		for (int i = 0; i < n; i++) {
+			char k[16];
+			gp_key_name(keys[i], k, sizeof k);
+			size_t l = strlen(names);
+			snprintf(names + l, sizeof names - l, "%s%s", i ? " " : "", k);
+		}
+		gp_form_row(fm);
+		gp_form_cell(fm, 0, 22, GP_R_VALUE, "%s", names)->sel = true;
+		gp_form_cell(fm, 23, 15, GP_R_HEADER, "%s", gp_action_name(act));
+		gp_form_cell(fm, 39, 80, GP_R_TEXT, "%s", gp_action_help(act));
+	}
+}
+
+static void build(struct gp_app *a, struct gp_form *fm)
+{
+	(void)a;
+	gp_form_init(fm);
+	gp_form_section(fm, "Keys on every screen");
+	keys_of(fm, GP_CTX_GLOBAL, false);
+	gp_form_section(fm, "Keys of the Gantt screen");
+	keys_of(fm, GP_V_GANTT, true);
+	gp_form_section(fm, "Typing a value");
+	gp_form_text(fm, GP_R_TEXT, "Enter on a value opens it in the status line; Enter sets it, Esc keeps the old one.");
+	gp_form_text(fm, GP_R_TEXT, "Bandwidths: 100G (Gbit/s), 12.5GB/s, or Gbps(100); times: 35ms, 20us, 1.5s;");
+	gp_form_text(fm, GP_R_TEXT, "memory: 80GiB, 40GB; peaks: 989T (TFLOP/s); fractions: 0.45 or 45%%; prices: $2.50.");
+	gp_form_text(fm, GP_R_TEXT, "A value the scenario refuses keeps the old one; the status line says why.");
+	gp_form_text(fm, GP_R_TEXT, "Each edit is one step of undo (u) and re-simulates the plan; p plans anew.");
+	gp_form_section(fm, "Key notation (the man page's and geoplan shot --keys)");
+	gp_form_text(fm, GP_R_TEXT, "a character stands for itself; <Enter> <Esc> <Tab> <S-Tab> <BS> <Del> <Up> <Down>");
+	gp_form_text(fm, GP_R_TEXT, "<Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..<F12> <C-a>..<C-z> <Space> <lt>");
+}
+
+static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->help_top, 0, 0 };
+	gp_form_draw(&fm, &c, cv, r, a->th);
+	a->help_top = c.line;
+	gp_form_free(&fm);
+}
+
+static bool action(struct gp_app *a, int act, const struct gp_key *k)
+{
+	(void)k;
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->help_top, 0, 0 };
+	bool done = true;
+	switch (act) {
+	case GP_A_CANCEL: a->view = GP_V_SCENARIO; break;
+	default: done = gp_form_nav(&fm, &c, act, 10);
+	}
+	a->help_top = c.line;
+	gp_form_free(&fm);
+	return done;
+}
+
+static void status(struct gp_app *a, char *buf, size_t n)
+{
+	(void)a;
+	snprintf(buf, n, "Esc or ? goes back; 1 2 3 open the screens");
+}
+
+const struct gp_view_ops gp_view_help = {
+	"help", "Help", draw, action, NULL, NULL, status,
+};

@@ -1,0 +1,280 @@
+/*
+ * view_plan.c: the plan screen: the simulated iteration's figures, how
+ * the plan was found (the file's, or an engine's with its proof), and
+ * the pipelines as rows of stages (DC, GPU, TP, layers, recomputation,
+ * per micro-batch times, how busy, peak memory against capacity as a
+ * bar), then the WAN links' traffic.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "form.h"
+
+static void show(double v, enum gp_unit u, char *buf, size_t n)
+{
+	gp_unit_format(v, u, buf, n);
+}
+
+static void metric(struct gp_form *fm, const char *label, const char *value, const char *note)
+{
+	gp_form_row(fm);
+	gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", label);
+	gp_form_cell(fm, 21, 14, GP_R_VALUE, "%s", value)->right = true;
+	struct gp_form_cell *c = gp_form_cell(fm, 37, 70, GP_R_DIM, "%s", note ? note : "");
+	c->sel = true;   /* rows are for reading: the cursor stops on them */
+}
+
+static double exposed_sync(const struct gp_result *r)
+{
+	double x = 0;
+	for (int i = 0; i < r->ndevs; i++)
+		x = fmax(x, r->devs[i].sync_exposed);
+	return x;
+}
+
+static void figures(struct gp_form *fm, const struct gp_app *a)
+{
+	const struct gp_result *r = &a->run.res;
+	char v[48], n[160];
+	gp_form_section(fm, "The iteration, as simulated");
+	if (!a->run.has_res) {
+		gp_form_text(fm, GP_R_ERROR, "no simulated iteration: %s", a->problem);
+		return;
+	}
+	show(r->iteration_time, GP_U_TIME, v, sizeof v);
+	snprintf(n, sizeof n, "%d GPUs; %s%s", r->gpus, r->fits ? "fits in memory" : "DOES NOT FIT: ",
+		 r->fits ? "" : r->fit_msg);
+	metric(fm, "iteration", v, n);
+	snprintf(v, sizeof v, "%.4g", r->tokens_per_s);
+	metric(fm, "tokens/s", v, NULL);
+	snprintf(v, sizeof v, "%.1f %%", 100 * r->mfu);
+	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
+	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
+	metric(fm, "bubble", v, "GPUs idle until the last backward");
+	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
+	metric(fm, "exposed DP sync", v, "gradient sync past the last backward, worst stage");
+	snprintf(v, sizeof v, "$%.4g", r->usd_per_iteration);
+	snprintf(n, sizeof n, "$%.4g GPUs, $%.4g WAN egress", r->usd_gpu, r->usd_egress);
+	metric(fm, "cost per iteration", r->usd_gpu > 0 || r->usd_egress > 0 ? v : "no prices", n);
+	snprintf(v, sizeof v, "%.3g GB", r->wan_bytes / 1e9);
+	snprintf(n, sizeof n, "%.3g GB pipeline, %.3g GB gradient sync",
+		 (r->wan_bytes - r->wan_bytes_sync) / 1e9, r->wan_bytes_sync / 1e9);
+	metric(fm, "WAN bytes", v, n);
+}
+
+static void found(struct gp_form *fm, const struct gp_app *a)
+{
+	const struct gp_run *run = &a->run;
+	const struct gp_plan *p = gp_run_plan_of(run);
+	gp_form_section(fm, "How the plan was found");
+	if (!p) {
+		gp_form_text(fm, GP_R_WARN, "no plan%s%s; p plans one", run->plan_note[0] ? ": " : "",
+			     run->plan_note);
+		return;
+	}
+	const char *sync = gp_sync_name(gp_plan_sync(run->sc, p));
+	if (run->src == GP_SRC_FILE) {
+		gp_form_text(fm, GP_R_TEXT, "the scenario file's plan: %s, %s DP sync; p plans anew",
+			     gp_sched_name(p->schedule), sync);
+		return;
+	}
+	const struct gp_plan_report *rep = &run->rep;
+	char est[48], bd[48];
+	show(rep->estimate_s, GP_U_TIME, est, sizeof est);
+	if (isfinite(rep->bound) && rep->bound > 0 && a->run.sc->objective == GP_OBJ_TIME)
+		show(rep->bound, GP_U_TIME, bd, sizeof bd);
+	else
+		snprintf(bd, sizeof bd, "none");
+	char gap[24] = "-";
+	if (isfinite(rep->gap))
+		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
+	gp_form_text(fm, run->stale & GP_STALE_PLAN ? GP_R_STALE : GP_R_TEXT,
+		     "engine %s, %s: estimate %s, bound %s, gap %s, %.2g s%s", rep->engine,
+		     gp_milp_status_name(rep->status), est, bd, gap, rep->seconds,
+		     run->stale & GP_STALE_PLAN ? " (stale: the scenario changed since; p plans anew)"
+						: "");
+	if (rep->has_own) {
+		char own[48];
+		show(rep->own_sim_s, GP_U_TIME, own, sizeof own);
+		gp_form_text(fm, GP_R_DIM, "its own plan simulated %s; %s", own,
+			     rep->polished ? "the search's polish found this faster one"
+					   : "the polish found nothing faster");
+	}
+	gp_form_text(fm, GP_R_DIM, "%s, %s DP sync", gp_sched_name(p->schedule), sync);
+}
+
+/* Columns of the stage table: stage, DC, GPU, TP, layers, recompute,
+ * F, B, W, busy, memory bar, memory figures; narrow screens leave out
+ * the times (w < 0). */
+struct cols {
+	int x[12], w[12];
+};
+
+static struct cols columns(int width)
+{
+	struct cols wide = { { 0, 6, 17, 27, 31, 40, 50, 58, 66, 74, 81, 92 },
+			     { 6, 10, 9, 3, 8, 9, 7, 7, 7, 6, 10, 16 } };
+	struct cols narrow = { { 0, 6, 17, 27, 31, 40, 0, 0, 0, 49, 56, 67 },
+			       { 6, 10, 9, 3, 8, 8, -1, -1, -1, 6, 10, 16 } };
+	return width >= 110 ? wide : narrow;
+}
+
+static void time_cell(struct gp_form *fm, const struct cols *c, int i, double t)
+{
+	char v[24] = "-";
+	if (c->w[i] < 0)
+		return;
+	if (t > 0)
+		show(t, GP_U_TIME, v, sizeof v);
+	gp_form_cell(fm, c->x[i], c->w[i], GP_R_VALUE, "%s", v)->right = true;
+}
+
+/* A pipeline's heading and its stages, from the simulation's devices
+ * (d0: the first of them). */
+static void pipeline(struct gp_form *fm, const struct gp_app *a, const struct cols *c, int g,
+		     int d0)
+{
+	const struct gp_scenario *s = a->run.sc;
+	const struct gp_result *r = &a->run.res;
+	const struct gp_pipeline *pp = &gp_run_plan_of(&a->run)->pipes[g];
+	gp_form_text(fm, GP_R_HEADER, "pipeline %d: %d replica%s x %d micro-batches", g + 1,
+		     pp->replicas, pp->replicas == 1 ? "" : "s", pp->micro_batches);
+	for (int st = 0; st < pp->nstages; st++) {
+		const struct gp_stage *x = &pp->stages[st];
+		const struct gp_dev_result *d = a->run.has_res && d0 + st < r->ndevs ? &r->devs[d0 + st]
+										: NULL;
+		gp_form_row(fm);
+		gp_form_cell(fm, c->x[0], c->w[0], GP_R_TEXT, "  %d", st + 1)->sel = true;
+		gp_form_cell(fm, c->x[1], c->w[1], GP_R_TEXT, "%s", s->dcs[x->dc].name);
+		gp_form_cell(fm, c->x[2], c->w[2], GP_R_TEXT, "%s",
+			     s->gpus[s->dcs[x->dc].pools[x->pool].gpu].name);
+		gp_form_cell(fm, c->x[3], c->w[3], GP_R_VALUE, "%d", x->tp)->right = true;
+		gp_form_cell(fm, c->x[4], c->w[4], GP_R_VALUE, "%d-%d", x->first, x->last)->right = true;
+		gp_form_cell(fm, c->x[5], c->w[5], GP_R_TEXT, "%s",
+			     gp_recompute_name(d ? d->recompute : x->recompute));
+		if (!d)
+			continue;
+		time_cell(fm, c, 6, d->t_f);
+		time_cell(fm, c, 7, d->t_b);
+		time_cell(fm, c, 8, d->t_w);
+		gp_form_cell(fm, c->x[9], c->w[9], GP_R_VALUE, "%.0f%%",
+			     r->iteration_time > 0 ? 100 * d->busy / r->iteration_time : 0)->right = true;
+		gp_form_cell(fm, c->x[10], c->w[10], GP_R_TEXT, "%s", "")->bar =
+			d->mem_capacity > 0 ? d->mem_peak / d->mem_capacity : 0;
+		gp_form_cell(fm, c->x[11], c->w[11], d->mem_peak > d->mem_capacity ? GP_R_MEM_OVER
+										 : GP_R_TEXT,
+			     "%.1f/%.1f GiB", d->mem_peak / 1073741824.0, d->mem_capacity / 1073741824.0);
+	}
+}
+
+static void pipelines(struct gp_form *fm, const struct gp_app *a)
+{
+	const struct gp_plan *p = gp_run_plan_of(&a->run);
+	static const char *const head[] = { "stage", "DC", "GPU", "TP", "layers", "recompute", "F",
+					     "B", "W", "busy", "memory", "" };
+	struct cols c = columns(a->w);
+	gp_form_section(fm, "Pipelines (per micro-batch times; memory: peak against capacity)");
+	if (!p)
+		return;
+	gp_form_header(fm);
+	for (int i = 0; i < 12; i++)
+		if (c.w[i] >= 0)
+			gp_form_cell(fm, c.x[i], c.w[i], GP_R_HEADER, "%s", head[i])->right =
+				(i >= 3 && i <= 4) || (i >= 6 && i <= 9);
+	for (int g = 0, d0 = 0; g < p->npipes; d0 += p->pipes[g++].nstages)
+		pipeline(fm, a, &c, g, d0);
+}
+
+static void wan(struct gp_form *fm, const struct gp_app *a)
+{
+	const struct gp_scenario *s = a->run.sc;
+	const struct gp_result *r = &a->run.res;
+	gp_form_section(fm, "WAN link directions (bytes per iteration, how long busy)");
+	int any = 0;
+	for (int i = 0; a->run.has_res && i < r->nlinks; i++) {
+		const struct gp_link_result *l = &r->links[i];
+		if (l->bytes <= 0)
+			continue;
+		char busy[24];
+		show(l->busy, GP_U_TIME, busy, sizeof busy);
+		gp_form_row(fm);
+		gp_form_cell(fm, 0, 24, GP_R_TEXT, "%s -> %s", s->dcs[l->from].name,
+			     s->dcs[l->to].name)->sel = true;
+		gp_form_cell(fm, 25, 10, GP_R_VALUE, "%.3g GB", l->bytes / 1e9)->right = true;
+		gp_form_cell(fm, 36, 9, GP_R_VALUE, "%s", busy)->right = true;
+		gp_form_cell(fm, 46, 6, GP_R_VALUE, "%.0f%%",
+			     r->iteration_time > 0 ? 100 * l->busy / r->iteration_time : 0)->right = true;
+		gp_form_cell(fm, 53, 40, GP_R_DIM, "%s",
+			     l->sync_bytes > 0 ? "carries gradient sync" : "");
+		any++;
+	}
+	if (!any)
+		gp_form_text(fm, GP_R_DIM, "nothing crosses the WAN");
+}
+
+static void build(struct gp_app *a, struct gp_form *fm)
+{
+	gp_form_init(fm);
+	figures(fm, a);
+	found(fm, a);
+	pipelines(fm, a);
+	wan(fm, a);
+}
+
+static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->pl.line, 0, a->pl.top };
+	gp_form_draw(&fm, &c, cv, r, a->th);
+	a->pl.line = c.line;
+	a->pl.top = c.top;
+	a->pl.nlines = r.h;
+	gp_form_free(&fm);
+}
+
+static bool action(struct gp_app *a, int act, const struct gp_key *k)
+{
+	(void)k;
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->pl.line, 0, a->pl.top };
+	int page = a->pl.nlines > 2 ? a->pl.nlines - 2 : 1;
+	bool done = true;
+	switch (act) {
+	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
+		if (!a->search[0])
+			done = false;
+		else if (!gp_form_search(&fm, &c, a->search, act == GP_A_SEARCH_NEXT ? 1 : -1))
+			gp_app_say(a, GP_R_WARN, "\"%s\" is not on this screen", a->search);
+		break;
+	default: done = gp_form_nav(&fm, &c, act, page);
+	}
+	a->pl.line = c.line;
+	a->pl.top = c.top;
+	gp_form_free(&fm);
+	return done;
+}
+
+static void click(struct gp_app *a, int x, int y)
+{
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->pl.line, 0, a->pl.top };
+	gp_form_click(&fm, &c, x, y);
+	a->pl.line = c.line;
+	gp_form_free(&fm);
+}
+
+static void status(struct gp_app *a, char *buf, size_t n)
+{
+	(void)a;
+	snprintf(buf, n, "p plans anew; 1 edits the scenario; 3 shows the iteration as a Gantt chart");
+}
+
+const struct gp_view_ops gp_view_plan = {
+	"plan", "Plan", draw, action, click, NULL, status,
+};

@@ -1,0 +1,284 @@
+/*
+ * view_scenario.c: the scenario screen. Datacenters and their pools, the
+ * GPU types they use, the WAN links as a matrix (a row per source DC, a
+ * column per destination; bandwidth and latency of each direction, each
+ * edited on its own), the model and the job. Every value in the run's
+ * scenario that a scenario file sets is edited in place; an edit is an
+ * override of the file (app_edit.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "form.h"
+
+static void field(struct gp_field *f, enum gp_unit u, double v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void field(struct gp_field *f, enum gp_unit u, double v, const char *fmt, ...)
+{
+	*f = (struct gp_field){ .unit = u, .value = v };
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->path, sizeof f->path, fmt, ap);
+	va_end(ap);
+}
+
+static void text_field(struct gp_field *f, const char *value, const char *path)
+{
+	*f = (struct gp_field){ .text = true };
+	snprintf(f->path, sizeof f->path, "%s", path);
+	snprintf(f->shown, sizeof f->shown, "%s", value);
+}
+
+/* An editable cell: the value of f. */
+static void edit_cell(struct gp_form *fm, int x, int w, const struct gp_field *f)
+{
+	struct gp_form_cell *c = gp_form_cell(fm, x, w, GP_R_VALUE, "%s", "");
+	c->right = !f->text;
+	gp_form_edit(fm, c, f);
+}
+
+static void pools(struct gp_form *fm, const struct gp_scenario *s)
+{
+	static const char *const head[] = { "DC", "GPU", "count", "per node", "NVLink",
+					     "NIC", "NIC latency" };
+	static const int xs[] = { 0, 12, 24, 32, 42, 52, 62 }, ws[] = { 11, 11, 7, 8, 9, 9, 11 };
+	gp_form_section(fm, "Datacenters and pools");
+	gp_form_header(fm);
+	for (int i = 0; i < 7; i++)
+		gp_form_cell(fm, xs[i], ws[i], GP_R_HEADER, "%s", head[i])->right = i >= 2;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			const struct gp_pool *p = &s->dcs[d].pools[q];
+			const char *dc = s->dcs[d].name;
+			struct gp_field f;
+			gp_form_row(fm);
+			gp_form_cell(fm, xs[0], ws[0], q ? GP_R_DIM : GP_R_TEXT, "%s", q ? "" : dc);
+			char path[160];
+			snprintf(path, sizeof path, "dcs[%s].pools[%d].gpu", dc, q + 1);
+			text_field(&f, s->gpus[p->gpu].name, path);
+			edit_cell(fm, xs[1], ws[1], &f);
+			field(&f, GP_U_COUNT, p->count, "dcs[%s].pools[%d].count", dc, q + 1);
+			edit_cell(fm, xs[2], ws[2], &f);
+			field(&f, GP_U_COUNT, p->per_node, "dcs[%s].pools[%d].per_node", dc, q + 1);
+			edit_cell(fm, xs[3], ws[3], &f);
+			field(&f, GP_U_BYTERATE, p->nvlink, "dcs[%s].pools[%d].nvlink", dc, q + 1);
+			edit_cell(fm, xs[4], ws[4], &f);
+			field(&f, GP_U_BANDWIDTH, p->network, "dcs[%s].pools[%d].network", dc, q + 1);
+			edit_cell(fm, xs[5], ws[5], &f);
+			field(&f, GP_U_TIME, p->latency, "dcs[%s].pools[%d].latency", dc, q + 1);
+			edit_cell(fm, xs[6], ws[6], &f);
+		}
+}
+
+static bool gpu_used(const struct gp_scenario *s, int g)
+{
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++)
+			if (s->dcs[d].pools[q].gpu == g)
+				return true;
+	return false;
+}
+
+static void gpus(struct gp_form *fm, const struct gp_scenario *s)
+{
+	static const char *const head[] = { "GPU type", "peak", "memory", "HBM",
+					     "efficiency", "$/GPU-hour" };
+	static const int xs[] = { 0, 12, 22, 32, 42, 54 }, ws[] = { 11, 9, 9, 9, 11, 11 };
+	gp_form_section(fm, "GPU types in use");
+	gp_form_header(fm);
+	for (int i = 0; i < 6; i++)
+		gp_form_cell(fm, xs[i], ws[i], GP_R_HEADER, "%s", head[i])->right = i >= 1;
+	for (int g = 0; g < s->ngpus; g++) {
+		if (!gpu_used(s, g))
+			continue;
+		const struct gp_gpu *u = &s->gpus[g];
+		struct gp_field f;
+		gp_form_row(fm);
+		gp_form_cell(fm, xs[0], ws[0], GP_R_TEXT, "%s", u->name);
+		field(&f, GP_U_FLOPS, u->flops, "gpus[\"%s\"].tflops", u->name);
+		edit_cell(fm, xs[1], ws[1], &f);
+		field(&f, GP_U_BYTES, u->memory, "gpus[\"%s\"].memory", u->name);
+		edit_cell(fm, xs[2], ws[2], &f);
+		field(&f, GP_U_BYTERATE, u->hbm_bw, "gpus[\"%s\"].hbm_bandwidth", u->name);
+		edit_cell(fm, xs[3], ws[3], &f);
+		field(&f, GP_U_RATIO, u->efficiency, "gpus[\"%s\"].efficiency", u->name);
+		edit_cell(fm, xs[4], ws[4], &f);
+		field(&f, GP_U_USD, u->price_per_hour, "gpus[\"%s\"].price_per_hour", u->name);
+		edit_cell(fm, xs[5], ws[5], &f);
+	}
+}
+
+/* The matrix: a row per source, a pair of cells (bandwidth, latency) per
+ * destination; "." on the diagonal, "-" where no link goes. */
+static void links(struct gp_form *fm, const struct gp_scenario *s)
+{
+	const int lw = 12, bw = 7, tw = 6, cw = bw + tw + 2;
+	gp_form_section(fm, "WAN links: bandwidth and latency, from each row's DC to each column's");
+	if (s->ndcs < 2) {
+		gp_form_text(fm, GP_R_DIM, "one DC: no WAN links");
+		return;
+	}
+	gp_form_header(fm);
+	gp_form_cell(fm, 0, lw, GP_R_HEADER, "%s", "from \\ to");
+	for (int b = 0; b < s->ndcs; b++)
+		gp_form_cell(fm, lw + b * cw, bw + tw + 1, GP_R_HEADER, "%s", s->dcs[b].name)->right =
+			true;
+	for (int a = 0; a < s->ndcs; a++) {
+		gp_form_row(fm);
+		gp_form_cell(fm, 0, lw, GP_R_TEXT, "%s", s->dcs[a].name);
+		for (int b = 0; b < s->ndcs; b++) {
+			int x = lw + b * cw;
+			const struct gp_link *l = a == b ? NULL : gp_find_link(s, a, b);
+			if (!l) {
+				gp_form_cell(fm, x, bw + tw + 1, GP_R_DIM, "%s", a == b ? "." : "-")->right =
+					true;
+				continue;
+			}
+			struct gp_field f;
+			field(&f, GP_U_BANDWIDTH, l->bandwidth, "links[%s>%s].bandwidth",
+			      s->dcs[a].name, s->dcs[b].name);
+			edit_cell(fm, x, bw, &f);
+			field(&f, GP_U_TIME, l->latency, "links[%s>%s].latency", s->dcs[a].name,
+			      s->dcs[b].name);
+			edit_cell(fm, x + bw + 1, tw, &f);
+		}
+	}
+}
+
+static const char *const recomputes[] = { "none", "selective", "full", "auto" };
+static const char *const objectives[] = { "time", "cost", "wan_bytes" };
+
+/* A labelled value of the model and job section. */
+static void pair(struct gp_form *fm, const char *label, const struct gp_field *f, const char *note)
+{
+	gp_form_row(fm);
+	gp_form_cell(fm, 0, 18, GP_R_TEXT, "%s", label);
+	edit_cell(fm, 19, 14, f);
+	if (note)
+		gp_form_cell(fm, 35, 60, GP_R_DIM, "%s", note);
+}
+
+static void model_job(struct gp_form *fm, const struct gp_scenario *s)
+{
+	const struct gp_model *m = &s->model;
+	const struct gp_job *j = &s->job;
+	struct gp_field f;
+	char note[160];
+	gp_form_section(fm, "Model and job");
+	snprintf(note, sizeof note, "%d layers, hidden %.0f, %.0f heads (%.0f KV), FFN %.0f%s, vocab %.0f",
+		 m->layers, m->hidden, m->heads, m->kv_heads, m->ffn, m->gated ? " gated" : "",
+		 m->vocab);
+	text_field(&f, m->name, "model");
+	pair(fm, "model", &f, note);
+	field(&f, GP_U_COUNT, j->seq, "job.seq");
+	pair(fm, "sequence length", &f, "tokens");
+	field(&f, GP_U_COUNT, j->global_batch, "job.global_batch");
+	pair(fm, "global batch", &f, "sequences per iteration");
+	field(&f, GP_U_COUNT, j->micro_batch, "job.micro_batch");
+	pair(fm, "micro-batch", &f, "sequences");
+	field(&f, GP_U_NUMBER, j->zero, "job.zero");
+	pair(fm, "ZeRO", &f, "0 or 1: optimizer state sharded over the replicas");
+	text_field(&f, recomputes[j->recompute], "job.recompute");
+	pair(fm, "recomputation", &f, "none, selective, full or auto");
+	text_field(&f, gp_sync_name(j->sync_mode), "job.sync.mode");
+	pair(fm, "DP sync", &f, "flat, hierarchical or auto");
+	field(&f, GP_U_COUNT, j->sync_every, "job.sync.every");
+	pair(fm, "sync every", &f, "steps (local SGD when > 1)");
+	text_field(&f, objectives[s->objective], "objective");
+	pair(fm, "objective", &f, "time, cost or wan_bytes");
+	field(&f, GP_U_USD, s->budget_usd_per_hour, "budget.usd_per_hour");
+	pair(fm, "budget", &f, s->budget_usd_per_hour > 0 ? "USD per hour of the GPUs"
+							    : "none (USD per hour of the GPUs)");
+}
+
+static void build(struct gp_app *a, struct gp_form *fm)
+{
+	gp_form_init(fm);
+	const struct gp_scenario *s = a->run.sc;
+	pools(fm, s);
+	gpus(fm, s);
+	links(fm, s);
+	model_job(fm, s);
+}
+
+static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
+	gp_form_draw(&fm, &c, cv, r, a->th);
+	a->sc.line = c.line;
+	a->sc.cell = c.cell;
+	a->sc.top = c.top;
+	a->sc.nlines = r.h;
+	gp_form_free(&fm);
+}
+
+/* Moves and searches over the form; the global actions do the rest. */
+static bool action(struct gp_app *a, int act, const struct gp_key *k)
+{
+	(void)k;
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
+	int page = a->sc.nlines > 2 ? a->sc.nlines - 2 : 1;
+	bool done = true;
+	switch (act) {
+	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
+		if (!a->search[0])
+			done = false;
+		else if (!gp_form_search(&fm, &c, a->search, act == GP_A_SEARCH_NEXT ? 1 : -1))
+			gp_app_say(a, GP_R_WARN, "\"%s\" is not on this screen", a->search);
+		break;
+	default: done = gp_form_nav(&fm, &c, act, page);
+	}
+	a->sc.line = c.line;
+	a->sc.cell = c.cell;
+	a->sc.top = c.top;
+	gp_form_free(&fm);
+	return done;
+}
+
+static void click(struct gp_app *a, int x, int y)
+{
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
+	gp_form_click(&fm, &c, x, y);
+	a->sc.line = c.line;
+	a->sc.cell = c.cell;
+	gp_form_free(&fm);
+}
+
+/* The field is copied out of the form into the app, which outlives it. */
+static const struct gp_field *cur_field(struct gp_app *a)
+{
+	struct gp_form fm;
+	build(a, &fm);
+	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
+	gp_form_fix(&fm, &c);
+	const struct gp_field *f = gp_form_cur_field(&fm, &c);
+	bool have = f != NULL;
+	if (have)
+		a->editing = *f;
+	gp_form_free(&fm);
+	return have ? &a->editing : NULL;
+}
+
+static void status(struct gp_app *a, char *buf, size_t n)
+{
+	const struct gp_field *f = cur_field(a);
+	if (f)
+		snprintf(buf, n, "%s = %s   Enter edits, u undoes, s saves, Tab next pane, 3 Gantt",
+			 f->path, f->shown);
+	else
+		snprintf(buf, n, "arrows move, Tab next pane, Enter edits");
+}
+
+const struct gp_view_ops gp_view_scenario = {
+	"scenario", "Scenario", draw, action, click, cur_field, status,
+};
