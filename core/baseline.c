@@ -491,7 +491,7 @@ static int layer_cap(const struct bl_ctx *c, const struct gp_stage *st, bool fir
 	double sb = gp_costtab_state_bytes(c->ct, D);
 	double fixed = ((first ? gp_embedding_params(m) : 0) +
 			(last ? gp_embedding_params(m) : 0)) / tp * sb +
-		       (last ? inflight * g->m.act : 0);
+		       (last ? inflight * g->m.act : 0) + gp_costtab_reserve(c->ct, st->dc, st->pool);
 	double per = gp_layer_params(m) / tp * sb + inflight * l->m.act;
 	double n = (gpu_of(s, st->dc, st->pool)->memory - fixed) / per;
 	return n < 0 ? 0 : n > 1e6 ? 1000000 : (int)n;

@@ -115,6 +115,13 @@ double gp_ring_allreduce(double bytes, int p, double bw, double lat)
 #define RING_STEP 8.2e-6
 #define OPT_BYTES 25.6
 
+const struct gp_default_k *gp_default_constants(void)
+{
+	static const struct gp_default_k k = { GEMM_X0, GEMM_Y0, K_REP, K_ATT, ETA_NVLINK,
+					       ETA_NET, RING_STEP, OPT_BYTES };
+	return &k;
+}
+
 double gp_eta_nvlink(void)
 {
 	return ETA_NVLINK;
@@ -273,6 +280,15 @@ static double default_optimizer(void *ud, const struct gp_gpu *g, double params)
 	return params * OPT_BYTES / g->hbm_bw;
 }
 
+/* The default model reserves nothing: it predicts what the job's tensors
+ * take, and leaves the runtime's own share to a calibrated model. */
+static double default_reserve(void *ud, const struct gp_layer_q *q)
+{
+	(void)ud;
+	(void)q;
+	return 0;
+}
+
 static const struct gp_cost_ops default_ops = {
 	.layer_time = default_layer_time,
 	.layer_memory = default_layer_memory,
@@ -280,6 +296,7 @@ static const struct gp_cost_ops default_ops = {
 	.optimizer_time = default_optimizer,
 	.p2p = default_p2p,
 	.allreduce = default_allreduce,
+	.reserve = default_reserve,
 };
 
 const struct gp_cost_model gp_default_cost = { &default_ops, NULL };

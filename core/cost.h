@@ -17,6 +17,7 @@
  * for one micro-batch. */
 struct gp_layer_q {
 	const struct gp_scenario *sc;
+	int dc;                       /* index of the pool's DC */
 	const struct gp_gpu *gpu;
 	const struct gp_pool *pool;
 	int tp;
@@ -52,6 +53,7 @@ enum gp_channel { GP_CH_NVLINK, GP_CH_NIC, GP_CH_WAN };
 struct gp_channel_q {
 	const struct gp_scenario *sc;
 	enum gp_channel kind;
+	int dc;                       /* NVLINK and NIC: the pool's DC */
 	const struct gp_pool *pool;   /* NVLINK and NIC */
 	const struct gp_link *link;   /* WAN */
 	double bandwidth;             /* nominal, bytes/s */
@@ -87,6 +89,16 @@ struct gp_cost_ops {
 	/* One step of a ring all-reduce over the channel. */
 	void (*allreduce)(void *ud, const struct gp_channel_q *q,
 			  struct gp_comm *out);
+	/* Optional (NULL: none). Bytes of each GPU of the pool the job
+	 * cannot use (runtime context, communication buffers, allocator
+	 * slack): part of every peak. The query's tp is 1, its recompute
+	 * and logits unset. */
+	double (*reserve)(void *ud, const struct gp_layer_q *q);
+	/* Optional: bracket each batch of calls a table build or update
+	 * makes. An operation that fails records why and returns harmless
+	 * values; end then returns -1 with e, and the batch is not used. */
+	int (*begin)(void *ud, struct gp_err *e);
+	int (*end)(void *ud, struct gp_err *e);
 };
 
 struct gp_cost_model {
@@ -114,6 +126,13 @@ double gp_state_bytes_per_param(int zero, int d);
 double gp_boundary_bytes(const struct gp_scenario *sc);
 
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
+
+/* The default model's fitted constants (cost.c says what each stands
+ * for), for models that build on it (geoplan.default.constants). */
+struct gp_default_k {
+	double gemm_x0, gemm_y0, k_rep, k_att, eta_nvlink, eta_net, ring_step, opt_bytes;
+};
+const struct gp_default_k *gp_default_constants(void);
 /* The default model's achieved fractions of nominal bandwidth for
  * collectives, and its latency of one ring step on NVLink. */
 double gp_eta_nvlink(void);

@@ -23,6 +23,7 @@ struct ct_pool {
 	struct gp_layer_cost *blk;     /* [ntp * NRC] */
 	struct gp_layer_cost *logits;  /* [ntp] */
 	double opt_rate;               /* optimizer seconds per parameter */
+	double reserve;                /* bytes per GPU the job cannot use */
 	struct gp_comm nic, ring_nvlink, ring_nic;
 };
 
@@ -110,7 +111,8 @@ static void eval_layer(struct gp_costtab *ct, const struct gp_scenario *sc,
 		       struct gp_layer_cost *out)
 {
 	const struct gp_pool *pool = &sc->dcs[p->dc].pools[p->pool];
-	struct gp_layer_q q = { sc, &sc->gpus[pool->gpu], pool, tp, rc, logits };
+	struct gp_layer_q q = { .sc = sc, .dc = p->dc, .gpu = &sc->gpus[pool->gpu], .pool = pool,
+				.tp = tp, .recompute = rc, .logits = logits };
 	ct->cm.ops->layer_time(ct->cm.ud, &q, &out->t);
 	ct->cm.ops->layer_memory(ct->cm.ud, &q, &out->m);
 	ct->evals += 2;
@@ -128,9 +130,19 @@ static void eval_pool(struct gp_costtab *ct, const struct gp_scenario *sc, struc
 			eval_layer(ct, sc, p, ct->tp[t], rcs[r], 0, &p->blk[t * NRC + r]);
 		eval_layer(ct, sc, p, ct->tp[t], GP_RC_NONE, 1, &p->logits[t]);
 	}
-	p->opt_rate = ct->cm.ops->optimizer_time(ct->cm.ud, gpu, 1);
-	struct gp_channel_q nic = { sc, GP_CH_NIC, pool, NULL, pool->network, pool->latency };
-	struct gp_channel_q nvl = { sc, GP_CH_NVLINK, pool, NULL, pool->nvlink, 0 };
+	/* Linear in the parameters (memory bound): a billion of them keeps
+	 * the figure a model returns far from its rounding. */
+	p->opt_rate = ct->cm.ops->optimizer_time(ct->cm.ud, gpu, 1e9) / 1e9;
+	struct gp_layer_q gq = { .sc = sc, .dc = p->dc, .gpu = gpu, .pool = pool, .tp = 1 };
+	p->reserve = 0;
+	if (ct->cm.ops->reserve) {
+		p->reserve = ct->cm.ops->reserve(ct->cm.ud, &gq);
+		ct->evals++;
+	}
+	struct gp_channel_q nic = { .sc = sc, .kind = GP_CH_NIC, .dc = p->dc, .pool = pool,
+				    .bandwidth = pool->network, .latency = pool->latency };
+	struct gp_channel_q nvl = { .sc = sc, .kind = GP_CH_NVLINK, .dc = p->dc, .pool = pool,
+				    .bandwidth = pool->nvlink, .latency = 0 };
 	ct->cm.ops->p2p(ct->cm.ud, &nic, &p->nic);
 	ct->cm.ops->allreduce(ct->cm.ud, &nvl, &p->ring_nvlink);
 	ct->cm.ops->allreduce(ct->cm.ud, &nic, &p->ring_nic);
@@ -140,7 +152,8 @@ static void eval_pool(struct gp_costtab *ct, const struct gp_scenario *sc, struc
 static void eval_link(struct gp_costtab *ct, const struct gp_scenario *sc, int i)
 {
 	const struct gp_link *l = &sc->links[i];
-	struct gp_channel_q q = { sc, GP_CH_WAN, NULL, l, l->bandwidth, l->latency };
+	struct gp_channel_q q = { .sc = sc, .kind = GP_CH_WAN, .dc = l->from, .link = l,
+				  .bandwidth = l->bandwidth, .latency = l->latency };
 	ct->links[i].in = *l;
 	ct->cm.ops->p2p(ct->cm.ud, &q, &ct->links[i].p2p);
 	ct->evals++;
@@ -170,7 +183,7 @@ static int count_pools(const struct gp_scenario *sc)
 }
 
 /* Everything from scratch. */
-static int rebuild(struct gp_costtab *ct, const struct gp_scenario *sc, struct gp_err *e)
+static int fill(struct gp_costtab *ct, const struct gp_scenario *sc, struct gp_err *e)
 {
 	free_entries(ct);
 	if (make_tps(ct, sc->model.heads, e))
@@ -205,6 +218,33 @@ static int rebuild(struct gp_costtab *ct, const struct gp_scenario *sc, struct g
 	ct->zero = sc->job.zero;
 	ct->evals++;
 	return 0;
+}
+
+/* A batch of the model's calls: begin, the work, end. */
+static int batch_begin(struct gp_costtab *ct, struct gp_err *e)
+{
+	return ct->cm.ops->begin ? ct->cm.ops->begin(ct->cm.ud, e) : 0;
+}
+
+static int batch_end(struct gp_costtab *ct, int rc, struct gp_err *e)
+{
+	struct gp_err mine = { "" };
+	int bad = ct->cm.ops->end ? ct->cm.ops->end(ct->cm.ud, &mine) : 0;
+	if (rc)
+		return rc;
+	if (bad) {
+		if (e)
+			*e = mine;
+		return -1;
+	}
+	return 0;
+}
+
+static int rebuild(struct gp_costtab *ct, const struct gp_scenario *sc, struct gp_err *e)
+{
+	if (batch_begin(ct, e))
+		return -1;
+	return batch_end(ct, fill(ct, sc, e), e);
 }
 
 struct gp_costtab *gp_costtab_new(const struct gp_scenario *sc,
@@ -278,12 +318,9 @@ int gp_costtab_check(const struct gp_costtab *ct, const struct gp_scenario *sc,
 	return 0;
 }
 
-int gp_costtab_update(struct gp_costtab *ct, const struct gp_scenario *sc,
-		      struct gp_err *e)
+/* Re-evaluates what changed, inside a batch. */
+static void refresh(struct gp_costtab *ct, const struct gp_scenario *sc)
 {
-	if (!same_shape(ct, sc) || !gp_model_same(&ct->model, &sc->model) ||
-	    !same_job(&ct->job, &sc->job))
-		return rebuild(ct, sc, e);
 	ct->job = sc->job;
 	for (int fp = 0; fp < ct->npools; fp++) {
 		struct ct_pool *p = &ct->pools[fp];
@@ -300,7 +337,18 @@ int gp_costtab_update(struct gp_costtab *ct, const struct gp_scenario *sc,
 		ct->links[i].in = *b;
 	}
 	ct->zero = sc->job.zero;
-	return 0;
+}
+
+int gp_costtab_update(struct gp_costtab *ct, const struct gp_scenario *sc,
+		      struct gp_err *e)
+{
+	if (!same_shape(ct, sc) || !gp_model_same(&ct->model, &sc->model) ||
+	    !same_job(&ct->job, &sc->job))
+		return rebuild(ct, sc, e);
+	if (batch_begin(ct, e))
+		return -1;
+	refresh(ct, sc);
+	return batch_end(ct, 0, e);
 }
 
 long gp_costtab_evals(const struct gp_costtab *ct)
@@ -337,6 +385,11 @@ const struct gp_layer_cost *gp_costtab_logits(const struct gp_costtab *ct, int d
 double gp_costtab_optimizer(const struct gp_costtab *ct, int dc, int pool, double params)
 {
 	return params * pool_of(ct, dc, pool)->opt_rate;
+}
+
+double gp_costtab_reserve(const struct gp_costtab *ct, int dc, int pool)
+{
+	return pool_of(ct, dc, pool)->reserve;
 }
 
 double gp_costtab_state_bytes(const struct gp_costtab *ct, int d)

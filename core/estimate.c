@@ -30,7 +30,8 @@ void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
 	int nl = st->last - st->first + 1;
 	o->params = nl * gp_layer_params(m) + (first ? gp_embedding_params(m) : 0) +
 		    (last ? gp_embedding_params(m) : 0);
-	double stat = o->params / st->tp * gp_costtab_state_bytes(c->ct, D);
+	double stat = o->params / st->tp * gp_costtab_state_bytes(c->ct, D) +
+		      gp_costtab_reserve(c->ct, st->dc, st->pool);
 	const struct gp_layer_cost *lg = gp_costtab_logits(c->ct, st->dc, st->pool, st->tp);
 	double lact = last && lg ? lg->m.act : 0;
 	enum gp_recompute cand[3] = { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL };

@@ -75,6 +75,7 @@ struct pm_kind {
 	double x, bl;                  /* per layer: F + B + W, and B + W */
 	double lx, lb;                 /* the logits layer: the same */
 	double act, lact;              /* bytes in flight per micro-batch */
+	double reserve;                /* bytes per GPU the job cannot use */
 	double delta;                  /* boundary delay to the next stage of this kind */
 };
 

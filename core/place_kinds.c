@@ -41,6 +41,7 @@ static void kind_costs(const struct pm *m, struct pm_kind *k)
 	k->lb = lg.b + lg.w;
 	k->act = l->m.act;
 	k->lact = g->m.act;
+	k->reserve = gp_costtab_reserve(m->ct, dc, pool);
 	/* The simulator's transfer between two stages of this kind. */
 	k->delta = gp_costtab_intra_p2p(m->ct, m->sc, dc, pool, k->tp, pool, k->tp, m->bb);
 }
@@ -50,7 +51,7 @@ double pm_stage_mem(const struct pm *m, const struct pm_kind *k, int n, int i, i
 {
 	double params = n * m->Lp + (i == 0 ? m->Ep : 0) + (i == S - 1 ? m->Ep : 0);
 	double act = n * k->act + (i == S - 1 ? k->lact : 0);
-	return params / k->tp * state_bytes(m, d) + (S - i) * act;
+	return params / k->tp * state_bytes(m, d) + (S - i) * act + k->reserve;
 }
 
 /* The layers stage i of S can hold on kind k under d; the smallest

@@ -91,7 +91,8 @@ static double stage_params(const struct gp_scenario *sc, const struct gp_stage *
 static double static_bytes(const struct sim *s, const struct gp_stage *x,
 			   double params, int D)
 {
-	return params / x->tp * gp_costtab_state_bytes(s->ct, D);
+	return params / x->tp * gp_costtab_state_bytes(s->ct, D) +
+	       gp_costtab_reserve(s->ct, x->dc, x->pool);
 }
 
 /* The optimizer step on one GPU: its TP shard of the stage, and with

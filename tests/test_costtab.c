@@ -40,7 +40,10 @@ static void c_ar(void *ud, const struct gp_channel_q *q, struct gp_comm *o)
 	calls++;
 	gp_default_cost.ops->allreduce(ud, q, o);
 }
-static const struct gp_cost_ops counting_ops = { c_layer, c_mem, c_state, c_opt, c_p2p, c_ar };
+static const struct gp_cost_ops counting_ops = {
+	.layer_time = c_layer, .layer_memory = c_mem, .state_memory = c_state,
+	.optimizer_time = c_opt, .p2p = c_p2p, .allreduce = c_ar,
+};
 static const struct gp_cost_model counting = { &counting_ops, NULL };
 
 static struct gp_scenario *two_dcs(void)
@@ -69,7 +72,8 @@ static void test_entries_are_the_model(void **state)
 			const struct gp_pool *pool = &s->dcs[d].pools[p];
 			for (int t = 0; t < 6; t++)
 				for (int rc = GP_RC_NONE; rc <= GP_RC_FULL; rc++) {
-					struct gp_layer_q q = { s, &s->gpus[pool->gpu], pool, tps[t], rc, 0 };
+					struct gp_layer_q q = { .sc = s, .dc = d, .gpu = &s->gpus[pool->gpu], .pool = pool,
+								.tp = tps[t], .recompute = rc };
 					struct gp_layer_time lt;
 					struct gp_layer_mem lm;
 					ops->layer_time(NULL, &q, &lt);

@@ -41,8 +41,10 @@ static double no_opt(void *ud, const struct gp_gpu *g, double params)
 	(void)ud; (void)g; (void)params;
 	return 0;
 }
-static const struct gp_cost_ops fixed_ops = { fixed_layer, fixed_memory, fixed_state, no_opt,
-					      free_p2p, real_allreduce };
+static const struct gp_cost_ops fixed_ops = {
+	.layer_time = fixed_layer, .layer_memory = fixed_memory, .state_memory = fixed_state,
+	.optimizer_time = no_opt, .p2p = free_p2p, .allreduce = real_allreduce,
+};
 static const struct gp_cost_model fixed = { &fixed_ops, NULL };
 
 /* One pipeline of S stages of k layers in v chunks, m micro-batches;

@@ -47,8 +47,10 @@ static double zero_opt(void *ud, const struct gp_gpu *g, double params)
 	(void)ud; (void)g; (void)params;
 	return 0;
 }
-static const struct gp_cost_ops fixed_ops = { fixed_layer, fixed_memory, fixed_state, zero_opt,
-					      zero_p2p, real_allreduce };
+static const struct gp_cost_ops fixed_ops = {
+	.layer_time = fixed_layer, .layer_memory = fixed_memory, .state_memory = fixed_state,
+	.optimizer_time = zero_opt, .p2p = zero_p2p, .allreduce = real_allreduce,
+};
 static const struct gp_cost_model fixed = { &fixed_ops, NULL };
 
 /* One pipeline of S stages, k layers each, m micro-batches, in one DC
