@@ -1,6 +1,7 @@
-/* gp.c: the error value and the one allocation helper. */
+/* gp.c: the error value, the one allocation helper and the file reader. */
 #include "gp.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,4 +35,45 @@ void *gp_xcalloc(size_t n, size_t size)
 	if (size && n > (size_t)-1 / size)
 		return NULL;
 	return calloc(n, size);
+}
+
+char *gp_read_file(const char *path, size_t *len, struct gp_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		gp_errf(e, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+		if (n == cap) {
+			if (cap >= (16u << 20)) {
+				gp_errf(e, "%s: larger than 16 MiB; not a scenario or script?", path);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				gp_errf(e, "out of memory");
+			}
+			buf = nb;
+		}
+	}
+	if (buf && ferror(f)) {
+		gp_errf(e, "%s: read error: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf)
+		*len = n;
+	return buf;
 }

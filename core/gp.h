@@ -26,4 +26,8 @@ void gp_err_prefix(struct gp_err *e, const char *prefix);
 
 void *gp_xcalloc(size_t n, size_t size);
 
+/* A whole text file (scenarios and scripts: at most 16 MiB) and its
+ * length; free() it. */
+char *gp_read_file(const char *path, size_t *len, struct gp_err *e);
+
 #endif

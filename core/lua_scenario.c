@@ -496,9 +496,26 @@ fail:
 /* --- top level ------------------------------------------------------- */
 
 static const char *const top_keys[] = { "name", "gpus", "dcs", "links", "model",
-	"job", "objective", "budget", "cost_model", "heuristic", "plan", NULL };
+	"job", "objective", "budget", "cost_model", "heuristic", "measured", "plan", NULL };
 static const char *const objectives[] = { "time", "cost", "wan_bytes", NULL };
 static const char *const budget_keys[] = { "usd_per_hour", NULL };
+static const char *const measured_keys[] = { "iteration_time", "peak_memory", NULL };
+
+/* measured = { iteration_time = s, peak_memory = bytes }, either optional. */
+static int conv_measured(struct lh_cv *c, int top)
+{
+	struct gp_scenario *s = c->s;
+	int got = lh_get_table(c, top, "", "measured", 0);
+	if (got <= 0)
+		return got;
+	int rc = lh_check_keys(c, -1, "measured", measured_keys, 0) ||
+		 lh_get_num(c, -1, "measured", "iteration_time", LH_POS, 0,
+			    &s->measured.iteration_time) ||
+		 lh_get_num(c, -1, "measured", "peak_memory", LH_POS, 0,
+			    &s->measured.peak_memory);
+	lua_pop(c->L, 1);
+	return rc ? -1 : 0;
+}
 
 static int conv_catalog_gpus(struct lh_cv *c)
 {
@@ -558,18 +575,15 @@ static int conv_top(lua_State *L)
 		if (rc)
 			return 0;
 	}
-	char path[GP_NAME_MAX * 4];
-	/* Named in the contract, not built yet: refusing them beats a
-	 * scenario whose cost model is silently not the one it names. */
-	static const char *const later[] = { "cost_model", "heuristic" };
-	for (int i = 0; i < 2; i++) {
-		if (lh_get_str(c, top, "", later[i], 0, "", path, sizeof path))
-			return 0;
-		if (path[0]) {
-			lh_err(c, later[i], "Lua %s scripts are not supported yet (\"%s\"); remove the field to use the built-in %s",
-			       i ? "heuristic" : "cost-model", path, i ? "planners" : "cost model");
-			return 0;
-		}
+	if (lh_get_str(c, top, "", "cost_model", 0, "", s->cost_model, sizeof s->cost_model) ||
+	    lh_get_str(c, top, "", "heuristic", 0, "", s->heuristic, sizeof s->heuristic) ||
+	    conv_measured(c, top))
+		return 0;
+	if (s->heuristic[0]) {
+		/* Not built yet: refusing beats planning without it. */
+		lh_err(c, "heuristic", "Lua heuristic scripts are not supported yet (\"%s\"); remove the field to use the built-in planners",
+		       s->heuristic);
+		return 0;
 	}
 	lh_conv_plan(c, top);
 	return 0;

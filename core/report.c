@@ -51,6 +51,30 @@ static const char *htime(double t, char *buf, size_t n)
 	return buf;
 }
 
+double gp_result_peak_memory(const struct gp_result *r)
+{
+	double m = 0;
+	for (int i = 0; i < r->ndevs; i++)
+		m = fmax(m, r->devs[i].mem_peak);
+	return m;
+}
+
+/* "measured   iteration 2.91 s, predicted 2.68 s (-7.9 %)", per figure
+ * the scenario gives. */
+static void measured_text(FILE *f, const struct gp_scenario *sc, const struct gp_result *r)
+{
+	char a[32], b[32];
+	double t = sc->measured.iteration_time, m = sc->measured.peak_memory;
+	if (t > 0)
+		fprintf(f, "measured   iteration %s, predicted %s (%+.1f %%)\n", htime(t, a, sizeof a),
+			htime(r->iteration_time, b, sizeof b), 100 * (r->iteration_time - t) / t);
+	if (m > 0) {
+		double p = gp_result_peak_memory(r);
+		fprintf(f, "measured   peak memory %.1f GiB, predicted %.1f GiB (%+.1f %%)\n",
+			m / 1073741824.0, p / 1073741824.0, 100 * (p - m) / m);
+	}
+}
+
 int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r)
 {
@@ -85,6 +109,9 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 			fprintf(f, " (every %d steps, amortised)", sc->job.sync_every);
 	}
 	fprintf(f, "\n");
+	if (r->cost_model[0])
+		fprintf(f, "cost model %s\n", r->cost_model);
+	measured_text(f, sc, r);
 	if (!r->fits)
 		fprintf(f, "memory     DOES NOT FIT: %s\n", r->fit_msg);
 	if (r->solver.present) {
@@ -281,6 +308,18 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_end(j);
 	gp_json_kint(j, "gpus", r->gpus);
 	gp_json_kbool(j, "fits", r->fits);
+	gp_json_knum(j, "peak_memory_bytes", gp_result_peak_memory(r));
+	if (r->cost_model[0])
+		gp_json_kstr(j, "cost_model", r->cost_model);
+	if (sc->measured.iteration_time > 0 || sc->measured.peak_memory > 0) {
+		gp_json_key(j, "measured");
+		gp_json_obj(j, false);
+		if (sc->measured.iteration_time > 0)
+			gp_json_knum(j, "iteration_time_s", sc->measured.iteration_time);
+		if (sc->measured.peak_memory > 0)
+			gp_json_knum(j, "peak_memory_bytes", sc->measured.peak_memory);
+		gp_json_end(j);
+	}
 	if (!r->fits)
 		gp_json_kstr(j, "fit_error", r->fit_msg);
 	if (r->solver.present) {

@@ -12,6 +12,9 @@
 #include "scenario.h"
 #include "sim.h"
 
+/* The highest peak of any GPU, bytes. */
+double gp_result_peak_memory(const struct gp_result *r);
+
 int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);
 int gp_report_json(FILE *f, const struct gp_scenario *sc,

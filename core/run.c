@@ -36,6 +36,7 @@ void gp_run_free(struct gp_run *r)
 	if (r->has_res)
 		gp_result_free(&r->res);
 	gp_costtab_free(r->costs);
+	gp_lua_cost_free(r->script);
 	gp_scenario_free(r->sc);
 	for (int i = 0; i < r->nsets; i++)
 		free(r->sets[i]);
@@ -96,15 +97,71 @@ static int push_set(struct gp_run *r, const char *set, struct gp_err *e)
 	return 0;
 }
 
+/* The cost-model script s runs under: --cost-model, else its own, or "". */
+static void wanted_script(const struct gp_run *r, const struct gp_scenario *s, char *out,
+			  size_t n)
+{
+	if (r->cost_path)
+		snprintf(out, n, "%s", r->cost_path);
+	else if (s->cost_model[0])
+		gp_scenario_script_path(s, s->cost_model, out, n);
+	else
+		out[0] = 0;
+}
+
+/* Tables for s under the script it wants, loaded anew when it is not the
+ * one in use (*lc then is the new one, else NULL). */
+static struct gp_costtab *tables_for(const struct gp_run *r, const struct gp_scenario *s,
+				     struct gp_lua_cost **lc, struct gp_err *e)
+{
+	char want[sizeof r->script_path];
+	wanted_script(r, s, want, sizeof want);
+	*lc = NULL;
+	const struct gp_cost_model *cm = r->script ? gp_lua_cost_model(r->script) : r->cm;
+	if (strcmp(want, r->script_path)) {
+		if (want[0]) {
+			*lc = gp_lua_cost_load(want, e);
+			if (!*lc)
+				return NULL;
+			gp_lua_cost_set_log(*lc, r->log, r->log_ud);
+		}
+		cm = *lc ? gp_lua_cost_model(*lc) : r->cm;
+	}
+	struct gp_costtab *ct = gp_costtab_new(s, cm, e);
+	if (!ct) {
+		gp_lua_cost_free(*lc);
+		*lc = NULL;
+	}
+	return ct;
+}
+
+/* Makes lc (from tables_for) the script in use. */
+static void use_script(struct gp_run *r, struct gp_lua_cost *lc, const struct gp_scenario *s)
+{
+	char want[sizeof r->script_path];
+	wanted_script(r, s, want, sizeof want);
+	if (!strcmp(want, r->script_path))
+		return;
+	gp_lua_cost_free(r->script);
+	r->script = lc;
+	snprintf(r->script_path, sizeof r->script_path, "%s", want);
+}
+
 int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int n,
 		struct gp_err *e)
 {
 	bool optional = r->plan_optional;
 	const struct gp_cost_model *cm = r->cm;
+	const char *cost_path = r->cost_path;
+	void (*log)(void *, const char *) = r->log;
+	void *log_ud = r->log_ud;
 	gp_run_free(r);
 	gp_run_init(r);
 	r->plan_optional = optional;
 	r->cm = cm;
+	r->cost_path = cost_path;
+	r->log = log;
+	r->log_ud = log_ud;
 	r->path = strdup(path);
 	if (!r->path)
 		return gp_errf(e, "out of memory");
@@ -114,9 +171,11 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 	r->sc = load(path, r->sets, r->nsets, r->plan_optional, r->plan_note, sizeof r->plan_note, e);
 	if (!r->sc)
 		return -1;
-	r->costs = gp_costtab_new(r->sc, r->cm, e);
+	struct gp_lua_cost *lc;
+	r->costs = tables_for(r, r->sc, &lc, e);
 	if (!r->costs)
 		return -1;
+	use_script(r, lc, r->sc);
 	look_at_file_plan(r);
 	r->stale = GP_STALE_RESULT;
 	return 0;
@@ -130,12 +189,26 @@ static int reload(struct gp_run *r, struct gp_err *e)
 	char note[sizeof r->plan_note];
 	struct gp_scenario *s = load(r->path, r->sets, r->nsets, r->plan_optional, note,
 				     sizeof note, e);
-	if (!s || gp_costtab_update(r->costs, s, e)) {
-		if (s) {
-			/* Bring the tables back to the last good scenario. */
-			gp_costtab_free(r->costs);
-			r->costs = gp_costtab_new(r->sc, r->cm, NULL);
+	if (!s)
+		return -1;
+	char want[sizeof r->script_path];
+	wanted_script(r, s, want, sizeof want);
+	if (strcmp(want, r->script_path)) {
+		/* Another script: new tables, the old ones kept until they work. */
+		struct gp_lua_cost *lc;
+		struct gp_costtab *ct = tables_for(r, s, &lc, e);
+		if (!ct) {
+			gp_scenario_free(s);
+			return -1;
 		}
+		gp_costtab_free(r->costs);
+		r->costs = ct;
+		use_script(r, lc, s);
+	} else if (gp_costtab_update(r->costs, s, e)) {
+		/* Bring the tables back to the last good scenario. */
+		gp_costtab_free(r->costs);
+		r->costs = gp_costtab_new(r->sc, r->script ? gp_lua_cost_model(r->script) : r->cm,
+					  NULL);
 		gp_scenario_free(s);
 		return -1;
 	}
@@ -260,6 +333,7 @@ int gp_run_simulate(struct gp_run *r, const struct gp_sim_req *rq, struct gp_err
 	}
 	if (r->src == GP_SRC_ENGINE && r->has_rep)
 		gp_solver_info_of(&r->rep, r->sc->objective, &res.solver);
+	snprintf(res.cost_model, sizeof res.cost_model, "%s", r->script_path);
 	if (r->has_res)
 		gp_result_free(&r->res);
 	r->res = res;

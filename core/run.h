@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include "costtab.h"
+#include "lua_cost.h"
 #include "plan.h"
 #include "scenario.h"
 #include "sim.h"
@@ -43,7 +44,14 @@ struct gp_run {
 				     * not an error (checking, simulating) */
 	char plan_note[512];        /* why the file's plan was left out, or "" */
 	struct gp_costtab *costs;
-	const struct gp_cost_model *cm;   /* NULL: the default */
+	const struct gp_cost_model *cm;   /* NULL: the default (a script overrides it) */
+	/* Set before loading: a cost-model script over the scenario's
+	 * cost_model, and where the scripts' warnings go. */
+	const char *cost_path;
+	void (*log)(void *ud, const char *line);
+	void *log_ud;
+	struct gp_lua_cost *script;       /* the cost-model script in use, owned */
+	char script_path[512];            /* what it was loaded from, or "" */
 
 	enum gp_plan_source src;
 	struct gp_plan plan;        /* what is looked at (GP_SRC_ENGINE: owned) */
@@ -71,7 +79,8 @@ struct gp_sim_req {
 void gp_run_init(struct gp_run *r);
 void gp_run_free(struct gp_run *r);
 
-/* Loads path with the overrides sets[0..n) (--set) and makes the cost
+/* Loads path with the overrides sets[0..n) (--set), its cost-model
+ * script (cost_path, else the scenario's cost_model) and makes the cost
  * tables; the file's plan is the plan looked at (with plan_optional, only
  * when it validates). */
 int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int n,

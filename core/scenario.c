@@ -172,7 +172,10 @@ bool gp_scenario_same(const struct gp_scenario *a, const struct gp_scenario *b)
 	if (strcmp(a->name, b->name) || a->ngpus != b->ngpus || a->ndcs != b->ndcs ||
 	    a->nlinks != b->nlinks || !gp_model_same(&a->model, &b->model) ||
 	    !same_job(&a->job, &b->job) || a->objective != b->objective ||
-	    a->budget_usd_per_hour != b->budget_usd_per_hour)
+	    a->budget_usd_per_hour != b->budget_usd_per_hour ||
+	    strcmp(a->cost_model, b->cost_model) || strcmp(a->heuristic, b->heuristic) ||
+	    a->measured.iteration_time != b->measured.iteration_time ||
+	    a->measured.peak_memory != b->measured.peak_memory)
 		return false;
 	for (int i = 0; i < a->ngpus; i++)
 		if (!same_gpu(&a->gpus[i], &b->gpus[i]))
@@ -246,48 +249,6 @@ struct gp_scenario *gp_scenario_dup(const struct gp_scenario *s, int extra_gpus)
 	return d;
 }
 
-/* Reads a whole file; scenario files are small, so cap them. */
-static char *slurp(const char *path, size_t *len, struct gp_err *e)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		gp_errf(e, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0)
-			break;
-		if (n == cap) {
-			if (cap >= (16u << 20)) {
-				gp_errf(e, "%s: larger than 16 MiB; not a scenario file?", path);
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				gp_errf(e, "out of memory");
-			}
-			buf = nb;
-		}
-	}
-	if (buf && ferror(f)) {
-		gp_errf(e, "%s: read error: %s", path, strerror(errno));
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf)
-		*len = n;
-	return buf;
-}
-
 struct gp_scenario *gp_scenario_load(const char *path, struct gp_err *e)
 {
 	return gp_scenario_load_set(path, NULL, 0, e);
@@ -297,7 +258,7 @@ struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *se
 					 int nsets, struct gp_err *e)
 {
 	size_t len;
-	char *text = slurp(path, &len, e);
+	char *text = gp_read_file(path, &len, e);
 	if (!text)
 		return NULL;
 	struct gp_lua *h = gp_lua_new(NULL, e);
@@ -434,4 +395,14 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 					       s->gpus[pool->gpu].name, pool->count);
 		}
 	return 0;
+}
+
+void gp_scenario_script_path(const struct gp_scenario *s, const char *rel, char *out,
+			     size_t n)
+{
+	const char *slash = strrchr(s->path, '/');
+	if (rel[0] == '/' || !slash)
+		snprintf(out, n, "%s", rel);
+	else
+		snprintf(out, n, "%.*s/%s", (int)(slash - s->path), s->path, rel);
 }

@@ -125,6 +125,14 @@ struct gp_scenario {
 	struct gp_job job;
 	enum gp_objective objective;
 	double budget_usd_per_hour; /* 0: none */
+	/* Scripts as the file names them (relative to its directory), or "". */
+	char cost_model[512];
+	char heuristic[512];
+	/* A measured run of this scenario's plan, 0 where not given. */
+	struct {
+		double iteration_time;   /* s */
+		double peak_memory;      /* bytes, the highest GPU's */
+	} measured;
 	bool has_plan;
 	struct gp_plan plan;
 };
@@ -144,6 +152,10 @@ int gp_plan_copy(struct gp_plan *dst, const struct gp_plan *src);
 bool gp_scenario_same(const struct gp_scenario *a, const struct gp_scenario *b);
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b);
 bool gp_model_same(const struct gp_model *a, const struct gp_model *b);
+/* A script path as the scenario names it, resolved against the
+ * scenario file's directory (absolute paths as they are). */
+void gp_scenario_script_path(const struct gp_scenario *s, const char *rel, char *out,
+			     size_t n);
 
 /* Writes s as canonical Lua (scenario_write.c): every field explicit,
  * both directions of each link, numbers that load back as the same

@@ -444,6 +444,25 @@ static void write_plan(struct wr *w, const struct gp_scenario *s, const struct g
 		w_fail(w, "write error");
 }
 
+/* The scripts it names and what was measured of it. */
+static void write_scripts(struct wr *w, const struct gp_scenario *s)
+{
+	w->where = "top level";
+	if (s->cost_model[0])
+		put_str(w, "  ", "cost_model", s->cost_model);
+	if (s->heuristic[0])
+		put_str(w, "  ", "heuristic", s->heuristic);
+	if (s->measured.iteration_time > 0 || s->measured.peak_memory > 0) {
+		w->where = "measured";
+		fprintf(w->f, "  measured = {\n");
+		if (s->measured.iteration_time > 0)
+			put_num(w, "    ", "iteration_time", s->measured.iteration_time, Q_TIME);
+		if (s->measured.peak_memory > 0)
+			put_num(w, "    ", "peak_memory", s->measured.peak_memory, Q_MEM);
+		fprintf(w->f, "  },\n");
+	}
+}
+
 static int write_all(FILE *f, const struct gp_scenario *s, const struct gp_scenario *cat,
 		     struct gp_err *e)
 {
@@ -467,6 +486,7 @@ static int write_all(FILE *f, const struct gp_scenario *s, const struct gp_scena
 		put_num(&w, "    ", "usd_per_hour", s->budget_usd_per_hour, Q_PLAIN);
 		fprintf(f, "  },\n");
 	}
+	write_scripts(&w, s);
 	if (s->has_plan)
 		write_plan(&w, s, &s->plan);
 	fprintf(f, "}\n");

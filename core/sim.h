@@ -112,6 +112,7 @@ struct gp_result {
 	int64_t nspans;
 	bool fits;
 	char fit_msg[512];
+	char cost_model[512];    /* the cost-model script it ran under, or "": the default */
 };
 
 struct gp_costtab;

@@ -36,11 +36,20 @@ void gp_app_say(struct gp_app *a, enum gp_role role, const char *fmt, ...)
 	a->status_role = role;
 }
 
+/* A script's warnings and prints: the status line. */
+static void app_log(void *ud, const char *line)
+{
+	gp_app_say(ud, GP_R_WARN, "%s", line);
+}
+
 int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 {
 	memset(a, 0, sizeof *a);
 	gp_run_init(&a->run);
 	a->run.plan_optional = true;
+	a->run.cost_path = o->cost_model;
+	a->run.log = app_log;
+	a->run.log_ud = a;
 	a->th = o->theme ? o->theme : gp_theme_default();
 	a->ascii = o->ascii;
 	a->w = o->w > 0 ? o->w : 80;

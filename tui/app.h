@@ -115,6 +115,7 @@ struct gp_app_opts {
 	const struct gp_theme *theme;
 	bool ascii;
 	int w, h;
+	const char *cost_model;   /* --cost-model */
 };
 
 /* Loads the scenario and simulates its plan (or plans it when it has

@@ -31,6 +31,7 @@ struct args {
 	const char *theme, *color, *view, *keys;
 	int ascii;
 	int width, height;          /* --size */
+	const char *cost_model;     /* --cost-model */
 };
 
 /* A command: one file each (cmd_*.c), as tmux has them. `opts` names
@@ -67,6 +68,9 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* steps.c: loads a->file with a->sets into r (an error said, EXIT_INPUT);
  * planning leaves out a file's plan that no longer validates. */
 int cli_load(struct gp_run *r, const struct args *a, bool planning);
+/* What a run takes from the flags before loading (--cost-model) and the
+ * log the scripts write to (standard error). */
+void cli_run_setup(struct gp_run *r, const struct args *a);
 /* The planning request of a (engine, time, gap, seed, polish, warm). */
 int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_req *rq);
 /* Plans (an error said, with the exit code it deserves). */

@@ -73,7 +73,7 @@ static int run(const struct args *a)
 const struct cmd cmd_compare = {
 	.name = "compare",
 	.help = "every engine side by side",
-	.opts = "set time-limit gap seed no-polish warm schedule json",
+	.opts = "set time-limit gap seed no-polish warm schedule json cost-model",
 	.file = true,
 	.run = run,
 };

@@ -40,7 +40,7 @@ static int run(const struct args *a)
 const struct cmd cmd_gantt = {
 	.name = "gantt",
 	.help = "write the simulated iteration as an SVG Gantt chart",
-	.opts = "out set schedule chunks time-limit gap",
+	.opts = "out set schedule chunks time-limit gap cost-model",
 	.file = true,
 	.run = run,
 };

@@ -33,7 +33,7 @@ static int run(const struct args *a)
 const struct cmd cmd_sim = {
 	.name = "sim",
 	.help = "simulate the scenario's plan for one iteration",
-	.opts = "set schedule chunks time-limit gap json csv",
+	.opts = "set schedule chunks time-limit gap json csv cost-model",
 	.file = true,
 	.run = run,
 };

@@ -242,6 +242,13 @@ static int set_size(struct args *a, const char *flag, const char *v)
 	return 0;
 }
 
+static int set_cost_model(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	a->cost_model = v;
+	return 0;
+}
+
 static const struct opt opts[] = {
 	{ "set", "--set", NULL, "PATH=V", "PATH=VALUE", "override a scenario field, e.g.\n"
 	  "'links[ams-fra].bandwidth=Gbps(50)'; sweep: PATH=v1,v2,...", set_set },
@@ -278,6 +285,8 @@ static const struct opt opts[] = {
 	{ "keys", "--keys", NULL, "KEYS", "keys", "keys to press first, as the man page writes\n"
 	  "them: <Tab>jj<Enter>", set_keys },
 	{ "size", "--size", NULL, "WxH", "a size", "the screen's size (default 100x30)", set_size },
+	{ "cost-model", "--cost-model", NULL, "FILE", "a file", "a cost-model script (geoplan-lua(7));\n"
+	  "over the scenario's cost_model", set_cost_model },
 };
 #define NOPTS (int)(sizeof opts / sizeof opts[0])
 

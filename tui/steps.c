@@ -8,10 +8,24 @@
 
 #include "cli.h"
 
+/* The scripts' warnings and prints: standard error, never the output. */
+static void log_stderr(void *ud, const char *line)
+{
+	(void)ud;
+	fprintf(stderr, "geoplan: %s\n", line);
+}
+
+void cli_run_setup(struct gp_run *r, const struct args *a)
+{
+	r->cost_path = a->cost_model;
+	r->log = log_stderr;
+}
+
 int cli_load(struct gp_run *r, const struct args *a, bool planning)
 {
 	struct gp_err e = { "" };
 	r->plan_optional = planning;
+	cli_run_setup(r, a);
 	if (gp_run_load(r, a->file, a->sets, a->nsets, &e))
 		return cli_error(EXIT_INPUT, "%s", e.msg);
 	return EXIT_OK;

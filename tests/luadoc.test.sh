@@ -1,0 +1,29 @@
+#!/bin/sh
+# Every example of geoplan-lua(7) runs: each block tagged
+# `.\" example: NAME SAMPLE [expect: TEXT]` is extracted, unescaped from
+# roff and given to `geoplan sim samples/SAMPLE.lua --cost-model`; it
+# must succeed and, if asked, print TEXT.
+set -u
+G=${GEOPLAN:-build/geoplan}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+awk -v dir="$T" '
+/^\.\\" example: / { name = $3; sample = $4; ex = 1; next }
+ex == 1 && /^\.Bd -literal/ { ex = 2; f = dir "/" name ".lua"; print sample > (dir "/" name ".sample"); next }
+ex == 2 && /^\.Ed/ { ex = 0; close(f); next }
+ex == 2 { gsub(/\\\(dq/, "\""); gsub(/\\e/, "\\"); gsub(/\\\(ha/, "^"); print > f }
+' man/geoplan-lua.7
+n=0
+for f in "$T"/*.lua; do
+	n=$((n + 1))
+	name=$(basename "$f" .lua)
+	sample=$(cat "$T/$name.sample")
+	out=$("$G" sim "samples/$sample.lua" --cost-model "$f" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "ok $n - geoplan-lua(7) example $name on $sample"
+	else
+		echo "not ok $n - geoplan-lua(7) example $name on $sample: exit $rc: $out"
+	fi
+done
+[ $n -ge 3 ] || echo "not ok $((n + 1)) - only $n examples found in geoplan-lua(7)"
