@@ -76,37 +76,6 @@ static void fail(struct call *c, const char *fmt, ...)
 	lc->failed = true;
 }
 
-static bool has(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; k && i + k <= n; i++)
-		if (!memcmp(s + i, needle, k))
-			return true;
-	return false;
-}
-
-/* Keeps the lines of a traceback that name the script's own frames. */
-static void user_frames(const char *tb, const char *script, char *out, size_t n)
-{
-	const char *base = strrchr(script, '/');
-	base = base ? base + 1 : script;
-	size_t len = 0;
-	out[0] = 0;
-	int kept = 0;
-	for (const char *l = tb; *l && kept < 8;) {
-		const char *nl = strchr(l, '\n');
-		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
-		if (has(l, ll, base) && len + ll + 2 < n) {
-			out[len++] = '\n';
-			memcpy(out + len, l, ll);
-			len += ll;
-			out[len] = 0;
-			kept++;
-		}
-		l += ll + (nl ? 1 : 0);
-	}
-}
-
 /* A Lua error in the script: its message (which names file and line),
  * the call, and the user's frames. */
 static void fail_lua(struct call *c, int rc)
@@ -119,29 +88,11 @@ static void fail_lua(struct call *c, int rc)
 	if (rc == LUA_ERRMEM) {
 		gp_errf(&lc->err, "%s: %s: the script's memory limit was exceeded", lc->name, what);
 	} else {
-		const char *m = lua_tostring(c->L, -1);
-		m = m ? m : "(error object is not a string)";
-		const char *tb = strstr(m, "\nstack traceback:");
-		int head = tb ? (int)(tb - m) : (int)strlen(m);
-		user_frames(tb ? tb + 1 : "", lc->name, frames, sizeof frames);
-		gp_errf(&lc->err, "%.*s\n  while evaluating %s%s", head, m, what, frames);
+		int head = lv_trace(lua_tostring(c->L, -1), lc->name, frames, sizeof frames);
+		gp_errf(&lc->err, "%.*s\n  while evaluating %s%s", head, lua_tostring(c->L, -1),
+			what, frames);
 	}
 	lc->failed = true;
-}
-
-/* The message handler: the message and a traceback, whatever the
- * error object is. */
-static int msgh(lua_State *L)
-{
-	const char *m = lua_tostring(L, 1);
-	if (!m) {
-		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-			m = lua_tostring(L, -1);
-		else
-			m = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-	}
-	luaL_traceback(L, L, m, 1);
-	return 1;
 }
 
 /* The script's function for c->k is to be called: false when the key is
@@ -160,7 +111,7 @@ static bool scripted(struct call *c)
 		return false;
 	c->L = lh_state(lc->h);
 	c->base = lua_gettop(c->L);
-	lua_pushcfunction(c->L, msgh);
+	lua_pushcfunction(c->L, lv_msgh);
 	lua_rawgeti(c->L, LUA_REGISTRYINDEX, lc->ref[c->k]);
 	return true;
 }

@@ -579,12 +579,6 @@ static int conv_top(lua_State *L)
 	    lh_get_str(c, top, "", "heuristic", 0, "", s->heuristic, sizeof s->heuristic) ||
 	    conv_measured(c, top))
 		return 0;
-	if (s->heuristic[0]) {
-		/* Not built yet: refusing beats planning without it. */
-		lh_err(c, "heuristic", "Lua heuristic scripts are not supported yet (\"%s\"); remove the field to use the built-in planners",
-		       s->heuristic);
-		return 0;
-	}
 	lh_conv_plan(c, top);
 	return 0;
 }

@@ -408,3 +408,168 @@ void lv_push_defaults(lua_State *L)
 	lua_setfield(L, -2, "constants");
 	lv_readonly(L, "geoplan.default");
 }
+
+/* --- the scenario, as a heuristic sees it ----------------------------- */
+
+static void push_gpus(lua_State *L, const struct gp_scenario *sc)
+{
+	lua_createtable(L, 0, sc->ngpus);
+	for (int i = 0; i < sc->ngpus; i++) {
+		lv_push_gpu(L, &sc->gpus[i], sc->gpus[i].efficiency);
+		lua_setfield(L, -2, sc->gpus[i].name);
+	}
+	lv_readonly(L, "scenario.gpus");
+}
+
+static void push_dcs(lua_State *L, const struct gp_scenario *sc)
+{
+	lua_createtable(L, sc->ndcs, 0);
+	for (int d = 0; d < sc->ndcs; d++) {
+		const struct gp_dc *dc = &sc->dcs[d];
+		lua_createtable(L, 0, 2);
+		set_str(L, "name", dc->name);
+		lua_createtable(L, dc->npools, 0);
+		for (int p = 0; p < dc->npools; p++) {
+			push_pool(L, sc, &dc->pools[p]);
+			lua_rawseti(L, -2, p + 1);
+		}
+		lv_readonly(L, "dc.pools");
+		lua_setfield(L, -2, "pools");
+		lv_readonly(L, "scenario.dcs[i]");
+		lua_rawseti(L, -2, d + 1);
+	}
+	lv_readonly(L, "scenario.dcs");
+}
+
+static void push_links(lua_State *L, const struct gp_scenario *sc)
+{
+	lua_createtable(L, sc->nlinks, 0);
+	for (int i = 0; i < sc->nlinks; i++) {
+		const struct gp_link *l = &sc->links[i];
+		lua_createtable(L, 0, 6);
+		set_str(L, "from", sc->dcs[l->from].name);
+		set_str(L, "to", sc->dcs[l->to].name);
+		set_num(L, "bandwidth", l->bandwidth);
+		set_num(L, "latency", l->latency);
+		set_num(L, "price_per_gb", l->price_per_gb);
+		set_int(L, "streams", l->streams);
+		lv_readonly(L, "scenario.links[i]");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lv_readonly(L, "scenario.links");
+}
+
+static void push_model_job(lua_State *L, const struct gp_scenario *sc)
+{
+	const struct gp_model *m = &sc->model;
+	lua_createtable(L, 0, 8);
+	set_str(L, "name", m->name);
+	set_int(L, "layers", m->layers);
+	set_num(L, "hidden", m->hidden);
+	set_num(L, "heads", m->heads);
+	set_num(L, "kv_heads", m->kv_heads);
+	set_num(L, "ffn", m->ffn);
+	set_num(L, "vocab", m->vocab);
+	lua_pushboolean(L, m->gated);
+	lua_setfield(L, -2, "gated");
+	lv_readonly(L, "scenario.model");
+	lua_setfield(L, -2, "model");
+	const struct gp_job *j = &sc->job;
+	lua_createtable(L, 0, 8);
+	set_num(L, "seq", j->seq);
+	set_num(L, "global_batch", j->global_batch);
+	set_num(L, "micro_batch", j->micro_batch);
+	set_str(L, "recompute", gp_recompute_name(j->recompute));
+	lua_pushboolean(L, j->zero);
+	lua_setfield(L, -2, "zero");
+	lua_createtable(L, 0, 3);
+	set_str(L, "mode", gp_sync_name(j->sync_mode));
+	set_int(L, "every", j->sync_every);
+	lua_pushboolean(L, j->sync_overlap);
+	lua_setfield(L, -2, "overlap");
+	lv_readonly(L, "scenario.job.sync");
+	lua_setfield(L, -2, "sync");
+	lv_readonly(L, "scenario.job");
+	lua_setfield(L, -2, "job");
+}
+
+void lv_push_scenario(lua_State *L, const struct gp_scenario *sc)
+{
+	static const char *const objectives[] = { "time", "cost", "wan_bytes" };
+	lua_createtable(L, 0, 8);
+	set_str(L, "name", sc->name);
+	push_gpus(L, sc);
+	lua_setfield(L, -2, "gpus");
+	push_dcs(L, sc);
+	lua_setfield(L, -2, "dcs");
+	push_links(L, sc);
+	lua_setfield(L, -2, "links");
+	push_model_job(L, sc);
+	set_str(L, "objective", objectives[sc->objective]);
+	if (sc->budget_usd_per_hour > 0) {
+		lua_createtable(L, 0, 1);
+		set_num(L, "usd_per_hour", sc->budget_usd_per_hour);
+		lv_readonly(L, "scenario.budget");
+		lua_setfield(L, -2, "budget");
+	}
+	lv_readonly(L, "scenario");
+}
+
+/* --- errors ----------------------------------------------------------- */
+
+/* The message handler: the message and a traceback, whatever the
+ * error object is. */
+int lv_msgh(lua_State *L)
+{
+	const char *m = lua_tostring(L, 1);
+	if (!m) {
+		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+			m = lua_tostring(L, -1);
+		else
+			m = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	}
+	luaL_traceback(L, L, m, 1);
+	return 1;
+}
+
+static bool has(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; k && i + k <= n; i++)
+		if (!memcmp(s + i, needle, k))
+			return true;
+	return false;
+}
+
+/* Keeps the lines of a traceback that name the script's own frames. */
+static void user_frames(const char *tb, const char *script, char *out, size_t n)
+{
+	const char *base = strrchr(script, '/');
+	base = base ? base + 1 : script;
+	size_t len = 0;
+	out[0] = 0;
+	int kept = 0;
+	for (const char *l = tb; *l && kept < 8;) {
+		const char *nl = strchr(l, '\n');
+		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
+		if (has(l, ll, base) && len + ll + 2 < n) {
+			out[len++] = '\n';
+			memcpy(out + len, l, ll);
+			len += ll;
+			out[len] = 0;
+			kept++;
+		}
+		l += ll + (nl ? 1 : 0);
+	}
+}
+
+int lv_trace(const char *msg, const char *script, char *frames, size_t n)
+{
+	if (!msg) {
+		snprintf(frames, n, "%s", "");
+		return 0;
+	}
+	const char *tb = strstr(msg, "\nstack traceback:");
+	user_frames(tb ? tb + 1 : "", script, frames, n);
+	return tb ? (int)(tb - msg) : (int)strlen(msg);
+}

@@ -1,7 +1,7 @@
 /*
- * lua_view.h: internal to lua_cost.c and lua_view.c: the read-only
- * descriptors a cost-model script's functions receive, and the
- * geoplan.default.* closures that read them back.
+ * lua_view.h: internal to the script files (lua_cost.c, lua_call.c,
+ * lua_heur.c): the read-only descriptors a script's functions receive,
+ * and the geoplan.default.* closures that read them back.
  *
  * A descriptor is a plain table of SI figures behind a proxy: reads go
  * straight to the table (__index), writes raise an error naming it, and
@@ -32,9 +32,21 @@ void lv_push_channel(lua_State *L, const struct gp_channel_q *q);
 /* ctx of p2p, allreduce and optimizer: only params. */
 void lv_push_bare_ctx(lua_State *L, int params);
 
+/* The scenario a heuristic's plan() receives: gpus (by name), dcs (each
+ * with its pools), links (one entry per direction), model, job,
+ * objective, budget; read-only all the way down. */
+void lv_push_scenario(lua_State *L, const struct gp_scenario *sc);
+
 /* Pushes the table geoplan.default: the C default model's operations
  * and its constants. */
 void lv_push_defaults(lua_State *L);
+
+/* A message handler: the message (a non-string object through its
+ * __tostring) and a traceback. */
+int lv_msgh(lua_State *L);
+/* Of a message lv_msgh made: the length of its first part (the error),
+ * and in frames the traceback's lines that name the script's own file. */
+int lv_trace(const char *msg, const char *script, char *frames, size_t n);
 
 /* Names as descriptors spell them. */
 const char *lv_recompute_name(enum gp_recompute rc);

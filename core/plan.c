@@ -32,6 +32,8 @@ static const struct gp_engine engines[] = {
 	  "pipelines over chains of linked DCs, DP inside each DC", gp_plan_atlas, 0 },
 	{ "search", GP_ENGINE_HEURISTIC | GP_ENGINE_WARM,
 	  "a genetic search judged by the simulator", gp_plan_search, 0 },
+	{ "heuristic", GP_ENGINE_HEURISTIC | GP_ENGINE_SCRIPT,
+	  "the Lua heuristic script (--heuristic FILE or the scenario's)", gp_plan_heuristic, 0 },
 };
 #define NENGINES (int)(sizeof engines / sizeof engines[0])
 
@@ -49,6 +51,14 @@ const struct gp_engine *gp_engine_find(const char *name)
 {
 	for (int i = 0; name && i < NENGINES; i++)
 		if (!strcmp(engines[i].name, name))
+			return &engines[i];
+	return NULL;
+}
+
+const struct gp_engine *gp_engine_script(void)
+{
+	for (int i = 0; i < NENGINES; i++)
+		if (engines[i].flags & GP_ENGINE_SCRIPT)
 			return &engines[i];
 	return NULL;
 }
@@ -193,21 +203,25 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 
 /* What every returned plan keeps: it validates, its GPUs cost no more
  * than the budget, and its DP sync mode is the job's when the job fixes
- * one. A breach is an engine's bug, reported as such. */
+ * one. A breach is an engine's bug, reported as such, or a script's
+ * mistake. */
 static int check_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		      const char *engine, const struct gp_plan *p, struct gp_err *e)
+		      const struct gp_engine *eng, const char *engine, const struct gp_plan *p,
+		      struct gp_err *e)
 {
+	const char *why = eng->flags & GP_ENGINE_SCRIPT ? "the script's limit to keep"
+							 : "an engine bug";
 	if (gp_plan_validate(s, p, e)) {
 		gp_err_prefix(e, engine);
 		return -1;
 	}
 	double usd = gp_plan_usd_per_hour(s, p);
 	if (o->budget_usd_per_hour > 0 && usd > o->budget_usd_per_hour * (1 + 1e-9))
-		return gp_errf(e, "%s: its plan costs $%.2f/h, over the budget of $%.2f/h (an engine bug)",
-			       engine, usd, o->budget_usd_per_hour);
+		return gp_errf(e, "%s: its plan costs $%.2f/h, over the budget of $%.2f/h (%s)",
+			       engine, usd, o->budget_usd_per_hour, why);
 	if (s->job.sync_mode != GP_SYNC_AUTO && gp_plan_sync(s, p) != s->job.sync_mode)
-		return gp_errf(e, "%s: its plan syncs %s, the job says %s (an engine bug)", engine,
-			       gp_sync_name(gp_plan_sync(s, p)), gp_sync_name(s->job.sync_mode));
+		return gp_errf(e, "%s: its plan syncs %s, the job says %s (%s)", engine,
+			       gp_sync_name(gp_plan_sync(s, p)), gp_sync_name(s->job.sync_mode), why);
 	return 0;
 }
 
@@ -248,7 +262,7 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	if (rc == 0 && (eng->flags & GP_ENGINE_POLISH) && o.polish && o.objective == GP_OBJ_TIME &&
 	    !gp_plan_cancelled(&o))
 		polish(s, &o, out, rep);
-	if (rc == 0 && check_plan(s, &o, eng->name, out, e)) {
+	if (rc == 0 && check_plan(s, &o, eng, rep->engine ? rep->engine : eng->name, out, e)) {
 		gp_plan_free(out);
 		rep->status = GP_MILP_ERROR;
 		rc = -1;

@@ -19,6 +19,7 @@ enum gp_engine_flag {
 	GP_ENGINE_WARM = 1 << 2,       /* starts from gp_plan_opts.warm */
 	GP_ENGINE_POLISH = 1 << 3,     /* its time plans are polished by the search */
 	GP_ENGINE_DEFAULT = 1 << 4,    /* the engine when none is named */
+	GP_ENGINE_SCRIPT = 1 << 5,     /* runs gp_plan_opts.heuristic (a Lua script) */
 };
 
 typedef int (*gp_engine_fn)(const struct gp_scenario *s, const struct gp_plan_opts *o,
@@ -38,6 +39,8 @@ const struct gp_engine *gp_engine_at(int i);
 /* NULL when no engine has that name. */
 const struct gp_engine *gp_engine_find(const char *name);
 const struct gp_engine *gp_engine_default(void);
+/* The engine that runs a heuristic script. */
+const struct gp_engine *gp_engine_script(void);
 /* "milp, megatron, ..." (the engines whose flags include all of `with`). */
 void gp_engine_names(char *buf, size_t n, unsigned with);
 

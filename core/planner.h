@@ -27,6 +27,8 @@ struct gp_progress {
 	double elapsed;           /* seconds since the request started */
 };
 
+struct gp_lua_heur;   /* lua_heur.h */
+
 /* A planning request: the job's constraints and how hard to try. Engines
  * honour every constraint of the job (memory, GPUs, the budget). */
 struct gp_plan_opts {
@@ -43,6 +45,7 @@ struct gp_plan_opts {
 				   * cross-checks enumerate */
 	const struct gp_costtab *costs;   /* NULL: made from the default model */
 	const struct gp_plan *warm;       /* a plan to start from, or NULL */
+	struct gp_lua_heur *heuristic;    /* the engine "heuristic"'s script, or NULL */
 	const atomic_int *cancel;         /* non-zero: stop soon, keep the best */
 	void (*progress)(void *ud, const struct gp_progress *p);
 	void *progress_ud;
@@ -74,6 +77,9 @@ int gp_plan_dp_across_dcs(const struct gp_scenario *s, const struct gp_plan_opts
 			  struct gp_err *e);
 int gp_plan_atlas(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+/* The plan of o->heuristic, a Lua script (plan_script.c). */
+int gp_plan_heuristic(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		      struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 int gp_plan_search(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 /* The same search with the nwarm plans warm[] in its first population as

@@ -37,6 +37,7 @@ void gp_run_free(struct gp_run *r)
 		gp_result_free(&r->res);
 	gp_costtab_free(r->costs);
 	gp_lua_cost_free(r->script);
+	gp_lua_heur_free(r->heur);
 	gp_scenario_free(r->sc);
 	for (int i = 0; i < r->nsets; i++)
 		free(r->sets[i]);
@@ -147,12 +148,40 @@ static void use_script(struct gp_run *r, struct gp_lua_cost *lc, const struct gp
 	snprintf(r->script_path, sizeof r->script_path, "%s", want);
 }
 
+/* The heuristic script s wants (--heuristic, else its own) into *h when
+ * it is not the one loaded: 1, or 0 when nothing changes, -1 on error. */
+static int heur_for(const struct gp_run *r, const struct gp_scenario *s,
+		    struct gp_lua_heur **h, char *want, size_t n, struct gp_err *e)
+{
+	*h = NULL;
+	if (r->heur_path)
+		snprintf(want, n, "%s", r->heur_path);
+	else if (s->heuristic[0])
+		gp_scenario_script_path(s, s->heuristic, want, n);
+	else
+		want[0] = 0;
+	if (!strcmp(want, r->heur_loaded))
+		return 0;
+	if (want[0] && !(*h = gp_lua_heur_load(want, e)))
+		return -1;
+	if (*h)
+		gp_lua_heur_set_log(*h, r->log, r->log_ud);
+	return 1;
+}
+
+static void use_heur(struct gp_run *r, struct gp_lua_heur *h, const char *path)
+{
+	gp_lua_heur_free(r->heur);
+	r->heur = h;
+	snprintf(r->heur_loaded, sizeof r->heur_loaded, "%s", path);
+}
+
 int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int n,
 		struct gp_err *e)
 {
 	bool optional = r->plan_optional;
 	const struct gp_cost_model *cm = r->cm;
-	const char *cost_path = r->cost_path;
+	const char *cost_path = r->cost_path, *heur_path = r->heur_path;
 	void (*log)(void *, const char *) = r->log;
 	void *log_ud = r->log_ud;
 	gp_run_free(r);
@@ -160,6 +189,7 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 	r->plan_optional = optional;
 	r->cm = cm;
 	r->cost_path = cost_path;
+	r->heur_path = heur_path;
 	r->log = log;
 	r->log_ud = log_ud;
 	r->path = strdup(path);
@@ -176,6 +206,13 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 	if (!r->costs)
 		return -1;
 	use_script(r, lc, r->sc);
+	struct gp_lua_heur *h;
+	char hp[sizeof r->heur_loaded];
+	int hc = heur_for(r, r->sc, &h, hp, sizeof hp, e);
+	if (hc < 0)
+		return -1;
+	if (hc)
+		use_heur(r, h, hp);
 	look_at_file_plan(r);
 	r->stale = GP_STALE_RESULT;
 	return 0;
@@ -191,6 +228,13 @@ static int reload(struct gp_run *r, struct gp_err *e)
 				     sizeof note, e);
 	if (!s)
 		return -1;
+	struct gp_lua_heur *h;
+	char hp[sizeof r->heur_loaded];
+	int hc = heur_for(r, s, &h, hp, sizeof hp, e);
+	if (hc < 0) {
+		gp_scenario_free(s);
+		return -1;
+	}
 	char want[sizeof r->script_path];
 	wanted_script(r, s, want, sizeof want);
 	if (strcmp(want, r->script_path)) {
@@ -198,6 +242,7 @@ static int reload(struct gp_run *r, struct gp_err *e)
 		struct gp_lua_cost *lc;
 		struct gp_costtab *ct = tables_for(r, s, &lc, e);
 		if (!ct) {
+			gp_lua_heur_free(h);
 			gp_scenario_free(s);
 			return -1;
 		}
@@ -209,9 +254,12 @@ static int reload(struct gp_run *r, struct gp_err *e)
 		gp_costtab_free(r->costs);
 		r->costs = gp_costtab_new(r->sc, r->script ? gp_lua_cost_model(r->script) : r->cm,
 					  NULL);
+		gp_lua_heur_free(h);
 		gp_scenario_free(s);
 		return -1;
 	}
+	if (hc)
+		use_heur(r, h, hp);
 	bool same = gp_scenario_same(r->sc, s);
 	bool file_plan = r->src == GP_SRC_FILE;
 	bool plan_same = s->has_plan == r->sc->has_plan &&
@@ -268,6 +316,12 @@ int gp_run_plan(struct gp_run *r, const struct gp_plan_req *rq, struct gp_err *e
 	q.o.cancel = &r->cancel;
 	q.o.progress = r->progress;
 	q.o.progress_ud = r->progress_ud;
+	q.o.heuristic = r->heur;
+	/* A heuristic script's plan is where the exact engine starts. */
+	const struct gp_engine *eng = q.engine ? q.engine : gp_engine_default();
+	if (r->heur && !q.warm && !q.o.warm && (eng->flags & GP_ENGINE_EXACT) &&
+	    (eng->flags & GP_ENGINE_WARM))
+		q.warm = gp_engine_script();
 	atomic_store(&r->cancel, 0);
 	/* Engines plan for the scenario; its own plan is only a warm start. */
 	struct gp_scenario view = *r->sc;

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include "costtab.h"
 #include "lua_cost.h"
+#include "lua_heur.h"
 #include "plan.h"
 #include "scenario.h"
 #include "sim.h"
@@ -52,6 +53,10 @@ struct gp_run {
 	void *log_ud;
 	struct gp_lua_cost *script;       /* the cost-model script in use, owned */
 	char script_path[512];            /* what it was loaded from, or "" */
+	/* The same for a heuristic script: --heuristic over the scenario's. */
+	const char *heur_path;
+	struct gp_lua_heur *heur;
+	char heur_loaded[512];
 
 	enum gp_plan_source src;
 	struct gp_plan plan;        /* what is looked at (GP_SRC_ENGINE: owned) */

@@ -23,6 +23,7 @@ int gp_whatif_split(const char *set, char ***vals);
 /* A sweep: the overrides every point shares, then per point its own. */
 struct gp_sweep {
 	const char *cost_path;  /* a cost-model script over the file's, or NULL */
+	const char *heur_path;  /* a heuristic script over the file's, or NULL */
 	char **base;
 	int nbase;
 	char ***pts;           /* pts[k][0..npt[k]) */

@@ -1,15 +1,17 @@
 #!/bin/sh
 # Every example of geoplan-lua(7) runs: each block tagged
-# `.\" example: NAME SAMPLE [expect: TEXT]` is extracted, unescaped from
-# roff and given to `geoplan sim samples/SAMPLE.lua --cost-model`; it
-# must succeed and, if asked, print TEXT.
+# `.\" example: NAME SAMPLE` (a cost model) or `.\" heuristic: NAME
+# SAMPLE` is extracted, unescaped from roff and given to
+# `geoplan sim samples/SAMPLE.lua --cost-model` or to
+# `geoplan plan samples/SAMPLE.lua --engine heuristic --heuristic`; it
+# must succeed.
 set -u
 G=${GEOPLAN:-build/geoplan}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 awk -v dir="$T" '
-/^\.\\" example: / { name = $3; sample = $4; ex = 1; next }
-ex == 1 && /^\.Bd -literal/ { ex = 2; f = dir "/" name ".lua"; print sample > (dir "/" name ".sample"); next }
+/^\.\\" (example|heuristic): / { kind = $2; name = $3; sample = $4; ex = 1; next }
+ex == 1 && /^\.Bd -literal/ { ex = 2; f = dir "/" name ".lua"; print sample " " kind > (dir "/" name ".sample"); next }
 ex == 2 && /^\.Ed/ { ex = 0; close(f); next }
 ex == 2 { gsub(/\\\(dq/, "\""); gsub(/\\e/, "\\"); gsub(/\\\(ha/, "^"); print > f }
 ' man/geoplan-lua.7
@@ -17,8 +19,12 @@ n=0
 for f in "$T"/*.lua; do
 	n=$((n + 1))
 	name=$(basename "$f" .lua)
-	sample=$(cat "$T/$name.sample")
-	out=$("$G" sim "samples/$sample.lua" --cost-model "$f" 2>&1)
+	read -r sample kind <"$T/$name.sample"
+	if [ "$kind" = "heuristic:" ]; then
+		out=$("$G" plan "samples/$sample.lua" --engine heuristic --heuristic "$f" 2>&1)
+	else
+		out=$("$G" sim "samples/$sample.lua" --cost-model "$f" 2>&1)
+	fi
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		echo "ok $n - geoplan-lua(7) example $name on $sample"

@@ -28,10 +28,12 @@ static void test_every_engine_keeps_the_budget(void **state)
 	(void)state;
 	const char *sets[] = { "plan=nil", "budget={usd_per_hour=10}" };
 	struct gp_scenario *s = load("samples/default.lua", sets, 2);
+	struct gp_lua_heur *h = test_heuristic();
 	int planned = 0;
 	for (int i = 0; i < gp_engine_count(); i++) {
 		const struct gp_engine *eng = gp_engine_at(i);
-		struct gp_plan_req rq = { .engine = eng, .o = { .polish = true, .time_limit = 5 } };
+		struct gp_plan_req rq = { .engine = eng, .o = { .polish = true, .time_limit = 5,
+							       .heuristic = h } };
 		struct gp_plan p;
 		struct gp_plan_report rep;
 		struct gp_err e = { "" };
@@ -51,6 +53,7 @@ static void test_every_engine_keeps_the_budget(void **state)
 	}
 	/* At least the MILP and the search find a plan within it. */
 	assert_true(planned >= 2);
+	gp_lua_heur_free(h);
 	gp_scenario_free(s);
 }
 
@@ -79,11 +82,12 @@ static void test_a_cancelled_request_stops_every_engine(void **state)
 	(void)state;
 	const char *sets[] = { "plan=nil" };
 	struct gp_scenario *s = load("samples/p3.lua", sets, 1);
+	struct gp_lua_heur *h = test_heuristic();
 	atomic_store(&cancel_flag, 1);
 	for (int i = 0; i < gp_engine_count(); i++) {
 		const struct gp_engine *eng = gp_engine_at(i);
 		struct gp_plan_opts o = { .schedule = GP_SCHED_1F1B, .time_limit = 60,
-					  .cancel = &cancel_flag };
+					  .cancel = &cancel_flag, .heuristic = h };
 		struct gp_plan p;
 		struct gp_plan_report rep;
 		struct gp_err e = { "" };
@@ -92,6 +96,7 @@ static void test_a_cancelled_request_stops_every_engine(void **state)
 		assert_true(rep.seconds < 5);
 	}
 	atomic_store(&cancel_flag, 0);
+	gp_lua_heur_free(h);
 	gp_scenario_free(s);
 }
 
@@ -133,10 +138,11 @@ static void test_every_engine_reads_the_tables(void **state)
 	struct gp_err e = { "" };
 	struct gp_costtab *ct = gp_costtab_new(s, &slow, &e);
 	assert_non_null(ct);
+	struct gp_lua_heur *h = test_heuristic();
 	double share0 = 0, share1 = 0;
 	for (int i = 0; i < gp_engine_count(); i++) {
 		const struct gp_engine *eng = gp_engine_at(i);
-		struct gp_plan_opts o = { .schedule = GP_SCHED_1F1B, .time_limit = 5 };
+		struct gp_plan_opts o = { .schedule = GP_SCHED_1F1B, .time_limit = 5, .heuristic = h };
 		struct gp_plan p0, p1;
 		struct gp_plan_report r0, r1;
 		assert_int_equal(eng->fn(s, &o, &p0, &r0, &e), 0);
@@ -161,6 +167,7 @@ static void test_every_engine_reads_the_tables(void **state)
 	}
 	/* Told the A100s are slow, the engines give them less work. */
 	assert_true(share1 < share0 - 0.1);
+	gp_lua_heur_free(h);
 	gp_costtab_free(ct);
 	gp_scenario_free(s);
 }
@@ -175,7 +182,8 @@ static void test_the_table(void **state)
 	assert_true(gp_engine_find("search")->flags & GP_ENGINE_HEURISTIC);
 	char names[256];
 	gp_engine_names(names, sizeof names, GP_ENGINE_HEURISTIC);
-	assert_string_equal(names, "megatron, dp-across-dcs, atlas, search");
+	assert_string_equal(names, "megatron, dp-across-dcs, atlas, search, heuristic");
+	assert_true(gp_engine_script() && (gp_engine_script()->flags & GP_ENGINE_SCRIPT));
 }
 
 int main(void)

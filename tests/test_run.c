@@ -166,6 +166,7 @@ static void test_cancel_stops_every_engine(void **state)
 	for (int i = 0; i < gp_engine_count(); i++) {
 		struct gp_run r = loaded("samples/p3.lua");
 		struct gp_err e = { "" };
+		r.heur = test_heuristic();
 		struct seen s = { .cancel_at_first = &r };
 		r.progress = on_progress;
 		r.progress_ud = &s;

@@ -37,6 +37,34 @@ static inline struct gp_scenario *scen(const char *fmt, ...)
 	return s;
 }
 
+/* A heuristic script for tests that run every engine: two stages on
+ * the pool whose GPUs run a layer fastest (so it reads the tables), as
+ * many replicas as the pool holds. */
+#include "lua_heur.h"
+static inline struct gp_lua_heur *test_heuristic(void)
+{
+	static const char text[] =
+		"return { name = 'fastest', plan = function(sc, ctx)\n"
+		"  local best, bd, bp\n"
+		"  for d, dc in ipairs(sc.dcs) do for p in ipairs(dc.pools) do\n"
+		"    local f = geoplan.layer_time(d, p, 1)\n"
+		"    if not best or f < best then best, bd, bp = f, d, p end end end\n"
+		"  local dc, pool = sc.dcs[bd], sc.dcs[bd].pools[bp]\n"
+		"  local L, m = sc.model.layers, sc.job.global_batch // sc.job.micro_batch\n"
+		"  local r = math.max(1, pool.count // 2)\n"
+		"  while m % r ~= 0 do r = r - 1 end\n"
+		"  local function st(a, b) return { dc = dc.name, gpu = pool.gpu, layers = { a, b } } end\n"
+		"  return { pipelines = { { micro_batches = m // r, replicas = r,\n"
+		"    stages = { st(1, L // 2), st(L // 2 + 1, L) } } } }\n"
+		"end }\n";
+	struct gp_err e = { "" };
+	struct gp_lua_heur *h = gp_lua_heur_from_text("test-heuristic.lua", text,
+						      sizeof text - 1, &e);
+	if (!h)
+		fail_msg("%s", e.msg);
+	return h;
+}
+
 #define assert_close(a, b, rel) do { \
 	double a_ = (a), b_ = (b); \
 	if (!(fabs(a_ - b_) <= (rel) * fabs(b_) + 1e-12)) \

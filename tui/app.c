@@ -48,6 +48,7 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	gp_run_init(&a->run);
 	a->run.plan_optional = true;
 	a->run.cost_path = o->cost_model;
+	a->run.heur_path = o->heuristic;
 	a->run.log = app_log;
 	a->run.log_ud = a;
 	a->th = o->theme ? o->theme : gp_theme_default();

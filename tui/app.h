@@ -116,6 +116,7 @@ struct gp_app_opts {
 	bool ascii;
 	int w, h;
 	const char *cost_model;   /* --cost-model */
+	const char *heuristic;    /* --heuristic */
 };
 
 /* Loads the scenario and simulates its plan (or plans it when it has

@@ -32,6 +32,7 @@ struct args {
 	int ascii;
 	int width, height;          /* --size */
 	const char *cost_model;     /* --cost-model */
+	const char *heuristic;      /* --heuristic */
 };
 
 /* A command: one file each (cmd_*.c), as tmux has them. `opts` names

@@ -25,7 +25,7 @@ static int run(const struct args *a)
 const struct cmd cmd_check = {
 	.name = "check",
 	.help = "load and validate a scenario",
-	.opts = "set cost-model",
+	.opts = "set cost-model heuristic",
 	.file = true,
 	.run = run,
 };

@@ -52,6 +52,8 @@ static int run(const struct args *a)
 	for (int k = 0; k < gp_engine_count(); k++) {
 		struct args ak = *a;
 		ak.engine = gp_engine_at(k)->name;
+		if ((gp_engine_at(k)->flags & GP_ENGINE_SCRIPT) && !r.heur)
+			continue;
 		if (cli_plan(&r, &ak) || cli_simulate(&r, &ak, false, false)) {
 			if (!a->json)
 				printf("%-14s %12s\n", ak.engine, "no plan");
@@ -73,7 +75,7 @@ static int run(const struct args *a)
 const struct cmd cmd_compare = {
 	.name = "compare",
 	.help = "every engine side by side",
-	.opts = "set time-limit gap seed no-polish warm schedule json cost-model",
+	.opts = "set time-limit gap seed no-polish warm schedule json cost-model heuristic",
 	.file = true,
 	.run = run,
 };

@@ -12,7 +12,7 @@ static int run(const struct args *a)
 const struct cmd cmd_run = {
 	.name = "run",
 	.help = "the main job: the terminal planner (as geoplan FILE)",
-	.opts = "set theme color ascii view cost-model",
+	.opts = "set theme color ascii view cost-model heuristic",
 	.file = true,
 	.run = run,
 	.default_file = "samples/default.lua",

@@ -47,7 +47,7 @@ static int run(const struct args *a)
 const struct cmd cmd_sensitivity = {
 	.name = "sensitivity",
 	.help = "which link or pool, 10 % better, shortens the iteration most",
-	.opts = "set engine time-limit gap seed no-polish schedule chunks cost-model",
+	.opts = "set engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
 	.file = true,
 	.run = run,
 };

@@ -55,7 +55,7 @@ static int run(const struct args *a)
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
 				 .theme = cli_theme(a, 256), .ascii = a->ascii,
 				 .w = a->width ? a->width : 100, .h = a->height ? a->height : 30,
-				 .cost_model = a->cost_model };
+				 .cost_model = a->cost_model, .heuristic = a->heuristic };
 	if (gp_app_init(&app, &o, &e)) {
 		gp_app_free(&app);
 		return cli_error(EXIT_INPUT, "%s", e.msg);
@@ -74,7 +74,7 @@ static int run(const struct args *a)
 const struct cmd cmd_shot = {
 	.name = "shot",
 	.help = "the planner's screen after some keys, as SVG, HTML, text or ANSI",
-	.opts = "out set view keys size theme color ascii cost-model",
+	.opts = "out set view keys size theme color ascii cost-model heuristic",
 	.file = true,
 	.run = run,
 };

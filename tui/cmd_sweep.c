@@ -245,6 +245,7 @@ static int run(const struct args *a)
 	if (rc)
 		return rc;
 	sw.cost_path = a->cost_model;
+	sw.heur_path = a->heuristic;
 	int jobs = a->jobs > sw.n ? (int)(sw.n ? sw.n : 1) : a->jobs;
 	FILE *tmp[MAX_JOBS] = { 0 };
 	for (int w = 0; w < jobs && rc == EXIT_OK; w++)
@@ -265,7 +266,7 @@ static int run(const struct args *a)
 const struct cmd cmd_sweep = {
 	.name = "sweep",
 	.help = "a row per value (or per combination); JSON lines in and out",
-	.opts = "set jobs jsonl points engine time-limit gap seed no-polish schedule chunks cost-model",
+	.opts = "set jobs jsonl points engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
 	.file = true,
 	.run = run,
 };

@@ -67,7 +67,8 @@ static int run(const struct args *a)
 	struct gp_app app;
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
 				 .theme = cli_theme(a, gp_display_colors(d)), .ascii = a->ascii ||
-				 !cli_utf8(), .cost_model = a->cost_model };
+				 !cli_utf8(), .cost_model = a->cost_model,
+				 .heuristic = a->heuristic };
 	gp_display_size(d, &o.w, &o.h);
 	int rc;
 	if (gp_app_init(&app, &o, &e)) {
@@ -91,7 +92,7 @@ static int run(const struct args *a)
 const struct cmd cmd_tui = {
 	.name = "tui",
 	.help = "the terminal planner (also: geoplan FILE, and geoplan alone)",
-	.opts = "set theme color ascii view cost-model",
+	.opts = "set theme color ascii view cost-model heuristic",
 	.file = true,
 	.run = run,
 	.default_file = "samples/default.lua",

@@ -249,6 +249,13 @@ static int set_cost_model(struct args *a, const char *flag, const char *v)
 	return 0;
 }
 
+static int set_heuristic(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	a->heuristic = v;
+	return 0;
+}
+
 static const struct opt opts[] = {
 	{ "set", "--set", NULL, "PATH=V", "PATH=VALUE", "override a scenario field, e.g.\n"
 	  "'links[ams-fra].bandwidth=Gbps(50)'; sweep: PATH=v1,v2,...", set_set },
@@ -261,7 +268,7 @@ static const struct opt opts[] = {
 	{ "gap", "--gap", NULL, "G", NULL, "relative gap at which the MILPs stop (default 0:\n"
 	  "prove the optimum)", set_gap },
 	{ "engine", "--engine", NULL, "E", "an engine", "the planner: milp (default), megatron,\n"
-	  "dp-across-dcs, atlas or search", set_engine },
+	  "dp-across-dcs, atlas, search or heuristic", set_engine },
 	{ "no-polish", "--no-polish", NULL, NULL, NULL, "milp: its own plan, without the\n"
 	  "search's polish", set_no_polish },
 	{ "warm", "--warm", NULL, "E", "an engine", "milp: start from engine E's plan, or the file's\n"
@@ -287,6 +294,8 @@ static const struct opt opts[] = {
 	{ "size", "--size", NULL, "WxH", "a size", "the screen's size (default 100x30)", set_size },
 	{ "cost-model", "--cost-model", NULL, "FILE", "a file", "a cost-model script (geoplan-lua(7));\n"
 	  "over the scenario's cost_model", set_cost_model },
+	{ "heuristic", "--heuristic", NULL, "FILE", "a file", "a heuristic script (geoplan-lua(7)): the\n"
+	  "engine heuristic, and milp's warm start", set_heuristic },
 };
 #define NOPTS (int)(sizeof opts / sizeof opts[0])
 

@@ -18,6 +18,7 @@ static void log_stderr(void *ud, const char *line)
 void cli_run_setup(struct gp_run *r, const struct args *a)
 {
 	r->cost_path = a->cost_model;
+	r->heur_path = a->heuristic;
 	r->log = log_stderr;
 }
 

@@ -1,4 +1,4 @@
--- expect: heuristic: Lua heuristic scripts are not supported yet ("mine.lua"); remove the field to use the built-in planners
+-- expect: tests/bad/mine.lua: cannot open: No such file or directory
 return {
   dcs = { { name = "ams", pools = { { gpu = "H100", count = 16 } } } },
   model = "Llama-3-8B",
