@@ -30,6 +30,9 @@ print('%-8s %10.4g %s %s %s %s %s %10.4g %9.3f' % ('$f', m['solver']['own_plan_s
       m['solver']['time_s']))"
 done
 echo
+echo "== what a Lua cost model adds (scripts/default-model.lua: the same figures) =="
+"$B/tests/luabench"
+echo
 echo "== the terminal planner, headless =="
 "$B/tests/tuibench"
 echo
