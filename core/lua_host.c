@@ -1,16 +1,18 @@
 /*
- * lua_host.c: owns every lua_State of geoplan and its sandbox: the
- * libraries a chunk sees, the allocator's memory cap, the instruction
- * budget, running a chunk and turning its error into a message.
+ * lua_host.c: owns every lua_State of geoplan: creating one (the
+ * libraries a chunk may see, the allocator's memory cap), closing it,
+ * and turning a failed call into a message a user can act on.
  *
  * The sandbox follows the discipline of lua.c: every chunk runs under
  * lua_pcall with a message handler, untrusted code is text only, a count
- * hook stops runaway loops and the allocator refuses to grow past a cap.
- * Turning the returned table into a scenario is lua_scenario.c's job;
- * --set overrides are lua_set.c's.
+ * hook stops runaway loops (lua_budget.c) and the allocator refuses to
+ * grow past a cap. Environments are lua_env.c's, print and warn
+ * lua_log.c's; turning the returned table into a scenario is
+ * lua_scenario.c's, --set overrides lua_set.c's.
  */
 #include "lua_int.h"
 
+#include <ctype.h>
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdio.h>
@@ -19,16 +21,9 @@
 
 extern const char gp_prelude_lua[];
 
-struct gp_lua {
-	lua_State *L;
-	size_t used, cap;
-	long budget;    /* instructions per run */
-	long left;      /* instructions left in this run */
-	int exhausted;
-};
-
-#define HOOK_STEP 1000
-
+/* Lua code gets the cap; the host's own work between runs a little more
+ * (LH_HOST_SLACK), so it can still build a message when a chunk has
+ * filled the heap. Growth while armed is charged to the budget. */
 static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	struct gp_lua *h = ud;
@@ -39,60 +34,23 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		h->used -= osize;
 		return NULL;
 	}
-	if (nsize > osize && h->used + (nsize - osize) > h->cap)
-		return NULL; /* Lua raises "not enough memory" */
+	if (nsize > osize) {
+		size_t cap = h->run.armed ? h->cap : h->cap + LH_HOST_SLACK;
+		if (h->used + (nsize - osize) > cap)
+			return NULL; /* Lua raises "not enough memory" */
+		lh_charge_alloc(h, nsize - osize);
+	}
 	void *p = realloc(ptr, nsize);
 	if (p)
 		h->used += nsize - osize;
 	return p;
 }
 
-static struct gp_lua *host_of(lua_State *L)
+struct gp_lua *lh_host(lua_State *L)
 {
 	void *ud;
 	lua_getallocf(L, &ud);
 	return ud;
-}
-
-/* Stops a chunk that outruns its budget. Once exhausted, the hook fires
- * on every instruction, so a script that catches the error with pcall
- * cannot keep running. */
-static void count_hook(lua_State *L, lua_Debug *ar)
-{
-	struct gp_lua *h = host_of(L);
-	h->left -= HOOK_STEP;
-	if (h->left <= 0) {
-		if (!h->exhausted) {
-			h->exhausted = 1;
-			lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-		}
-		char msg[400];
-		if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-			snprintf(msg, sizeof msg,
-				 "%s:%d: instruction budget of %ld exceeded (endless loop?)",
-				 ar->short_src, ar->currentline, h->budget);
-		else
-			snprintf(msg, sizeof msg,
-				 "instruction budget of %ld exceeded (endless loop?)", h->budget);
-		luaL_error(L, "%s", msg);
-	}
-}
-
-static int msg_handler(lua_State *L)
-{
-	const char *msg = lua_tostring(L, 1);
-	if (!msg)
-		msg = "(error object is not a string)";
-	/* A traceback helps a script author; a data file's error needs none. */
-	luaL_traceback(L, L, msg, 1);
-	return 1;
-}
-
-static void arm_budget(struct gp_lua *h)
-{
-	h->left = h->budget;
-	h->exhausted = 0;
-	lua_sethook(h->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
 }
 
 lua_State *lh_state(struct gp_lua *h)
@@ -100,48 +58,173 @@ lua_State *lh_state(struct gp_lua *h)
 	return h->L;
 }
 
-int lh_pcall(struct gp_lua *h, int nargs, int nres, int msgh)
+size_t lh_memory_cap(const struct gp_lua *h)
 {
-	arm_budget(h);
-	int rc = lua_pcall(h->L, nargs, nres, msgh);
-	lua_sethook(h->L, NULL, 0, 0);
-	return rc;
+	return h->cap;
 }
 
-/* Keeps the first line of a traceback-bearing message for users, the
- * whole of it only where there is more than one frame of interest. */
-static void set_lua_error(struct gp_err *e, const char *msg)
+int lh_has_position(const char *msg)
+{
+	const char *colon = strchr(msg, ':');
+	if (!colon || colon == msg || memchr(msg, '\n', (size_t)(colon - msg)))
+		return 0;
+	const char *d = colon + 1;
+	while (isdigit((unsigned char)*d))
+		d++;
+	return d > colon + 1 && *d == ':';
+}
+
+/* luaL_tolstring in protected mode: a __tostring that fails (or meets
+ * an exhausted budget) must not make the handler fail. */
+static int tostring_meta(lua_State *L)
+{
+	luaL_tolstring(L, 1, NULL);
+	return 1;
+}
+
+/* Pushes the error object at 1 as a string. */
+static const char *error_text(lua_State *L)
+{
+	if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER)
+		return lua_pushstring(L, lua_tostring(L, 1));
+	if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_pushcfunction(L, tostring_meta);
+		lua_pushvalue(L, 1);
+		if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
+			return lua_tostring(L, -1);
+		lua_pop(L, 1);
+	}
+	return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+}
+
+/* Appends frame ar to the traceback in b. */
+static void add_frame(luaL_Buffer *b, lua_Debug *ar)
+{
+	lua_State *L = b->L;
+	lua_pushfstring(L, "\n\t%s:%d: in ", ar->short_src, ar->currentline);
+	luaL_addvalue(b);
+	if (ar->name)
+		lua_pushfstring(L, "function '%s'", ar->name);
+	else if (*ar->what == 'm')
+		lua_pushliteral(L, "main chunk");
+	else
+		lua_pushfstring(L, "function <%s:%d>", ar->short_src, ar->linedefined);
+	luaL_addvalue(b);
+	if (ar->istailcall)
+		luaL_addstring(b, "\n\t(...tail calls...)");
+}
+
+#define TRACE_FRAMES 10
+
+int lh_msgh(lua_State *L)
+{
+	const char *msg = error_text(L);
+	luaL_Buffer b;
+	luaL_buffinit(L, &b);
+	if (!lh_has_position(msg)) {
+		char where[300];
+		lh_where(L, where, sizeof where);
+		if (*where) {
+			luaL_addstring(&b, where);
+			luaL_addstring(&b, ": ");
+		}
+	}
+	luaL_addstring(&b, msg);
+	/* The user's frames only: [C] and the prelude name nothing they
+	 * wrote. One frame at the line the message names says nothing. */
+	lua_Debug ar;
+	int shown = 0, level = 1, more = 0;
+	char first[300] = "";
+	for (; lua_getstack(L, level, &ar); level++) {
+		lua_getinfo(L, "Slnt", &ar);
+		if (*ar.what == 'C' || !strcmp(ar.source, LH_PRELUDE))
+			continue;
+		if (shown == TRACE_FRAMES) {
+			more = 1;
+			break;
+		}
+		if (!shown++) {
+			snprintf(first, sizeof first, "%s:%d:", ar.short_src, ar.currentline);
+			luaL_addstring(&b, "\nstack traceback:");
+		}
+		add_frame(&b, &ar);
+	}
+	if (more)
+		luaL_addstring(&b, "\n\t...");
+	luaL_pushresult(&b);
+	if (shown == 1 && !strncmp(lua_tostring(L, -1), first, strlen(first))) {
+		const char *all = lua_tostring(L, -1);
+		lua_pushlstring(L, all, (size_t)(strstr(all, "\nstack traceback:") - all));
+	}
+	return 1;
+}
+
+void lh_error(struct gp_err *e, const char *msg)
 {
 	char buf[sizeof e->msg];
 	snprintf(buf, sizeof buf, "%s", msg ? msg : "unknown Lua error");
+	/* A traceback without a frame the user wrote names nothing. */
 	char *tb = strstr(buf, "\nstack traceback:");
-	if (tb) {
-		/* Drop frames from [C] and the host: they name nothing the
-		 * user wrote. Keep it short: first line only unless the
-		 * trace has user frames. */
-		char *user = strstr(tb, ".lua:");
-		if (!user)
-			*tb = '\0';
-	}
+	if (tb && !strstr(tb, ".lua:"))
+		*tb = '\0';
 	gp_errf(e, "%s", buf);
 }
 
-struct gp_lua *gp_lua_new(const struct gp_lua_limits *lim, struct gp_err *e)
+int lh_pcall_error(struct gp_lua *h, int rc, const char *name,
+		   struct gp_err *e)
 {
-	struct gp_lua *h = gp_xcalloc(1, sizeof *h);
-	if (!h) {
-		gp_errf(e, "out of memory");
-		return NULL;
-	}
-	h->cap = lim && lim->memory ? lim->memory : GP_LUA_DEFAULT_MEMORY;
-	h->budget = lim && lim->instructions > 0 ? lim->instructions
-						 : GP_LUA_DEFAULT_INSTRUCTIONS;
-	h->L = lua_newstate(sandbox_alloc, h);
-	if (!h->L) {
-		free(h);
-		gp_errf(e, "cannot create a Lua state");
-		return NULL;
-	}
+	const char *msg = lua_tostring(h->L, -1);
+	if (rc == LUA_ERRMEM)
+		gp_errf(e, "%s: memory limit of %zu MiB exceeded", name, h->cap >> 20);
+	else if (rc == LUA_ERRERR)
+		gp_errf(e, "%s: error while reporting an error (%s)", name,
+			msg ? msg : "no message");
+	else
+		lh_error(e, msg);
+	lua_pop(h->L, 1);
+	return -1;
+}
+
+int lh_pcall(struct gp_lua *h, int nargs, int nres, int msgh)
+{
+	int arm = !h->run.armed;
+	if (arm)
+		lh_arm(h, 0);
+	int rc = lh_pcall_armed(h, nargs, nres, msgh);
+	if (arm)
+		lh_disarm(h);
+	return rc;
+}
+
+static int string_mt_readonly(lua_State *L)
+{
+	return luaL_error(L, "the string metatable is read-only");
+}
+
+/* getmetatable("") gives an empty table that refuses assignments: the
+ * real one (whose __index serves ("x"):upper() everywhere) stays out of
+ * reach. */
+static void protect_string_metatable(lua_State *L)
+{
+	lua_pushliteral(L, "");
+	lua_getmetatable(L, -1);
+	lua_newtable(L);
+	lua_createtable(L, 0, 2);
+	lua_pushcfunction(L, string_mt_readonly);
+	lua_setfield(L, -2, "__newindex");
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
+	lua_setmetatable(L, -2);
+	lua_setfield(L, -2, "__metatable");
+	lua_pop(L, 2);
+}
+
+/* The libraries, with string's pattern functions, rep and the costly
+ * table functions replaced by charged ones. What a chunk may call of
+ * them is lua_env.c's allow-list. */
+static void open_libs(struct gp_lua *h)
+{
 	lua_State *L = h->L;
 	static const luaL_Reg libs[] = {
 		{ LUA_GNAME, luaopen_base },
@@ -154,21 +237,35 @@ struct gp_lua *gp_lua_new(const struct gp_lua_limits *lim, struct gp_err *e)
 		luaL_requiref(L, libs[i].name, libs[i].func, 1);
 		lua_pop(L, 1);
 	}
-	/* What can reach files, compile binary chunks or escape budgets. */
-	static const char *const banned[] = { "dofile", "loadfile", "load",
-		"require", "collectgarbage", "print", "loadstring" };
-	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++) {
-		lua_pushnil(L);
-		lua_setglobal(L, banned[i]);
-	}
 	lua_getglobal(L, LUA_STRLIBNAME);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "dump");
+	lh_open_match(L, h);
 	lua_pop(L, 1);
-	lua_pushnil(L);
-	lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	lh_open_charged(L, h);
+	protect_string_metatable(L);
+}
 
-	if (gp_lua_run(h, "=prelude", gp_prelude_lua, strlen(gp_prelude_lua), e)) {
+struct gp_lua *gp_lua_new(const struct gp_lua_limits *lim, struct gp_err *e)
+{
+	struct gp_lua *h = gp_xcalloc(1, sizeof *h);
+	if (!h) {
+		gp_errf(e, "out of memory");
+		return NULL;
+	}
+	h->cap = lim && lim->memory ? lim->memory : GP_LUA_DEFAULT_MEMORY;
+	h->budget = lim && lim->instructions > 0 ? lim->instructions
+						 : GP_LUA_DEFAULT_INSTRUCTIONS;
+	h->seconds = lim ? lim->seconds : 0;
+	h->L = lua_newstate(sandbox_alloc, h);
+	if (!h->L) {
+		free(h);
+		gp_errf(e, "cannot create a Lua state");
+		return NULL;
+	}
+	lh_open_log(h);
+	open_libs(h);
+	if (lh_open_env(h, gp_prelude_lua, strlen(gp_prelude_lua), e)) {
 		gp_err_prefix(e, "internal error in scripts/prelude.lua");
 		gp_lua_free(h);
 		return NULL;
@@ -180,42 +277,26 @@ void gp_lua_free(struct gp_lua *h)
 {
 	if (!h)
 		return;
-	if (h->L)
+	if (h->L) {
+		/* setmetatable refuses __gc, so no finalizer should exist;
+		 * one that did would meet an exhausted budget. */
+		lh_exhaust(h, "a finalizer at close");
 		lua_close(h->L);
+	}
 	free(h);
 }
 
 int lh_run_chunk(struct gp_lua *h, const char *name, const char *text,
 		 size_t len, int nres, struct gp_err *e)
 {
-	lua_State *L = h->L;
-	char chunk[600];
-	if (name[0] == '=' || name[0] == '@')
-		snprintf(chunk, sizeof chunk, "%s", name);
-	else
-		snprintf(chunk, sizeof chunk, "@%s", name);
-	lua_pushcfunction(L, msg_handler);
-	int base = lua_gettop(L);
-	int rc = luaL_loadbufferx(L, text, len, chunk, "t");
-	if (rc == LUA_OK)
-		rc = lh_pcall(h, 0, nres, base);
-	if (rc != LUA_OK) {
-		if (rc == LUA_ERRMEM)
-			gp_errf(e, "%s: memory limit of %zu MiB exceeded", name,
-				h->cap >> 20);
-		else
-			set_lua_error(e, lua_tostring(L, -1));
-		lua_settop(L, base - 1);
+	if (lh_load_script(h, name, text, len, nres, 0, e))
 		return -1;
-	}
-	lua_remove(L, base);
+	lua_pop(h->L, 1);
 	return 0;
 }
 
 int gp_lua_run(struct gp_lua *h, const char *name, const char *text,
 	       size_t len, struct gp_err *e)
 {
-	if (lh_run_chunk(h, name, text, len, 0, e))
-		return -1;
-	return 0;
+	return lh_run_chunk(h, name, text, len, 0, e);
 }

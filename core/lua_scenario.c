@@ -97,8 +97,7 @@ static int conv_gpu_table(struct lh_cv *c, int t, const char *path)
 		const char *name = names[k];
 		char p[300];
 		snprintf(p, sizeof p, "%s[\"%s\"]", path, name);
-		lua_getfield(L, t, name);
-		if (!lua_istable(L, -1)) {
+		if (lh_rawfield(L, t, name) != LUA_TTABLE) {
 			char d[64];
 			lh_describe(L, -1, d, sizeof d);
 			rc = lh_err(c, p, "expected a table, got %s", d);
@@ -158,6 +157,27 @@ static int conv_model_table(struct lh_cv *c, int t, const char *path,
 	return 0;
 }
 
+/* Pushes catalog[part] of the chunk's environment. A scenario may have
+ * changed its own copy of the catalog; it must still be tables. */
+static int push_catalog(struct lh_cv *c, const char *part)
+{
+	lua_State *L = c->L;
+	char d[64], path[64];
+	if (lh_rawfield(L, c->env, "catalog") != LUA_TTABLE) {
+		lh_describe(L, -1, d, sizeof d);
+		lua_pop(L, 1);
+		return lh_err(c, "catalog", "expected the prelude's catalog (a table), got %s", d);
+	}
+	snprintf(path, sizeof path, "catalog.%s", part);
+	if (lh_rawfield(L, -1, part) != LUA_TTABLE) {
+		lh_describe(L, -1, d, sizeof d);
+		lua_pop(L, 2);
+		return lh_err(c, path, "expected a table (the prelude's catalog), got %s", d);
+	}
+	lua_remove(L, -2);
+	return 0;
+}
+
 static int conv_model(struct lh_cv *c, int top)
 {
 	lua_State *L = c->L;
@@ -178,8 +198,8 @@ static int conv_model(struct lh_cv *c, int top)
 	char name[GP_NAME_MAX];
 	snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
 	lua_pop(L, 1);
-	lua_getglobal(L, "catalog");
-	lh_rawfield(L, -1, "models");
+	if (push_catalog(c, "models"))
+		return -1;
 	int found = lh_rawfield(L, -1, name) == LUA_TTABLE;
 	if (!found) {
 		char list[512] = "";
@@ -193,11 +213,11 @@ static int conv_model(struct lh_cv *c, int top)
 					 lua_tostring(L, -1));
 			}
 		}
-		lua_pop(L, 2);
+		lua_pop(L, 1);
 		return lh_err(c, "model", "unknown model \"%s\" (catalog: %s)", name, list);
 	}
 	int rc = conv_model_table(c, -1, "catalog.models", &c->s->model, name);
-	lua_pop(L, 3);
+	lua_pop(L, 2);
 	return rc;
 }
 
@@ -519,22 +539,20 @@ static int conv_measured(struct lh_cv *c, int top)
 
 static int conv_catalog_gpus(struct lh_cv *c)
 {
-	lua_State *L = c->L;
-	lua_getglobal(L, "catalog");
-	if (!lua_istable(L, -1) || lh_rawfield(L, -1, "gpus") != LUA_TTABLE) {
-		lua_settop(L, 0);
-		return lh_err(c, "catalog.gpus", "the prelude's GPU catalog is missing or broken");
-	}
+	if (push_catalog(c, "gpus"))
+		return -1;
 	int rc = conv_gpu_table(c, -1, "catalog.gpus");
-	lua_pop(L, 2);
+	lua_pop(c->L, 1);
 	return rc;
 }
 
+/* In protected mode: args (struct lh_cv, the table, the environment). */
 static int conv_top(lua_State *L)
 {
 	struct lh_cv *c = lua_touserdata(L, 1);
 	struct gp_scenario *s = c->s;
 	int top = 2;
+	c->env = 3;
 	char defname[GP_NAME_MAX];
 	const char *base = strrchr(c->file, '/');
 	snprintf(defname, sizeof defname, "%s", base ? base + 1 : c->file);
@@ -586,6 +604,17 @@ static int conv_top(lua_State *L)
 struct gp_scenario *lh_scenario(lua_State *L, const char *name,
 				struct gp_err *e)
 {
+	lh_push_prelude(L);
+	lua_insert(L, -2);
+	struct gp_scenario *s = lh_scenario_in(L, -2, name, e);
+	lua_pop(L, 1);
+	return s;
+}
+
+struct gp_scenario *lh_scenario_in(lua_State *L, int env, const char *name,
+				   struct gp_err *e)
+{
+	env = lua_absindex(L, env);
 	struct gp_scenario *s = gp_xcalloc(1, sizeof *s);
 	if (!s) {
 		lua_pop(L, 1);
@@ -598,10 +627,14 @@ struct gp_scenario *lh_scenario(lua_State *L, const char *name,
 	lua_pushcfunction(L, conv_top);
 	lua_pushlightuserdata(L, &c);
 	lua_pushvalue(L, -3);
-	int rc = lua_pcall(L, 2, 0, 0);
+	lua_pushvalue(L, env);
+	int rc = lua_pcall(L, 3, 0, 0);
 	if (rc != LUA_OK) {
-		gp_errf(e, "%s: %s", name, rc == LUA_ERRMEM ? "memory limit exceeded"
-			: lua_tostring(L, -1));
+		if (rc == LUA_ERRMEM)
+			gp_errf(e, "%s: memory limit of %zu MiB exceeded", name,
+				lh_memory_cap(lh_host(L)) >> 20);
+		else
+			gp_errf(e, "%s: %s", name, lua_tostring(L, -1));
 		c.failed = 1;
 		lua_pop(L, 1);
 	}

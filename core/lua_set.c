@@ -5,8 +5,9 @@
  *
  * PATH walks fields and indices; a list element can be named (dcs[ams],
  * links[ams-fra], or one direction of a link, links[ams>fra]); VALUE is
- * a Lua expression evaluated in the sandbox, or a plain string when it
- * is not one.
+ * a Lua expression evaluated in a fresh environment of the sandbox, or a
+ * plain string when it is not one. Every Lua allocation runs in
+ * protected mode: a scenario may have left the heap full.
  */
 #include "lua_int.h"
 
@@ -61,9 +62,11 @@ static int find_named(lua_State *L, int t, const char *key)
 	lua_rawgeti(L, t, rev);
 	if (lh_rawfield(L, -1, "reverse") != LUA_TTABLE) {
 		lua_pop(L, 1);
+		lua_pushliteral(L, "reverse");
 		lua_newtable(L);
 		lua_pushvalue(L, -1);
-		lua_setfield(L, -3, "reverse");
+		lua_insert(L, -3);
+		lua_rawset(L, -4);
 	}
 	lua_remove(L, -2);
 	return 1;
@@ -103,14 +106,26 @@ static void keep_reverse(lua_State *L, const char *key, const char *rest)
 	lua_settop(L, e);
 }
 
-/* In protected mode: upvalue-free args (table, path, value). Walks PATH
- * (a.b[2].c, dcs[ams], links[ams-fra], gpus[H100]), creating missing
- * tables on the way, and sets the last key. Errors are Lua errors with a
- * message that names the path. */
+/* One --set: the path, and the value as a string (NULL: the value is
+ * the third argument of apply_set). */
+struct set_item {
+	const char *path, *str;
+};
+
+/* In protected mode (every allocation here may meet a full heap): args
+ * (table, struct set_item, value). Walks PATH (a.b[2].c, dcs[ams],
+ * links[ams-fra], gpus[H100]), creating missing tables on the way, and
+ * sets the last key. Errors are Lua errors with a message that names
+ * the path. */
 static int apply_set(lua_State *L)
 {
-	const char *path = lua_tostring(L, 2);
+	const struct set_item *it = lua_touserdata(L, 2);
+	const char *path = it->path;
 	const char *p = path;
+	if (it->str) {
+		lua_pushstring(L, it->str);
+		lua_replace(L, 3);
+	}
 	lua_pushvalue(L, 1); /* current table at top */
 	char key[128];
 	int is_index = 0;
@@ -184,9 +199,47 @@ static int apply_set(lua_State *L)
 	}
 }
 
-/* Evaluates one "PATH=VALUE" against the table at the top of the stack.
- * VALUE is a Lua expression in the sandbox (42, Gbps(50), {1, 16},
- * true); text that is not a valid expression is taken as a string. */
+/* Words and operators only (xdc-greedy, GPT-3-XL, a/b): no call, table,
+ * index or string literal, so not meant as code. */
+static int is_words(const char *val)
+{
+	return !strpbrk(val, "(){}[]\"'");
+}
+
+/* Evaluates VALUE of "PATH=VALUE" in a fresh environment and leaves it
+ * on the stack, or nothing when it is to be taken as a string. */
+static int eval_value(struct gp_lua *h, const char *item, const char *val,
+		      struct gp_err *e)
+{
+	lua_State *L = lh_state(h);
+	size_t n = strlen(val);
+	char *code = malloc(n + 8);
+	if (!code)
+		return gp_errf(e, "out of memory");
+	memcpy(code, "return ", 7);
+	memcpy(code + 7, val, n + 1);
+	struct gp_err ve = { "" };
+	int rc = lh_script(h, "=--set", code, n + 7, 1, 0, &ve);
+	free(code);
+	if (rc == 0) {
+		lua_pop(L, 1); /* the environment */
+		/* nil removes the field; a nil from anything else is an
+		 * undefined name: a word. */
+		if (lua_isnil(L, -1) && strcmp(val, "nil"))
+			lua_pop(L, 1);
+		return 0;
+	}
+	if (rc == -2 || is_words(val))
+		return 0;
+	const char *msg = ve.msg;
+	if (!strncmp(msg, "--set:1: ", 9))
+		msg += 9;
+	return gp_errf(e, "--set %s: %s", item, msg);
+}
+
+/* Applies one "PATH=VALUE" to the table at the top of the stack. VALUE
+ * is a Lua expression in the sandbox (42, Gbps(50), {1, 16}, true), or
+ * a string when it is not one (see lua_host.h). */
 static int set_one(struct gp_lua *h, const char *item, struct gp_err *e)
 {
 	lua_State *L = lh_state(h);
@@ -199,26 +252,20 @@ static int set_one(struct gp_lua *h, const char *item, struct gp_err *e)
 		return gp_errf(e, "--set '%s': path too long", item);
 	memcpy(path, item, pl);
 	path[pl] = 0;
-	const char *val = eq + 1;
 	int tab = lua_gettop(L);
-	lua_pushfstring(L, "return %s", val);
-	int ok = luaL_loadbufferx(L, lua_tostring(L, -1), strlen(lua_tostring(L, -1)),
-				  "=--set", "t") == LUA_OK;
-	lua_remove(L, -2);
-	if (ok)
-		ok = lh_pcall(h, 0, 1, 0) == LUA_OK;
-	/* nil removes the field; any other nil result means the text was
-	 * not an expression, so it is taken as a string. */
-	if (!ok || (lua_isnil(L, -1) && strcmp(val, "nil"))) {
-		lua_settop(L, tab);
-		lua_pushstring(L, val);
-	}
+	if (eval_value(h, item, eq + 1, e))
+		return -1;
+	struct set_item it = { path, lua_gettop(L) == tab ? eq + 1 : NULL };
+	if (it.str)
+		lua_pushnil(L);
 	lua_pushcfunction(L, apply_set);
 	lua_pushvalue(L, tab);
-	lua_pushstring(L, path);
-	lua_pushvalue(L, -4);
+	lua_pushlightuserdata(L, &it);
+	lua_pushvalue(L, tab + 1);
 	int rc = lua_pcall(L, 3, 0, 0);
-	if (rc != LUA_OK)
+	if (rc == LUA_ERRMEM)
+		lh_pcall_error(h, rc, "--set", e);
+	else if (rc != LUA_OK)
 		gp_errf(e, "--set %s", lua_tostring(L, -1));
 	lua_settop(L, tab);
 	return rc == LUA_OK ? 0 : -1;
@@ -237,20 +284,24 @@ struct gp_scenario *gp_lua_scenario_set(struct gp_lua *h, const char *name,
 					struct gp_err *e)
 {
 	lua_State *L = lh_state(h);
-	if (lh_run_chunk(h, name, text, len, 1, e))
+	if (lh_load_script(h, name, text, len, 1, 0, e))
 		return NULL;
+	lua_insert(L, -2); /* the environment, then the table */
 	if (!lua_istable(L, -1)) {
 		char d[64];
 		lh_describe(L, -1, d, sizeof d);
-		lua_pop(L, 1);
+		lua_pop(L, 2);
 		gp_errf(e, "%s: a scenario file must return a table ({ ... }), it returned %s",
 			name, d);
 		return NULL;
 	}
 	for (int i = 0; i < nsets; i++)
 		if (set_one(h, sets[i], e)) {
-			lua_pop(L, 1);
+			lua_pop(L, 2);
 			return NULL;
 		}
-	return lh_scenario(L, name, e);
+	/* The catalog is the chunk's copy; its other globals end here. */
+	struct gp_scenario *s = lh_scenario_in(L, -2, name, e);
+	lua_pop(L, 1);
+	return s;
 }
