@@ -1,0 +1,8 @@
+-- expect: --set name=os.getenv("USER"): attempt to index a nil value (global 'os')
+-- args: --set 'name=os.getenv("USER")'
+-- (was: accepted, the failing expression taken as the string 'os.getenv("USER")')
+return {
+  dcs = { { name = "a", pools = { { gpu = "H100", count = 8 } } } },
+  model = "OPT-350M",
+  job = { seq = 2048, global_batch = 8 },
+}
