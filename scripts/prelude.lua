@@ -2,10 +2,16 @@
 --
 -- Unit helpers turn readable numbers into the SI values geoplan works in
 -- (seconds, bytes, bytes per second, FLOP per second), and two catalogs
--- name the GPUs and models of ../shared/design/DOMAIN.md.
+-- name GPUs (figures from the vendors' datasheets) and decoder models
+-- (shapes from their papers and released configurations); the sources
+-- are given with each catalog below.
 --
--- Scenario files run in a sandbox: only the base, table, string, math and
--- utf8 libraries, without load, loadfile, dofile, require, io or os.
+-- This file runs once, in its own environment; every scenario file then
+-- runs in a fresh one with the helpers and its own copy of the catalog,
+-- so nothing one file changes reaches another. The sandbox offers only
+-- the base, table, string, math and utf8 libraries, without load,
+-- loadfile, dofile, require, collectgarbage, io or os; geoplan-scenario(5)
+-- says what it stops and what it does not.
 
 -- A helper called with something that is not a number blames the
 -- caller's line, not the prelude.
