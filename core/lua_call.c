@@ -111,7 +111,7 @@ static bool scripted(struct call *c)
 		return false;
 	c->L = lh_state(lc->h);
 	c->base = lua_gettop(c->L);
-	lua_pushcfunction(c->L, lv_msgh);
+	lua_pushcfunction(c->L, lh_msgh);
 	lua_rawgeti(c->L, LUA_REGISTRYINDEX, lc->ref[c->k]);
 	return true;
 }
@@ -120,7 +120,7 @@ static bool scripted(struct call *c)
  * (recorded, stack restored). */
 static int run(struct call *c, int nargs)
 {
-	int rc = lh_pcall(c->lc->h, nargs, LUA_MULTRET, c->base + 1);
+	int rc = lh_pcall_armed(c->lc->h, nargs, LUA_MULTRET, c->base + 1);
 	c->lc->calls++;
 	if (rc != LUA_OK) {
 		fail_lua(c, rc);
@@ -493,6 +493,9 @@ static int op_begin(void *ud, struct gp_err *e)
 	lc->in_batch = true;
 	lc->failed = false;
 	lc->err.msg[0] = 0;
+	/* One budget for the batch: an endless loop stops the first call,
+	 * and the batch fails with it. */
+	lh_arm(lc->h, 0);
 	return 0;
 }
 
@@ -500,6 +503,7 @@ static int op_end(void *ud, struct gp_err *e)
 {
 	struct gp_lua_cost *lc = ud;
 	lc->in_batch = false;
+	lh_disarm(lc->h);
 	if (!lc->failed)
 		return 0;
 	if (e)

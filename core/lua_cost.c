@@ -184,8 +184,15 @@ struct gp_lua_cost *gp_lua_cost_from_text(const char *name, const char *text, si
 	lua_newtable(L);
 	lv_push_defaults(L);
 	lua_setfield(L, -2, "default");
-	lua_setglobal(L, "geoplan");
-	if (lh_run_chunk(lc->h, name, text, len, 1, e) || take_table(lc, e)) {
+	int extra = lua_gettop(L);
+	if (lh_load_script(lc->h, name, text, len, 1, extra, e)) {
+		gp_lua_cost_free(lc);
+		return NULL;
+	}
+	/* Pure functions: no global written after the script's top level. */
+	lh_freeze_env(L, -1, "cost-model functions must be pure; use local");
+	lua_pop(L, 1);
+	if (take_table(lc, e)) {
 		gp_lua_cost_free(lc);
 		return NULL;
 	}
@@ -267,6 +274,8 @@ void gp_lua_cost_set_log(struct gp_lua_cost *lc, void (*fn)(void *ud, const char
 {
 	lc->log = fn;
 	lc->log_ud = ud;
+	if (fn)
+		gp_lua_set_log(lc->h, fn, ud);   /* print and warn */
 }
 
 long gp_lua_cost_calls(const struct gp_lua_cost *lc)

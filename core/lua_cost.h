@@ -48,7 +48,8 @@ int gp_lua_cost_find_param(const struct gp_lua_cost *lc, const char *name);
  * rebuilt to see it. */
 int gp_lua_cost_set_param(struct gp_lua_cost *lc, int i, double v, struct gp_err *e);
 
-/* Where the script's warnings go (one line each, no newline); NULL: nowhere. */
+/* Where the script's warnings, print and warn go (one line each, no
+ * newline); NULL: the Lua host's default (standard error). */
 void gp_lua_cost_set_log(struct gp_lua_cost *lc, void (*fn)(void *ud, const char *line),
 			 void *ud);
 

@@ -201,7 +201,6 @@ static void set_queries(lua_State *L, struct gp_lua_heur *h)
 	luaL_setfuncs(L, fns, 1);
 	lv_push_defaults(L);
 	lua_setfield(L, -2, "default");
-	lua_setglobal(L, "geoplan");
 }
 
 /* --- loading ---------------------------------------------------------- */
@@ -255,7 +254,13 @@ struct gp_lua_heur *gp_lua_heur_from_text(const char *name, const char *text, si
 	}
 	lua_State *L = lh_state(hs->h);
 	set_queries(L, hs);
-	if (lh_run_chunk(hs->h, name, text, len, 1, e) || take_table(hs, e)) {
+	if (lh_load_script(hs->h, name, text, len, 1, lua_gettop(L), e)) {
+		gp_lua_heur_free(hs);
+		return NULL;
+	}
+	lh_freeze_env(L, -1, "a heuristic keeps its state in locals");
+	lua_pop(L, 1);
+	if (take_table(hs, e)) {
 		gp_lua_heur_free(hs);
 		return NULL;
 	}
@@ -297,6 +302,8 @@ void gp_lua_heur_set_log(struct gp_lua_heur *h, void (*fn)(void *ud, const char 
 {
 	h->log = fn;
 	h->log_ud = ud;
+	if (fn)
+		gp_lua_set_log(h->h, fn, ud);    /* print and warn */
 }
 
 /* --- plan() ----------------------------------------------------------- */
@@ -359,7 +366,7 @@ int gp_lua_heur_plan(struct gp_lua_heur *hs, const struct gp_scenario *s,
 	lua_State *L = lh_state(hs->h);
 	int base = lua_gettop(L);
 	memset(out, 0, sizeof *out);
-	lua_pushcfunction(L, lv_msgh);
+	lua_pushcfunction(L, lh_msgh);
 	lua_rawgeti(L, LUA_REGISTRYINDEX, hs->plan_ref);
 	lv_push_scenario(L, s);
 	lua_createtable(L, 0, 3);

@@ -517,21 +517,6 @@ void lv_push_scenario(lua_State *L, const struct gp_scenario *sc)
 
 /* --- errors ----------------------------------------------------------- */
 
-/* The message handler: the message and a traceback, whatever the
- * error object is. */
-int lv_msgh(lua_State *L)
-{
-	const char *m = lua_tostring(L, 1);
-	if (!m) {
-		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-			m = lua_tostring(L, -1);
-		else
-			m = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-	}
-	luaL_traceback(L, L, m, 1);
-	return 1;
-}
-
 static bool has(const char *s, size_t n, const char *needle)
 {
 	size_t k = strlen(needle);

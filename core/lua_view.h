@@ -41,10 +41,7 @@ void lv_push_scenario(lua_State *L, const struct gp_scenario *sc);
  * and its constants. */
 void lv_push_defaults(lua_State *L);
 
-/* A message handler: the message (a non-string object through its
- * __tostring) and a traceback. */
-int lv_msgh(lua_State *L);
-/* Of a message lv_msgh made: the length of its first part (the error),
+/* Of a message lh_msgh made: the length of its first part (the error),
  * and in frames the traceback's lines that name the script's own file. */
 int lv_trace(const char *msg, const char *script, char *frames, size_t n);
 

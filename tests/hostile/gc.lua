@@ -1,0 +1,3 @@
+-- expect: __gc
+setmetatable({}, { __gc = function() while true do end end })
+return {}

@@ -1,0 +1,6 @@
+-- expect: loop.lua:4: instruction budget
+return {
+  compute = function(layer, gpu, ctx)
+    while true do end
+  end,
+}
