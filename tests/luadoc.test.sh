@@ -4,7 +4,8 @@
 # SAMPLE` is extracted, unescaped from roff and given to
 # `geoplan sim samples/SAMPLE.lua --cost-model` or to
 # `geoplan plan samples/SAMPLE.lua --engine heuristic --heuristic`; it
-# must succeed.
+# must succeed, and a cost model must change the sample's result (an
+# example that does nothing there is a wrong example or a wrong sample).
 set -u
 G=${GEOPLAN:-build/geoplan}
 T=$(mktemp -d)
@@ -23,10 +24,13 @@ for f in "$T"/*.lua; do
 	if [ "$kind" = "heuristic:" ]; then
 		out=$("$G" plan "samples/$sample.lua" --engine heuristic --heuristic "$f" 2>&1)
 	else
-		out=$("$G" sim "samples/$sample.lua" --cost-model "$f" 2>&1)
+		out=$("$G" sim "samples/$sample.lua" --cost-model "$f" --json 2>&1)
 	fi
 	rc=$?
-	if [ $rc -eq 0 ]; then
+	if [ $rc -eq 0 ] && [ "$kind" != "heuristic:" ] &&
+	   [ "$(printf '%s' "$out" | grep -v cost_model)" = "$("$G" sim "samples/$sample.lua" --json)" ]; then
+		echo "not ok $n - geoplan-lua(7) example $name changes nothing on $sample"
+	elif [ $rc -eq 0 ]; then
 		echo "ok $n - geoplan-lua(7) example $name on $sample"
 	else
 		echo "not ok $n - geoplan-lua(7) example $name on $sample: exit $rc: $out"
