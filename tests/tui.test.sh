@@ -28,6 +28,26 @@ golden() {
 		sed 's/^/#   /' "$tmp/err" | head -3
 	fi
 }
+# has NAME PATTERN [shot args...]: the text screen holds PATTERN (a grep
+# -E pattern), for screens that name temporary files.
+has() {
+	name=$1 pat=$2
+	shift 2
+	n=$((n + 1))
+	if "$G" shot "$@" -o "$tmp/has.txt" >"$tmp/err" 2>&1 && grep -Eq -- "$pat" "$tmp/has.txt"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name: no \"$pat\" in"
+		sed 's/^/#   /' "$tmp/has.txt" "$tmp/err" | tail -6
+	fi
+}
+# ok_if NAME CONDITION...: a check of files the shots wrote.
+ok_if() {
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
+}
 golden scenario-100x30 samples/default.lua --size 100x30
 golden scenario-80x24 samples/default.lua --size 80x24
 golden plan-100x30 samples/default.lua --view plan --size 100x30
@@ -48,6 +68,26 @@ golden edit-loader-refuses samples/default.lua --size 100x30 --keys 'll<Enter><C
 golden edit-same-value samples/default.lua --size 100x30 --keys 'l<Enter><C-u>16<Enter>'
 golden edit-plan-left-out samples/default.lua --size 100x30 --keys 'l<Enter><C-u>8<Enter>2'
 golden quit-asks samples/default.lua --size 100x30 --keys 'l<Enter><C-u>32<Enter>q'
+# p is an edit: [+], u goes back to the file's plan, q asks; S writes
+# the new plan, asks before replacing a file; prompts offer their old
+# text, which typing replaces.
+golden plan-is-an-edit samples/default.lua --size 100x30 --keys 'p'
+golden plan-undone samples/default.lua --size 100x30 --keys 'pu'
+golden plan-quit-asks samples/default.lua --size 100x30 --keys 'pq'
+has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "pS$tmp/d1.lua<Enter>"
+ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 8, replicas = 8" "$tmp/d1.lua"
+has "the file S wrote reopens with p's plan" "2\.338s/iter" "$tmp/d1.lua"
+has "S over another file asks" "d1.lua exists: y replaces it" samples/p1.lua --keys "S$tmp/d1.lua<Enter>"
+has "S over another file, answered n, keeps it" "d1.lua kept" samples/p1.lua --keys "S$tmp/d1.lua<Enter>n"
+ok_if "... and the file is as it was" grep -q "micro_batches = 8, replicas = 8" "$tmp/d1.lua"
+has "a second S replaces the text of the first" "saved $tmp/d2.lua" samples/default.lua \
+	--keys "S$tmp/no/such/dir/f.lua<Enter>S$tmp/d2.lua<Enter>"
+golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
+golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
+(cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&
+	"$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x' -o x2.txt >/dev/null 2>&1)
+ok_if "x writes geoplan-scenario.svg" test -s "$tmp/geoplan-scenario.svg"
+ok_if "a second x offers a new name" grep -q "write the screen to: geoplan-scenario-2.svg" "$tmp/x2.txt"
 # A plan that does not fit; a scenario where nothing fits.
 golden does-not-fit samples/default.lua --set 'plan.pipelines[1].stages[1].tp=1' --view plan --size 100x30
 golden no-plan samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=nil' \
@@ -95,13 +135,13 @@ else
 	ok=1
 	wait_for "for help" || ok=0
 	$T send-keys Tab Tab Enter C-u 1 0 G Enter
-	wait_for "iteration 2.681 s -> 3.385 s" || ok=0
+	wait_for "iteration 2.681s -> 3.385s" || ok=0
 	$T send-keys 3
 	wait_for "p1 s1 ams" || ok=0
 	$T resize-window -x 70 -y 20
 	wait_for "F7Fit" || ok=0
 	$T resize-window -x 30 -y 8
-	wait_for "needs 60 x 16" || ok=0
+	wait_for "needs 60x16" || ok=0
 	$T resize-window -x 100 -y 30
 	wait_for "3 Gantt" || ok=0
 	$T send-keys q

@@ -58,14 +58,17 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	a->view = GP_V_SCENARIO;
 	a->gt.fitted = true;
 	a->gt.span = -1;
+	a->run_long = o->run_long;
+	a->ud = o->ud;
 	if (gp_run_load(&a->run, o->file, o->sets, o->nsets, e))
 		return -1;
-	a->saved = a->run.nsets;
+	gp_app_mark_saved(a);
 	if (gp_run_plan_of(&a->run)) {
 		gp_app_simulate(a);
+		char t[24];
+		gp_unit_format(gp_app_now_time(a), GP_U_TIME, t, sizeof t);
 		if (a->run.has_res)
-			gp_app_say(a, GP_R_STATUS, "%s: iteration %.4g s; ? for help", o->file,
-				   a->run.res.iteration_time);
+			gp_app_say(a, GP_R_STATUS, "%s: iteration %s; ? for help", o->file, t);
 	} else {
 		gp_app_plan(a);
 	}
@@ -79,14 +82,11 @@ void gp_app_free(struct gp_app *a)
 	for (int i = 0; i < a->nredo; i++)
 		free(a->redo[i]);
 	free(a->redo);
+	gp_app_free_saved(a);
+	free(a->plan_set);
 	gp_cv_free(&a->cv);
 	gp_run_free(&a->run);
 	memset(a, 0, sizeof *a);
-}
-
-bool gp_app_dirty(const struct gp_app *a)
-{
-	return a->run.nsets != a->saved;
 }
 
 bool gp_app_too_small(const struct gp_app *a)
@@ -98,6 +98,7 @@ bool gp_app_too_small(const struct gp_app *a)
 static void editor_done(struct gp_app *a, bool enter)
 {
 	enum gp_mode m = a->mode;
+	a->status[0] = 0;
 	if (!enter) {
 		a->mode = GP_MODE_NORMAL;
 		gp_app_say(a, GP_R_DIM, m == GP_MODE_EDIT ? "edit cancelled: %s kept" : "cancelled",
@@ -120,6 +121,9 @@ static void editor_done(struct gp_app *a, bool enter)
 	} else if (m == GP_MODE_SAVE_AS) {
 		a->mode = GP_MODE_NORMAL;
 		gp_app_save_as(a, a->ed.buf);
+	} else if (m == GP_MODE_EXPORT) {
+		a->mode = GP_MODE_NORMAL;
+		gp_app_export(a, a->ed.buf);
 	}
 }
 
@@ -127,20 +131,53 @@ static void editor_key(struct gp_app *a, const struct gp_key *k)
 {
 	if (k->code == GP_K_ENTER) {
 		editor_done(a, true);
-	} else if (k->code == GP_K_ESC) {
+	} else if (k->code == GP_K_ESC || k->code == GP_K_CTRL('c')) {
 		editor_done(a, false);
+	} else if ((k->code == GP_K_UP || k->code == GP_K_DOWN) && a->mode == GP_MODE_EDIT &&
+		   a->editing.choices[0]) {
+		gp_app_cycle_choice(a, k->code == GP_K_DOWN ? 1 : -1);
 	} else if (gp_ed_key(&a->ed, k) && a->mode == GP_MODE_EDIT) {
 		gp_app_check_typed(a);   /* validated as it is typed */
 	}
 }
 
+bool gp_app_editing(const struct gp_app *a)
+{
+	return a->mode == GP_MODE_EDIT || a->mode == GP_MODE_SEARCH ||
+	       a->mode == GP_MODE_SAVE_AS || a->mode == GP_MODE_EXPORT;
+}
+
+/* The quit prompt: S when s would refuse (the file is not canonical). */
+static void ask_quit(struct gp_app *a)
+{
+	struct gp_err e = { "" };
+	struct gp_scenario *orig = gp_scenario_load(a->run.path, &e);
+	bool canonical = orig && gp_scenario_file_is_canonical(a->run.path, orig);
+	gp_scenario_free(orig);
+	int n = gp_app_unsaved(a);
+	a->mode = GP_MODE_QUIT;
+	gp_app_say(a, GP_R_WARN, "%d unsaved edit%s: q quits and loses %s, %s, Esc stays", n,
+		   n == 1 ? "" : "s", n == 1 ? "it" : "them",
+		   canonical ? "s saves" : "S saves as another file");
+}
+
+static void start_prompt(struct gp_app *a, enum gp_mode m, const char *prompt, const char *text)
+{
+	a->mode = m;
+	gp_ed_start(&a->ed, prompt, text);
+	gp_app_say(a, GP_R_DIM, "%s", text[0] ? "Enter takes it, typing replaces it, Esc cancels"
+					      : "Enter takes it, Esc cancels");
+}
+
 static void quit_key(struct gp_app *a, const struct gp_key *k)
 {
 	a->mode = GP_MODE_NORMAL;
-	if (k->code == 'q' || k->code == 'y' || k->code == GP_K_F(10))
+	if (k->code == 'q' || k->code == 'y' || k->code == GP_K_F(10) || k->code == GP_K_CTRL('c'))
 		a->quit = true;
 	else if (k->code == 's')
 		gp_app_save(a);
+	else if (k->code == 'S')
+		start_prompt(a, GP_MODE_SAVE_AS, "save as", a->save_path);
 	else
 		gp_app_say(a, GP_R_DIM, "not quitting");
 }
@@ -165,23 +202,17 @@ static void global_action(struct gp_app *a, int act)
 {
 	switch (act) {
 	case GP_A_QUIT:
-		if (gp_app_dirty(a)) {
-			a->mode = GP_MODE_QUIT;
-			gp_app_say(a, GP_R_WARN, "%d unsaved edit%s: q quits and loses them, s saves, Esc stays",
-				   a->run.nsets - a->saved, a->run.nsets - a->saved == 1 ? "" : "s");
-		} else {
+		if (gp_app_dirty(a))
+			ask_quit(a);
+		else
 			a->quit = true;
-		}
 		break;
 	case GP_A_HELP: a->view = a->view == GP_V_HELP ? GP_V_SCENARIO : GP_V_HELP; break;
 	case GP_A_VIEW_SCENARIO: a->view = GP_V_SCENARIO; break;
 	case GP_A_VIEW_PLAN: a->view = GP_V_PLAN; break;
 	case GP_A_VIEW_GANTT: a->view = GP_V_GANTT; break;
 	case GP_A_EDIT: start_edit(a); break;
-	case GP_A_SEARCH:
-		a->mode = GP_MODE_SEARCH;
-		gp_ed_start(&a->ed, "/", a->search);
-		break;
+	case GP_A_SEARCH: start_prompt(a, GP_MODE_SEARCH, "/", a->search); break;
 	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
 		gp_app_say(a, GP_R_WARN, a->search[0] ? "nothing to search on this screen"
 						      : "no search yet: / searches");
@@ -189,11 +220,13 @@ static void global_action(struct gp_app *a, int act)
 	case GP_A_UNDO: gp_app_undo(a); break;
 	case GP_A_REDO: gp_app_redo(a); break;
 	case GP_A_SAVE: gp_app_save(a); break;
-	case GP_A_SAVE_AS:
-		a->mode = GP_MODE_SAVE_AS;
-		gp_ed_start(&a->ed, "save as", a->save_path);
+	case GP_A_SAVE_AS: start_prompt(a, GP_MODE_SAVE_AS, "save as", a->save_path); break;
+	case GP_A_EXPORT: {
+		char name[256];
+		gp_app_export_name(a, name, sizeof name);
+		start_prompt(a, GP_MODE_EXPORT, "write the screen to", name);
 		break;
-	case GP_A_EXPORT: gp_app_export(a); break;
+	}
 	case GP_A_PLAN: gp_app_plan(a); break;
 	case GP_A_CANCEL: a->status[0] = 0; break;
 	default: break;
@@ -210,8 +243,9 @@ static void click(struct gp_app *a, const struct gp_key *k)
 		int act = gp_frame_bar_at(a, k->x);
 		if (act != GP_A_NONE)
 			global_action(a, act);
-	} else if (k->y >= 1 && k->y < a->h - 2 && views[a->view]->click) {
-		views[a->view]->click(a, k->x, k->y - 1);
+	} else if (k->y >= a->view_rect.y && k->y < a->view_rect.y + a->view_rect.h &&
+		   views[a->view]->click) {
+		views[a->view]->click(a, k->x, k->y - a->view_rect.y);
 	}
 }
 
@@ -230,12 +264,16 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 			global_action(a, GP_A_QUIT);
 		return;
 	}
-	if (a->mode == GP_MODE_EDIT || a->mode == GP_MODE_SEARCH || a->mode == GP_MODE_SAVE_AS) {
+	if (gp_app_editing(a)) {
 		editor_key(a, k);
 		return;
 	}
 	if (a->mode == GP_MODE_QUIT) {
 		quit_key(a, k);
+		return;
+	}
+	if (a->mode == GP_MODE_OVERWRITE) {
+		gp_app_overwrite_key(a, k);
 		return;
 	}
 	a->status[0] = 0;   /* a message lasts until the next key */

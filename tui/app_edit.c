@@ -1,27 +1,38 @@
 /*
- * app_edit.c: what changes the scenario or leaves the program from the
- * terminal planner (app.h): an edit becomes one override of the run
- * (so undo drops the last one and redo puts it back), each edit
- * re-simulates the plan, planning anew, saving as canonical Lua, and
- * the screenshot.
+ * app_edit.c: what changes the scenario from the terminal planner
+ * (app.h): an edit becomes one override of the run (so undo drops the
+ * last one and redo puts it back), each edit re-simulates the plan, and
+ * a typed value is checked as it is typed. Planning is app_plan.c's,
+ * saving and screenshots app_save.c's.
  */
 #include "app.h"
 
-#include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-
-/* A loader's message without the file name it starts with. */
-static const char *bare(const struct gp_app *a, const char *msg)
+void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n)
 {
-	size_t n = a->run.path ? strlen(a->run.path) : 0;
-	if (n && !strncmp(msg, a->run.path, n) && msg[n] == ':' && msg[n + 1] == ' ')
-		return msg + n + 2;
-	return msg;
+	size_t pl = a->run.path ? strlen(a->run.path) : 0;
+	if (pl && !strncmp(msg, a->run.path, pl) && msg[pl] == ':' && msg[pl + 1] == ' ')
+		msg += pl + 2;
+	/* The loader numbers DCs; the screens and the prompts name them. */
+	size_t o = 0;
+	const struct gp_scenario *s = a->run.sc;
+	while (*msg && o + 1 < n) {
+		char *end;
+		long i = !strncmp(msg, "dcs[", 4) && isdigit((unsigned char)msg[4])
+				 ? strtol(msg + 4, &end, 10) : 0;
+		if (i >= 1 && s && i <= s->ndcs && *end == ']') {
+			o += (size_t)snprintf(buf + o, n - o, "dcs[%s]", s->dcs[i - 1].name);
+			msg = end + 1;
+			continue;
+		}
+		buf[o++] = *msg++;
+	}
+	buf[o < n ? o : n - 1] = 0;
 }
 
 void gp_field_show(struct gp_field *f)
@@ -39,7 +50,9 @@ void gp_app_simulate(struct gp_app *a)
 	struct gp_sim_req rq = { .schedule = -1, .record = true };
 	struct gp_err e = { "" };
 	if (gp_run_simulate(&a->run, &rq, &e)) {
-		gp_app_say(a, GP_R_ERROR, "the plan does not simulate: %s", bare(a, e.msg));
+		char msg[sizeof e.msg];
+		gp_app_bare(a, e.msg, msg, sizeof msg);
+		gp_app_say(a, GP_R_ERROR, "the plan does not simulate: %s", msg);
 		snprintf(a->problem, sizeof a->problem, "%s", a->status);
 		/* The last result was of the scenario before the edit: the
 		 * screens show none rather than a stale one. */
@@ -56,6 +69,11 @@ void gp_app_simulate(struct gp_app *a)
 	a->gt.fitted = true;
 }
 
+static bool is_plan_set(const char *set)
+{
+	return !strncmp(set, "plan=", 5);
+}
+
 /* An override as people read it: "links[ams>fra].bandwidth = 10G", the
  * unit guessed from the field's name (only for the message). */
 static void describe(const char *set, char *buf, size_t n)
@@ -70,6 +88,10 @@ static void describe(const char *set, char *buf, size_t n)
 		{ ".efficiency", GP_U_RATIO }, { ".price_per_hour", GP_U_USD },
 		{ ".usd_per_hour", GP_U_USD },
 	};
+	if (is_plan_set(set)) {
+		snprintf(buf, n, "the plan p made");
+		return;
+	}
 	const char *eq = strchr(set, '=');
 	if (!eq) {
 		snprintf(buf, n, "%s", set);
@@ -89,68 +111,100 @@ static void describe(const char *set, char *buf, size_t n)
 	snprintf(buf, n, "%.*s = %s", (int)(eq - set), set, eq + 1);
 }
 
-/* "iteration 2.34 s -> 2.81 s (+20.1 %)" after an edit. */
-static void say_change(struct gp_app *a, const char *what, double before)
+void gp_app_say_change(struct gp_app *a, const char *what, double before)
 {
 	if (!a->run.has_res)
 		return;   /* gp_app_simulate said why */
 	double t = a->run.res.iteration_time;
 	const char *fit = a->run.res.fits ? "" : "; does not fit in memory";
-	if (isfinite(before) && before > 0)
+	char b[24], now[24];
+	gp_unit_format(t, GP_U_TIME, now, sizeof now);
+	if (isfinite(before) && before > 0) {
+		gp_unit_format(before, GP_U_TIME, b, sizeof b);
 		gp_app_say(a, a->run.res.fits ? GP_R_OK : GP_R_WARN,
-			   "%s: iteration %.4g s -> %.4g s (%+.1f %%)%s", what, before, t,
+			   "%s: iteration %s -> %s (%+.1f %%)%s", what, b, now,
 			   100 * (t - before) / before, fit);
-	else
-		gp_app_say(a, GP_R_OK, "%s: iteration %.4g s%s", what, t, fit);
+	} else {
+		gp_app_say(a, GP_R_OK, "%s: iteration %s%s", what, now, fit);
+	}
 }
 
-static void clear_redo(struct gp_app *a)
+void gp_app_clear_redo(struct gp_app *a)
 {
 	for (int i = 0; i < a->nredo; i++)
 		free(a->redo[i]);
 	a->nredo = 0;
 }
 
-static double now_time(const struct gp_app *a)
+double gp_app_now_time(const struct gp_app *a)
 {
 	return a->run.has_res ? a->run.res.iteration_time : NAN;
 }
 
 bool gp_app_set(struct gp_app *a, const char *set)
 {
-	double before = now_time(a);
+	double before = gp_app_now_time(a);
 	struct gp_err e = { "" };
 	if (gp_run_set(&a->run, set, &e)) {
-		gp_app_say(a, GP_R_ERROR, "refused, old value kept: %s", bare(a, e.msg));
+		char msg[sizeof e.msg];
+		gp_app_bare(a, e.msg, msg, sizeof msg);
+		gp_app_say(a, GP_R_ERROR, "refused, old value kept: %s", msg);
 		return false;
 	}
-	clear_redo(a);
+	gp_app_clear_redo(a);
 	gp_app_simulate(a);
 	char what[600];
 	describe(set, what, sizeof what);
-	say_change(a, what, before);
+	gp_app_say_change(a, what, before);
 	return true;
 }
 
-/* The override a field's typed text makes; -1 with a->status set. */
-static int field_set(struct gp_app *a, const struct gp_field *f, const char *text, char *set,
-		     size_t n)
+/* The choices of f as "a, b or c". */
+static void choice_list(const struct gp_field *f, char *buf, size_t n)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (const char *p = f->choices; *p && o + 1 < n;) {
+		size_t l = strcspn(p, "|");
+		bool last = !p[l];
+		o += (size_t)snprintf(buf + o, n - o, "%s%.*s", o ? (last ? " or " : ", ") : "",
+				      (int)l, p);
+		p += l + !last;
+	}
+}
+
+static bool is_choice(const struct gp_field *f, const char *text)
+{
+	size_t tl = strlen(text);
+	for (const char *p = f->choices; *p;) {
+		size_t l = strcspn(p, "|");
+		if (l == tl && !strncmp(p, text, l))
+			return true;
+		p += l + (p[l] != 0);
+	}
+	return false;
+}
+
+/* Why text is no value of f (0: it is one); *v its value, lua the
+ * scenario's spelling. */
+static int check_value(const struct gp_field *f, const char *text, double *v, char *lua,
+		       size_t nl, char *why, size_t nw)
 {
 	if (f->text) {
-		if (!text[0] || strpbrk(text, "\"\\\n")) {
-			gp_app_say(a, GP_R_ERROR, "refused: expected a name (no quotes or backslashes)");
-			return -1;
+		char list[400];
+		if (!text[0] || strpbrk(text, "\"\\\n"))
+			return snprintf(why, nw, "expected a name (no quotes or backslashes)"), -1;
+		if (f->choices[0] && !is_choice(f, text)) {
+			choice_list(f, list, sizeof list);
+			return snprintf(why, nw, "\"%s\" is not one of %s", text, list), -1;
 		}
-		snprintf(set, n, "%s=\"%s\"", f->path, text);
 		return 0;
 	}
-	char lua[128], why[256];
-	double v;
-	if (gp_unit_parse(text, f->unit, &v, lua, sizeof lua, why, sizeof why)) {
-		gp_app_say(a, GP_R_ERROR, "refused, %s kept: %s", f->shown, why);
+	if (gp_unit_bare(text, f->unit, why, nw) ||
+	    gp_unit_parse(text, f->unit, v, lua, nl, why, nw))
 		return -1;
-	}
-	snprintf(set, n, "%s=%s", f->path, lua);
+	if (f->positive && !(*v > 0) && !isnan(*v))
+		return snprintf(why, nw, "\"%s\" is not above 0", text), -1;
 	return 0;
 }
 
@@ -158,37 +212,77 @@ bool gp_app_commit(struct gp_app *a, const char *text)
 {
 	const struct gp_field *f = &a->editing;
 	char set[512], lua[128], why[256];
-	double v;
-	bool same = f->text ? !strcmp(text, f->shown)
-			    : gp_unit_parse(text, f->unit, &v, lua, sizeof lua, why, sizeof why) == 0 &&
-				      v == f->value;
-	if (same) {
+	double v = NAN;
+	if (check_value(f, text, &v, lua, sizeof lua, why, sizeof why)) {
+		gp_app_say(a, GP_R_ERROR, "refused, %s kept: %s", f->shown, why);
+		return false;
+	}
+	if (f->text ? !strcmp(text, f->shown) : v == f->value) {
 		gp_app_say(a, GP_R_DIM, "%s is already %s: nothing changed", f->path, f->shown);
 		return true;
 	}
-	if (field_set(a, f, text, set, sizeof set))
-		return false;
+	if (f->text)
+		snprintf(set, sizeof set, "%s=\"%s\"", f->path, text);
+	else
+		snprintf(set, sizeof set, "%s=%s", f->path, lua);
 	return gp_app_set(a, set);
+}
+
+/* The SI value with its unit, "(1.25e+10 B/s)": what a value is, for
+ * the preview. */
+static void si_of(double v, enum gp_unit u, char *buf, size_t n)
+{
+	static const char *const si[] = {
+		[GP_U_BANDWIDTH] = "B/s", [GP_U_BYTERATE] = "B/s", [GP_U_TIME] = "s",
+		[GP_U_BYTES] = "bytes", [GP_U_FLOPS] = "FLOP/s", [GP_U_USD] = "USD",
+	};
+	const char *name = (size_t)u < sizeof si / sizeof si[0] && si[u] ? si[u] : "";
+	snprintf(buf, n, "%.6g%s%s", v, name[0] ? " " : "", name);
 }
 
 void gp_app_check_typed(struct gp_app *a)
 {
 	const struct gp_field *f = &a->editing;
-	if (f->text) {
-		gp_app_say(a, GP_R_DIM, "a name; Enter sets it, Esc keeps %s", f->shown);
-		return;
-	}
-	char lua[128], why[256], shown[48];
-	double v;
-	if (gp_unit_parse(a->ed.buf, f->unit, &v, lua, sizeof lua, why, sizeof why)) {
+	char lua[128], why[256], shown[48], si[64];
+	double v = NAN;
+	if (check_value(f, a->ed.buf, &v, lua, sizeof lua, why, sizeof why)) {
 		gp_app_say(a, GP_R_WARN, "%s", why);
+	} else if (f->text) {
+		gp_app_say(a, GP_R_DIM, "%s; Enter sets it, Esc keeps %s",
+			   f->choices[0] ? "Up/Down: the next choice" : "a name", f->shown);
 	} else if (strchr(lua, '(')) {
 		gp_app_say(a, GP_R_DIM, "= %s (the loader checks it); Enter sets, Esc keeps %s",
 			   lua, f->shown);
 	} else {
 		gp_unit_format(v, f->unit, shown, sizeof shown);
-		gp_app_say(a, GP_R_DIM, "= %s (%.6g); Enter sets, Esc keeps %s", shown, v, f->shown);
+		si_of(v, f->unit, si, sizeof si);
+		if (!strcmp(shown, si))
+			gp_app_say(a, GP_R_DIM, "= %s; Enter sets, Esc keeps %s", shown, f->shown);
+		else
+			gp_app_say(a, GP_R_DIM, "= %s (%s); Enter sets, Esc keeps %s", shown, si,
+				   f->shown);
 	}
+}
+
+void gp_app_cycle_choice(struct gp_app *a, int dir)
+{
+	const struct gp_field *f = &a->editing;
+	const char *starts[64];
+	int n = 0, at = -1;
+	for (const char *p = f->choices; *p && n < 64;) {
+		size_t l = strcspn(p, "|");
+		if (strlen(a->ed.buf) == l && !strncmp(p, a->ed.buf, l))
+			at = n;
+		starts[n++] = p;
+		p += l + (p[l] != 0);
+	}
+	if (!n)
+		return;
+	int k = at < 0 ? (dir > 0 ? 0 : n - 1) : ((at + dir) % n + n) % n;
+	char buf[GP_ED_MAX];
+	snprintf(buf, sizeof buf, "%.*s", (int)strcspn(starts[k], "|"), starts[k]);
+	gp_ed_set(&a->ed, buf);
+	gp_app_check_typed(a);
 }
 
 void gp_app_undo(struct gp_app *a)
@@ -199,30 +293,31 @@ void gp_app_undo(struct gp_app *a)
 		return;
 	}
 	char *last = strdup(a->run.sets[n - 1]);
-	double before = now_time(a);
+	double before = gp_app_now_time(a);
 	struct gp_err e = { "" };
 	if (!last || gp_run_truncate(&a->run, n - 1, &e)) {
+		char msg[sizeof e.msg];
+		gp_app_bare(a, e.msg, msg, sizeof msg);
 		free(last);
-		gp_app_say(a, GP_R_ERROR, "cannot undo: %s", last ? bare(a, e.msg) : "out of memory");
+		gp_app_say(a, GP_R_ERROR, "cannot undo: %s", last ? msg : "out of memory");
 		return;
 	}
 	if (a->nredo == a->capredo) {
 		int nc = a->capredo ? 2 * a->capredo : 16;
 		char **nr = realloc(a->redo, sizeof *nr * (size_t)nc);
-		if (!nr) {
-			free(last);
-			last = NULL;
-		} else {
+		if (nr) {
 			a->redo = nr;
 			a->capredo = nc;
 		}
 	}
-	if (last)
-		a->redo[a->nredo++] = last;
-	gp_app_simulate(a);
 	char what[600] = "undone ";
-	describe(a->redo[a->nredo - 1], what + 7, sizeof what - 7);
-	say_change(a, what, before);
+	describe(last, what + 7, sizeof what - 7);
+	if (a->nredo < a->capredo)
+		a->redo[a->nredo++] = last;
+	else
+		free(last);
+	gp_app_simulate(a);
+	gp_app_say_change(a, what, before);
 }
 
 void gp_app_redo(struct gp_app *a)
@@ -232,104 +327,18 @@ void gp_app_redo(struct gp_app *a)
 		return;
 	}
 	char *set = a->redo[--a->nredo];
-	double before = now_time(a);
+	double before = gp_app_now_time(a);
 	struct gp_err e = { "" };
 	if (gp_run_set(&a->run, set, &e)) {
-		gp_app_say(a, GP_R_ERROR, "cannot redo %s: %s", set, bare(a, e.msg));
+		char msg[sizeof e.msg];
+		gp_app_bare(a, e.msg, msg, sizeof msg);
+		gp_app_say(a, GP_R_ERROR, "cannot redo: %s", msg);
 		free(set);
 		return;
 	}
 	gp_app_simulate(a);
 	char what[600] = "redone ";
 	describe(set, what + 7, sizeof what - 7);
-	say_change(a, what, before);
+	gp_app_say_change(a, what, before);
 	free(set);
-}
-
-void gp_app_plan(struct gp_app *a)
-{
-	if (a->busy)
-		a->busy(a, "planning with the placement MILP...");
-	double before = now_time(a);
-	struct gp_plan_req rq = { .o = { .polish = true } };
-	struct gp_err e = { "" };
-	if (gp_run_plan(&a->run, &rq, &e)) {
-		gp_app_say(a, GP_R_ERROR, "no plan: %s", bare(a, e.msg));
-		snprintf(a->problem, sizeof a->problem, "%s", a->status);
-		return;
-	}
-	gp_app_simulate(a);
-	char what[128];
-	snprintf(what, sizeof what, "planned by %s (%s) in %.2g s", a->run.rep.engine,
-		 gp_milp_status_name(a->run.rep.status), a->run.rep.seconds);
-	say_change(a, what, before);
-}
-
-/* Saves to path: over the file itself only when nothing would be lost. */
-static void save_to(struct gp_app *a, const char *path)
-{
-	struct gp_err e = { "" };
-	bool self = !strcmp(path, a->run.path);
-	if (self) {
-		struct gp_scenario *orig = gp_scenario_load(path, &e);
-		bool same = orig && gp_scenario_file_is_canonical(path, orig);
-		gp_scenario_free(orig);
-		if (!same) {
-			gp_app_say(a, GP_R_WARN, "not saved: %s has comments or written-out values a save would drop; S saves to another file",
-				   path);
-			return;
-		}
-	}
-	if (gp_scenario_save(path, a->run.sc, &e)) {
-		gp_app_say(a, GP_R_ERROR, "not saved: %s", e.msg);
-		return;
-	}
-	if (!self) {
-		/* The saved file is the one edited from now on. */
-		struct gp_err le = { "" };
-		int n = a->run.nsets;
-		if (gp_run_load(&a->run, path, NULL, 0, &le)) {
-			gp_app_say(a, GP_R_ERROR, "saved %s, but it does not load back: %s", path, le.msg);
-			return;
-		}
-		clear_redo(a);
-		gp_app_simulate(a);
-		gp_app_say(a, GP_R_OK, "saved %d edit%s to %s (now the file edited; undo starts afresh)",
-			   n, n == 1 ? "" : "s", path);
-	} else {
-		gp_app_say(a, GP_R_OK, "saved %s", path);
-	}
-	a->saved = a->run.nsets;
-}
-
-void gp_app_save(struct gp_app *a)
-{
-	save_to(a, a->run.path);
-}
-
-void gp_app_save_as(struct gp_app *a, const char *path)
-{
-	if (!path[0]) {
-		gp_app_say(a, GP_R_WARN, "not saved: no file name");
-		return;
-	}
-	snprintf(a->save_path, sizeof a->save_path, "%s", path);
-	save_to(a, path);
-}
-
-void gp_app_export(struct gp_app *a)
-{
-	char path[64];
-	snprintf(path, sizeof path, "geoplan-%s.svg", gp_app_view(a->view)->name);
-	a->status[0] = 0;
-	gp_app_draw(a);
-	FILE *f = fopen(path, "w");
-	int rc = f ? gp_export(f, &a->cv, GP_EXPORT_SVG, a->th->paper_fg, a->th->paper_bg,
-			       a->run.sc ? a->run.sc->name : "geoplan") : -1;
-	if (f && fclose(f))
-		rc = -1;
-	if (rc)
-		gp_app_say(a, GP_R_ERROR, "%s: %s", path, f ? "write failed" : strerror(errno));
-	else
-		gp_app_say(a, GP_R_OK, "wrote %s (%d x %d cells)", path, a->cv.w, a->cv.h);
 }

@@ -1,7 +1,8 @@
 /*
  * editor.c: the one-line editor (editor.h). Left/Right, Home/End and
  * C-a/C-e move; BS and Del delete; C-u clears to the start, C-k to the
- * end; C-w deletes the word before the caret.
+ * end; C-w deletes the word before the caret. A character typed while
+ * the text is as offered replaces it.
  */
 #include "editor.h"
 
@@ -16,6 +17,15 @@ void gp_ed_start(struct gp_editor *ed, const char *prompt, const char *text)
 	snprintf(ed->buf, sizeof ed->buf, "%s", text);
 	ed->len = (int)strlen(ed->buf);
 	ed->cur = ed->len;
+	ed->fresh = ed->len > 0;
+}
+
+void gp_ed_set(struct gp_editor *ed, const char *text)
+{
+	snprintf(ed->buf, sizeof ed->buf, "%s", text);
+	ed->len = (int)strlen(ed->buf);
+	ed->cur = ed->len;
+	ed->fresh = ed->len > 0;
 }
 
 static bool cont(char c)
@@ -68,9 +78,10 @@ static int insert(struct gp_editor *ed, int c)
 	return 1;
 }
 
-int gp_ed_key(struct gp_editor *ed, const struct gp_key *k)
+/* A key other than typing a character: 1 if it changed the text or
+ * the caret. */
+static int edit_key(struct gp_editor *ed, int c)
 {
-	int c = k->code;
 	switch (c) {
 	case GP_K_LEFT: ed->cur = prev_char(ed, ed->cur); return 1;
 	case GP_K_RIGHT: ed->cur = next_char(ed, ed->cur); return 1;
@@ -95,11 +106,25 @@ int gp_ed_key(struct gp_editor *ed, const struct gp_key *k)
 		cut(ed, i, ed->cur);
 		return 1;
 	}
-	default:
-		if (c >= 32 && c != 127 && c < GP_K_BASE)
-			return insert(ed, c);
-		return 0;
+	default: return 0;
 	}
+}
+
+int gp_ed_key(struct gp_editor *ed, const struct gp_key *k)
+{
+	int c = k->code;
+	if (c >= 32 && c != 127 && c < GP_K_BASE) {
+		if (ed->fresh) {
+			ed->buf[0] = 0;
+			ed->len = ed->cur = 0;
+		}
+		ed->fresh = false;
+		return insert(ed, c);
+	}
+	int rc = edit_key(ed, c);
+	if (rc)
+		ed->fresh = false;
+	return rc;
 }
 
 int gp_ed_caret_cells(const struct gp_editor *ed)

@@ -1,9 +1,11 @@
 /*
  * frame.c: what surrounds every screen: the tab row (the screens, the
- * file, whether it has unsaved edits, the iteration), the status line
- * (a message, the editor, or what the screen says) and the function-key
- * bar, made from the key map so it shows what each key does here; and
- * the screen that asks for a larger terminal.
+ * file, whether it has unsaved edits, the iteration; on narrow
+ * terminals the file's name goes before [+] and the iteration do), the
+ * status line (a message, wrapped onto more lines when it is long so
+ * it reads in full; the editor; or what the screen says) and the
+ * function-key bar, made from the key map so it shows what each key
+ * does here; and the screen that asks for a larger terminal.
  */
 #include "app.h"
 
@@ -13,11 +15,62 @@
 #include "actions.h"
 
 static const int tab_keys[GP_V__N] = { '1', '2', '3', '?' };
+static const char brand[] = " geoplan ";
+
+/* The tab row's right part, shortest last: what matters most ([+], the
+ * iteration) survives narrow terminals; the file name, then the
+ * program's name go first. */
+static void title_right(const struct gp_app *a, int form, char *buf, size_t n)
+{
+	const struct gp_run *r = &a->run;
+	const char *path = r->path ? r->path : "";
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *plus = gp_app_dirty(a) ? " [+]" : "";
+	char t[40] = "no iteration";
+	if (r->has_res) {
+		gp_unit_format(r->res.iteration_time, GP_U_TIME, t, sizeof t);
+		strcat(t, form < 2 ? "/iter" : "");
+	}
+	const char *stale = r->stale & GP_STALE_PLAN ? " (plan stale)" : "";
+	switch (form) {
+	case 0: snprintf(buf, n, "%s%s  %s%s ", path, plus, t, stale); break;
+	case 1: snprintf(buf, n, "%s%s  %s%s ", base, plus, t, stale); break;
+	case 2: snprintf(buf, n, "%s%s %s ", base, plus, t); break;
+	default: snprintf(buf, n, "%s%s ", plus[0] ? "[+] " : "", t); break;
+	}
+}
+
+/* Where the tabs go: whether the program's name shows, and the right
+ * part's form (-1: none fits). */
+struct title {
+	bool brand;
+	int form;
+};
+
+static int tabs_end(bool with_brand)
+{
+	int x = with_brand ? gp_cv_width(brand) + 1 : 0;
+	for (int i = 0; i < GP_V__N; i++)
+		x += gp_cv_width(gp_app_view(i)->title) + 5;
+	return x;
+}
+
+static struct title title_of(const struct gp_app *a)
+{
+	for (int form = 0; form < 4; form++)
+		for (int b = 1; b >= 0; b--) {
+			char right[640];
+			title_right(a, form, right, sizeof right);
+			if (tabs_end(b) + gp_cv_width(right) <= a->w)
+				return (struct title){ b, form };
+		}
+	return (struct title){ false, -1 };
+}
 
 /* Tab v spans [*x0, *x1). */
 static void tab_span(const struct gp_app *a, int v, int *x0, int *x1)
 {
-	int x = gp_cv_width(" geoplan ") + 1;
+	int x = title_of(a).brand ? gp_cv_width(brand) + 1 : 0;
 	for (int i = 0; i < GP_V__N; i++) {
 		int w = gp_cv_width(gp_app_view(i)->title) + 4;
 		if (i == v) {
@@ -27,7 +80,6 @@ static void tab_span(const struct gp_app *a, int v, int *x0, int *x1)
 		}
 		x += w + 1;
 	}
-	(void)a;
 	*x0 = *x1 = -1;
 }
 
@@ -45,60 +97,127 @@ int gp_frame_tab_at(const struct gp_app *a, int x)
 static void draw_tabs(struct gp_app *a, struct gp_canvas *cv)
 {
 	const struct gp_theme *t = a->th;
+	struct title ti = title_of(a);
 	gp_cv_fill(cv, (struct gp_rect){ 0, 0, a->w, 1 }, ' ', gp_role(t, GP_R_TAB));
-	gp_cv_text(cv, 0, 0, -1, gp_role(t, GP_R_TITLE), " geoplan ");
+	if (ti.brand)
+		gp_cv_text(cv, 0, 0, -1, gp_role(t, GP_R_TITLE), brand);
 	for (int v = 0; v < GP_V__N; v++) {
 		int x0, x1;
 		tab_span(a, v, &x0, &x1);
 		gp_cv_printf(cv, x0, 0, x1 - x0, gp_role(t, v == a->view ? GP_R_TAB_ON : GP_R_TAB),
 			     " %c %s ", tab_keys[v], gp_app_view(v)->title);
 	}
-	char right[200];
-	const struct gp_run *r = &a->run;
-	int n = snprintf(right, sizeof right, "%s%s", r->path ? r->path : "",
-			 gp_app_dirty(a) ? " [+]" : "");
-	if (r->has_res)
-		snprintf(right + n, sizeof right - (size_t)n, "  %.4g s/iter%s ", r->res.iteration_time,
-			 r->stale & GP_STALE_PLAN ? " (plan stale)" : "");
-	else
-		snprintf(right + n, sizeof right - (size_t)n, "  no iteration ");
-	int w = gp_cv_width(right), x1;
-	int x0;
-	tab_span(a, GP_V__N - 1, &x0, &x1);
-	if (a->w - w > x1 + 1)
-		gp_cv_text(cv, a->w - w, 0, w, gp_role(t, gp_app_dirty(a) ? GP_R_WARN : GP_R_TAB),
-			   right);
+	if (ti.form < 0)
+		return;
+	char right[640];
+	title_right(a, ti.form, right, sizeof right);
+	int w = gp_cv_width(right);
+	gp_cv_text(cv, a->w - w, 0, w, gp_role(t, gp_app_dirty(a) ? GP_R_WARN : GP_R_TAB), right);
+}
+
+/* Splits text into lines of at most w cells, at spaces where it can:
+ * starts[i], lens[i] in bytes; returns how many (at most max; the last
+ * then holds the rest). */
+static int wrap(const char *text, int w, int *starts, int *lens, int max)
+{
+	int n = 0, at = 0, len = (int)strlen(text);
+	while (at < len && n < max) {
+		while (n && text[at] == ' ')
+			at++;
+		int i = at, cells = 0, cut = -1;
+		while (i < len) {
+			wchar_t ch;
+			int k = gp_cv_decode(text + i, &ch), cw = gp_cv_wcwidth(ch);
+			if (cells + (cw > 0 ? cw : 0) > w)
+				break;
+			cells += cw > 0 ? cw : 0;
+			if (ch == ' ')
+				cut = i;
+			i += k;
+		}
+		if (i < len && cut > at && n + 1 < max)
+			i = cut;
+		if (n + 1 == max)
+			i = len;
+		starts[n] = at;
+		lens[n++] = i - at;
+		at = i;
+	}
+	return n;
+}
+
+enum { STATUS_MAX = 8 };
+
+/* Lines of the status area: the message wrapped to the width (and the
+ * editor's line under it when one is open). */
+static int status_layout(const struct gp_app *a, int *starts, int *lens, int *nmsg)
+{
+	int cap = (a->h - 3) / 3;
+	cap = cap < 1 ? 1 : cap > STATUS_MAX ? STATUS_MAX : cap;
+	*nmsg = 0;
+	const char *msg = a->status;
+	if (gp_app_editing(a)) {
+		int x = gp_cv_width(a->ed.prompt) + 2, ew = gp_cv_width(a->ed.buf) + 2;
+		if (!msg[0] || x + (ew < 12 ? 12 : ew) + 1 + gp_cv_width(msg) <= a->w)
+			return 1;   /* the message beside the editor */
+		*nmsg = wrap(msg, a->w, starts, lens, cap > 1 ? cap - 1 : 1);
+		return *nmsg + 1;
+	}
+	if (!msg[0])
+		return 1;
+	*nmsg = wrap(msg, a->w, starts, lens, cap);
+	return *nmsg > 0 ? *nmsg : 1;
+}
+
+struct gp_rect gp_frame_view_rect(const struct gp_app *a)
+{
+	int starts[STATUS_MAX], lens[STATUS_MAX], nmsg;
+	int sh = status_layout(a, starts, lens, &nmsg);
+	return (struct gp_rect){ 0, 1, a->w, a->h - 2 - sh };
+}
+
+static void draw_editor(struct gp_app *a, struct gp_canvas *cv, int y, bool beside)
+{
+	const struct gp_theme *t = a->th;
+	int x = gp_cv_printf(cv, 0, y, a->w / 2, gp_role(t, GP_R_HEADER), "%s: ", a->ed.prompt);
+	int ew = gp_cv_width(a->ed.buf) + 2;
+	if (ew < 12)
+		ew = 12;
+	if (x + ew > a->w - 1)
+		ew = a->w - 1 - x > 4 ? a->w - 1 - x : 4;
+	gp_cv_fill(cv, (struct gp_rect){ x, y, ew, 1 }, ' ', gp_role(t, GP_R_EDIT));
+	/* Offered text (typing replaces it) looks selected. */
+	gp_cv_text(cv, x, y, ew, gp_role(t, a->ed.fresh ? GP_R_SELECT : GP_R_EDIT), a->ed.buf);
+	if (beside && a->status[0] && x + ew + 1 < a->w)
+		gp_cv_text(cv, x + ew + 1, y, -1, gp_role(t, a->status_role), a->status);
 }
 
 static void draw_status(struct gp_app *a, struct gp_canvas *cv)
 {
 	const struct gp_theme *t = a->th;
-	int y = a->h - 2;
-	gp_cv_fill(cv, (struct gp_rect){ 0, y, a->w, 1 }, ' ', gp_role(t, GP_R_STATUS));
-	if (a->mode == GP_MODE_EDIT || a->mode == GP_MODE_SEARCH || a->mode == GP_MODE_SAVE_AS) {
-		/* The editor on the left half, what it says on the right. */
-		int x = gp_cv_printf(cv, 0, y, a->w / 2, gp_role(t, GP_R_HEADER), "%s: ",
-				     a->ed.prompt);
-		int ew = gp_cv_width(a->ed.buf) + 2;
-		if (ew < 12)
-			ew = 12;
-		if (x + ew > a->w - 20)
-			ew = a->w - 20 - x > 8 ? a->w - 20 - x : 8;
-		gp_cv_fill(cv, (struct gp_rect){ x, y, ew, 1 }, ' ', gp_role(t, GP_R_EDIT));
-		gp_cv_text(cv, x, y, ew, gp_role(t, GP_R_EDIT), a->ed.buf);
-		if (a->status[0] && x + ew + 1 < a->w)
-			gp_cv_text(cv, x + ew + 1, y, -1, gp_role(t, a->status_role), a->status);
+	int starts[STATUS_MAX], lens[STATUS_MAX], nmsg;
+	int sh = status_layout(a, starts, lens, &nmsg), y0 = a->h - 1 - sh;
+	gp_cv_fill(cv, (struct gp_rect){ 0, y0, a->w, sh }, ' ', gp_role(t, GP_R_STATUS));
+	for (int i = 0; i < nmsg; i++) {
+		char line[sizeof a->status];
+		snprintf(line, sizeof line, "%.*s", lens[i], a->status + starts[i]);
+		int cut = i == nmsg - 1 && gp_cv_width(line) > a->w;
+		gp_cv_text(cv, 0, y0 + i, a->w - cut, gp_role(t, a->status_role), line);
+		if (cut)
+			gp_cv_put(cv, a->w - 1, y0 + i, cv->ascii ? '>' : 0x2026,
+				  gp_role(t, a->status_role));
+	}
+	if (gp_app_editing(a)) {
+		draw_editor(a, cv, a->h - 2, nmsg == 0);
 		return;
 	}
-	if (a->status[0]) {
-		gp_cv_text(cv, 0, y, -1, gp_role(t, a->status_role), a->status);
+	if (a->status[0])
 		return;
-	}
 	char buf[512] = "";
 	const struct gp_view_ops *v = gp_app_view(a->view);
 	if (v->status)
 		v->status(a, buf, sizeof buf);
-	gp_cv_text(cv, 0, y, -1, gp_role(t, GP_R_DIM), buf);
+	gp_cv_text(cv, 0, a->h - 2, -1, gp_role(t, GP_R_DIM), buf);
 }
 
 /* The bar's item for F-key n: "F1?Help" (the letter the same action
@@ -176,19 +295,30 @@ int gp_frame_bar_at(const struct gp_app *a, int x)
 	return GP_A_NONE;
 }
 
-/* Below the size the screens need: say so, and keep q and resize. */
+/* Below the size the screens need: say so, and keep q and resize;
+ * lines wrap to fit even a tiny terminal. */
 static void draw_too_small(struct gp_app *a, struct gp_canvas *cv)
 {
 	const struct gp_theme *t = a->th;
-	char l1[80], l2[80];
-	snprintf(l1, sizeof l1, "geoplan needs %d x %d", GP_APP_MIN_W, GP_APP_MIN_H);
-	snprintf(l2, sizeof l2, "this terminal is %d x %d", a->w, a->h);
-	const char *l3 = a->mode == GP_MODE_QUIT ? "unsaved edits: q again quits" :
-			 "resize it, or q to quit";
-	int y = a->h / 2 - 1;
-	gp_cv_text(cv, (a->w - gp_cv_width(l1)) / 2, y, -1, gp_role(t, GP_R_TITLE), l1);
-	gp_cv_text(cv, (a->w - gp_cv_width(l2)) / 2, y + 1, -1, gp_role(t, GP_R_TEXT), l2);
-	gp_cv_text(cv, (a->w - gp_cv_width(l3)) / 2, y + 2, -1, gp_role(t, GP_R_DIM), l3);
+	char text[3][80];
+	snprintf(text[0], sizeof text[0], "geoplan needs %dx%d", GP_APP_MIN_W, GP_APP_MIN_H);
+	snprintf(text[1], sizeof text[1], "this terminal is %dx%d", a->w, a->h);
+	snprintf(text[2], sizeof text[2], "%s", a->mode == GP_MODE_QUIT ? "unsaved edits: q again quits"
+								      : "resize it, or q to quit");
+	static const enum gp_role roles[3] = { GP_R_TITLE, GP_R_TEXT, GP_R_DIM };
+	int starts[3][8], lens[3][8], n[3], total = 0;
+	for (int i = 0; i < 3; i++)
+		total += n[i] = wrap(text[i], a->w, starts[i], lens[i], 8);
+	int y = (a->h - total) / 2;
+	if (y < 0)
+		y = 0;
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < n[i]; j++, y++) {
+			char line[80];
+			snprintf(line, sizeof line, "%.*s", lens[i][j], text[i] + starts[i][j]);
+			int w = gp_cv_width(line);
+			gp_cv_text(cv, w < a->w ? (a->w - w) / 2 : 0, y, a->w, gp_role(t, roles[i]), line);
+		}
 }
 
 void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv)
@@ -198,7 +328,8 @@ void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv)
 		return;
 	}
 	draw_tabs(a, cv);
-	struct gp_rect r = { 0, 1, a->w, a->h - 3 };
+	struct gp_rect r = gp_frame_view_rect(a);
+	a->view_rect = r;   /* clicks go by the screen as drawn */
 	gp_cv_clip(cv, r);
 	gp_app_view(a->view)->draw(a, cv, r);
 	gp_cv_unclip(cv);
@@ -219,12 +350,35 @@ void gp_app_draw(struct gp_app *a)
 	gp_frame_draw(a, &a->cv);
 }
 
+void gp_frame_busy(struct gp_app *a, const char *text)
+{
+	if (a->cv.w != a->w || a->cv.h != a->h || !a->cv.cells) {
+		/* New size (or the first frame): the screen waits blank. */
+		if (a->cv.cells)
+			gp_cv_resize(&a->cv, a->w, a->h);
+		else
+			gp_cv_init(&a->cv, a->w, a->h);
+		a->cv.ascii = a->ascii;
+		gp_cv_clear(&a->cv, gp_role(a->th, GP_R_TEXT));
+	}
+	int starts[STATUS_MAX], lens[STATUS_MAX];
+	int cap = a->h / 3 > 1 ? a->h / 3 : 1, n = wrap(text, a->w, starts, lens, cap);
+	int y0 = a->h - 1 - (n ? n : 1);
+	gp_cv_fill(&a->cv, (struct gp_rect){ 0, y0, a->w, n ? n : 1 }, ' ',
+		   gp_role(a->th, GP_R_STATUS));
+	for (int i = 0; i < n; i++) {
+		char line[600];
+		snprintf(line, sizeof line, "%.*s", lens[i], text + starts[i]);
+		gp_cv_text(&a->cv, 0, y0 + i, a->w, gp_role(a->th, GP_R_WARN), line);
+	}
+}
+
 void gp_app_cursor(const struct gp_app *a, int *x, int *y)
 {
 	*x = *y = -1;
 	if (gp_app_too_small(a))
 		return;
-	if (a->mode == GP_MODE_EDIT || a->mode == GP_MODE_SEARCH || a->mode == GP_MODE_SAVE_AS) {
+	if (gp_app_editing(a)) {
 		*x = gp_cv_width(a->ed.prompt) + 2 + gp_ed_caret_cells(&a->ed);
 		*y = a->h - 2;
 	}

@@ -401,6 +401,34 @@ int gp_unit_parse(const char *text, enum gp_unit unit, double *value, char *lua,
 	return 0;
 }
 
+int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy)
+{
+	static const struct {
+		enum gp_unit unit;
+		const char *base, *likely;
+	} bases[] = {
+		{ GP_U_TIME, "s", "ms" }, { GP_U_BANDWIDTH, "B/s", "G" },
+		{ GP_U_BYTERATE, "B/s", "GB/s" }, { GP_U_BYTES, "B", "GB" },
+		{ GP_U_FLOPS, "FLOPS", "T" },
+	};
+	while (*text == ' ' || *text == '\t')
+		text++;
+	size_t len = number_len(text), end = len;
+	while (text[end] == ' ' || text[end] == '\t')
+		end++;
+	if (!len || text[end] || to_double(text, len) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
+		if (bases[i].unit == unit) {
+			if (nwhy)
+				snprintf(why, nwhy, "%.*s %s? write %.*s%s or %.*s%s", (int)len, text,
+					 bases[i].base, (int)len, text, bases[i].likely, (int)len, text,
+					 bases[i].base);
+			return -1;
+		}
+	return 0;
+}
+
 /* x with 4 significant digits and suffix; whole numbers from 9999.5 on
  * (so no "1e+04"). */
 static void put4(char *buf, size_t n, const char *pre, double x, const char *suffix)

@@ -34,6 +34,13 @@ enum gp_unit {
 int gp_unit_parse(const char *text, enum gp_unit unit, double *value, char *lua, size_t n,
 		  char *why, size_t nwhy);
 
+/* A plain number typed for a unit people never type bare (a time, a
+ * bandwidth, a size, a FLOP rate: 35 would be 35 s, not 35 ms): -1 and
+ * why asks which was meant ("35 s? write 35ms or 35s"); 0 for anything
+ * else (a unit given, a helper call, zero, a unit whose base is what
+ * people type). */
+int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy);
+
 /* The short form: "100G" (Gbit/s), "35ms", "80GiB", "989T", "0.45", "$2.50". */
 void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
 

@@ -374,7 +374,7 @@ static void click(struct gp_app *a, int x, int y)
 {
 	if (!a->has_gantt)
 		return;
-	struct layout l = layout_of((struct gp_rect){ 0, 0, a->w, a->h - 3 }, a->gantt.nrows);
+	struct layout l = layout_of((struct gp_rect){ 0, 0, a->w, a->view_rect.h }, a->gantt.nrows);
 	if (y >= 1 && y <= l.rows * l.rh)
 		a->gt.row = a->gt.top + (y - 1) / l.rh;
 	if (x >= l.x0)

@@ -76,12 +76,13 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 		return;
 	}
 	const char *sync = gp_sync_name(gp_plan_sync(run->sc, p));
-	if (run->src == GP_SRC_FILE) {
+	int since;
+	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
+	if (!rep) {
 		gp_form_text(fm, GP_R_TEXT, "the scenario file's plan: %s, %s DP sync; p plans anew",
 			     gp_sched_name(p->schedule), sync);
 		return;
 	}
-	const struct gp_plan_report *rep = &run->rep;
 	char est[48], bd[48];
 	show(rep->estimate_s, GP_U_TIME, est, sizeof est);
 	if (isfinite(rep->bound) && rep->bound > 0 && a->run.sc->objective == GP_OBJ_TIME)
@@ -91,11 +92,13 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 	char gap[24] = "-";
 	if (isfinite(rep->gap))
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
-	gp_form_text(fm, run->stale & GP_STALE_PLAN ? GP_R_STALE : GP_R_TEXT,
-		     "engine %s, %s: estimate %s, bound %s, gap %s, %.2g s%s", rep->engine,
-		     gp_milp_status_name(rep->status), est, bd, gap, rep->seconds,
-		     run->stale & GP_STALE_PLAN ? " (stale: the scenario changed since; p plans anew)"
-						: "");
+	bool stale = since > 0 || run->stale & GP_STALE_PLAN;
+	gp_form_text(fm, stale ? GP_R_STALE : GP_R_TEXT,
+		     "p: engine %s, %s: estimate %s, bound %s, gap %s, %.2g s", rep->engine,
+		     gp_milp_status_name(rep->status), est, bd, gap, rep->seconds);
+	if (stale)
+		gp_form_text(fm, GP_R_STALE, "planned before the last %d edit%s; p plans anew",
+			     since > 0 ? since : 1, since > 1 ? "s" : "");
 	if (rep->has_own) {
 		char own[48];
 		show(rep->own_sim_s, GP_U_TIME, own, sizeof own);
@@ -103,7 +106,9 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 			     rep->polished ? "the search's polish found this faster one"
 					   : "the polish found nothing faster");
 	}
-	gp_form_text(fm, GP_R_DIM, "%s, %s DP sync", gp_sched_name(p->schedule), sync);
+	gp_form_text(fm, GP_R_DIM, "%s, %s DP sync%s", gp_sched_name(p->schedule), sync,
+		     run->src == GP_SRC_FILE ? "; an edit of the scenario (u undoes, s saves)"
+					     : "; not in the scenario: s will not save it");
 }
 
 /* Columns of the stage table: stage, DC, GPU, TP, layers, recompute,
