@@ -58,6 +58,20 @@ golden gantt-ascii samples/default.lua --view gantt --size 80x24 --ascii
 golden gantt-mono samples/default.lua --view gantt --size 100x30 --theme mono
 golden help-100x30 samples/default.lua --view help --size 100x30
 golden too-small samples/default.lua --size 40x10
+golden too-small-20x5 samples/default.lua --size 20x5
+# Names whole at every size; the link matrix scrolls across to the
+# cursor at 80 columns (its DC column stays), and back; help scrolls to
+# its end; long messages wrap; the tab row keeps [+] at 80 columns.
+golden names-200x40 samples/p3.lua --size 200x40
+golden names-model samples/p6.lua --size 100x30 --keys G
+golden names-gantt samples/p3.lua --view gantt --size 80x24
+golden matrix-scrolls samples/p3.lua --size 80x24 --keys '<Tab><Tab>llllllllll'
+golden matrix-scrolls-back samples/p3.lua --size 80x24 --keys '<Tab><Tab>llllllllllhhhhhhhh'
+golden plan-scrolls samples/p3.lua --view plan --size 60x20 --keys 'jjjjjjjjjjll'
+golden help-end samples/default.lua --view help --size 80x24 --keys G
+golden message-wraps samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=nil' \
+	--set 'dcs[ams].pools[1].count=8' --set 'dcs[fra].pools[1].count=8' --view plan --size 80x24
+golden title-80-dirty samples/default.lua --size 80x24 --keys 'l<Enter><C-u>32<Enter>'
 # Editing: a link's bandwidth typed with a unit changes the iteration;
 # a bad value is refused with the reason and the old value kept; undo.
 golden edit-bandwidth samples/default.lua --size 100x30 --keys '<Tab><Tab><Enter><C-u>10G<Enter>'

@@ -52,14 +52,14 @@ struct gp_view_ops {
 	void (*status)(struct gp_app *a, char *buf, size_t n);
 };
 
-struct gp_scen_state {
-	int line, cell;              /* the cursor: a row of the form, a cell in it */
-	int top;                     /* first line shown */
-	int nlines;                  /* lines at the last draw */
-};
-
-struct gp_plan_state {
-	int line, top, nlines;
+/* Where a form screen (form.h) is: its cursor and how it scrolls. */
+struct gp_form_cursor {
+	int line, cell;              /* a line of the form, a cell in it */
+	int top;                     /* the first line shown */
+	int left;                    /* columns the cursor's section is scrolled by */
+	int lsec;                    /* the section left applies to */
+	int vw, vh;                  /* the form's width and height at the last draw */
+	bool read;                   /* no cursor: the lines scroll (help) */
 };
 
 struct gp_gantt_state {
@@ -108,10 +108,8 @@ struct gp_app {
 	struct gp_plan_report plan_rep;
 	char search[128];
 	double prev_time;            /* the iteration before the last edit */
-	struct gp_scen_state sc;
-	struct gp_plan_state pl;
+	struct gp_form_cursor sc, pl, help;
 	struct gp_gantt_state gt;
-	int help_top;
 	struct gp_canvas cv;         /* the screen as last drawn */
 	struct gp_rect view_rect;    /* where its view went */
 	/* Runs a long step, what (the status line) saying what it is: the

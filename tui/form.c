@@ -1,5 +1,10 @@
 /*
  * form.c: lines of cells with a cursor (form.h).
+ *
+ * Across, only the cursor's section scrolls (by c->left columns), and
+ * the cell at a line's column 0 (a row's name) stays: the rest is drawn
+ * shifted and clipped to the right of it. Marks at the ends of the
+ * section's header say there is more to either side.
  */
 #include "form.h"
 
@@ -68,16 +73,50 @@ void gp_form_row(struct gp_form *f)
 	add_line(f, GP_FL_ROW);
 }
 
+/* Bytes of the first line of text when wrapped to w cells (at a space
+ * where there is one); *next where the following line starts. */
+static int wrap_at(const char *text, int w, int *next)
+{
+	int i = 0, cells = 0, cut = -1;
+	while (text[i]) {
+		wchar_t ch;
+		int k = gp_cv_decode(text + i, &ch), cw = gp_cv_wcwidth(ch);
+		if (cells + (cw > 0 ? cw : 0) > w)
+			break;
+		cells += cw > 0 ? cw : 0;
+		if (ch == ' ')
+			cut = i;
+		i += k;
+	}
+	if (text[i] && cut > 0)
+		i = cut;
+	*next = i;
+	while (text[*next] == ' ')
+		(*next)++;
+	return i > 0 ? i : *next > 0 ? *next : (int)strlen(text);
+}
+
 void gp_form_text(struct gp_form *f, enum gp_role role, const char *fmt, ...)
 {
-	struct gp_form_line *l = add_line(f, GP_FL_TEXT);
-	if (!l)
-		return;
-	l->role = role;
+	char text[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(l->text, sizeof l->text, fmt, ap);
+	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
+	const char *p = text;
+	do {
+		struct gp_form_line *l = add_line(f, GP_FL_TEXT);
+		if (!l)
+			return;
+		l->role = role;
+		int next, len = f->width > 8 ? wrap_at(p, f->width, &next) : (int)strlen(p);
+		if (f->width <= 8)
+			next = len;
+		if (len >= (int)sizeof l->text)
+			len = next = (int)sizeof l->text - 1;
+		snprintf(l->text, sizeof l->text, "%.*s", len, p);
+		p += next;
+	} while (*p);
 }
 
 struct gp_form_cell *gp_form_cell(struct gp_form *f, int x, int w, enum gp_role role,
@@ -97,6 +136,35 @@ struct gp_form_cell *gp_form_cell(struct gp_form *f, int x, int w, enum gp_role 
 	va_end(ap);
 	f->lines[f->nlines - 1].ncell++;
 	return c;
+}
+
+int gp_form_columns(const int *w, int *x, int n)
+{
+	int at = 0;
+	for (int i = 0; i < n; i++) {
+		x[i] = at;
+		if (w[i] >= 0)
+			at += w[i] + 1;
+	}
+	return at;
+}
+
+int gp_form_widest(int at_least, const char *text)
+{
+	int w = gp_cv_width(text);
+	return w > at_least ? w : at_least;
+}
+
+void gp_form_cell_wrap(struct gp_form *f, int x, int w, enum gp_role role, const char *text)
+{
+	const char *p = text;
+	for (bool first = true; first || *p; first = false) {
+		if (!first)
+			gp_form_row(f);
+		int next, len = w > 8 ? wrap_at(p, w, &next) : (next = (int)strlen(p));
+		gp_form_cell(f, x, w, role, "%.*s", len, p);
+		p += next;
+	}
 }
 
 void gp_form_edit(struct gp_form *f, struct gp_form_cell *c, const struct gp_field *fld)
@@ -211,13 +279,103 @@ void gp_form_to_end(const struct gp_form *f, struct gp_form_cursor *c, bool last
 		c->top = 0;
 }
 
+/* The columns a cell's content takes: all of it when right-aligned or
+ * a bar, else its text's. */
+static int cell_span(const struct gp_form_cell *k)
+{
+	int tw = gp_cv_width(k->text);
+	return k->right || k->bar >= 0 || tw > k->w ? k->w : tw;
+}
+
+/* The columns the section's rows and headers reach. */
+static int section_extent(const struct gp_form *f, int sec)
+{
+	int x = 0;
+	for (int l = 0; l < f->nlines; l++) {
+		const struct gp_form_line *ln = &f->lines[l];
+		if (ln->section != sec || (ln->kind != GP_FL_ROW && ln->kind != GP_FL_HEADER))
+			continue;
+		for (int i = 0; i < ln->ncell; i++) {
+			const struct gp_form_cell *k = &f->cells[ln->cell0 + i];
+			if (k->x + cell_span(k) > x)
+				x = k->x + cell_span(k);
+		}
+	}
+	return x;
+}
+
+static int frozen_w(const struct gp_form *f, int l);
+static int snap(const struct gp_form *f, int sec, int fw, int want, int dir);
+
+/* The most the section can scroll: its last column just in view. */
+static int most_left(const struct gp_form *f, const struct gp_form_cursor *c, int sec)
+{
+	int most = section_extent(f, sec) - c->vw;
+	return most > 0 ? snap(f, sec, frozen_w(f, c->line), most, 1) : 0;
+}
+
+/* Left or right with no cell further that way: scroll across by a
+ * column. */
+static void pan(const struct gp_form *f, struct gp_form_cursor *c, int dir)
+{
+	if (c->line < 0 || c->line >= f->nlines)
+		return;
+	int sec = f->lines[c->line].section, fw = frozen_w(f, c->line);
+	if (sec != c->lsec) {
+		c->lsec = sec;
+		c->left = 0;
+	}
+	int most = most_left(f, c, sec);
+	c->left = dir > 0 ? snap(f, sec, fw, c->left + 1, 1) : snap(f, sec, fw, c->left - 1, -1);
+	if (c->left > most)
+		c->left = most;
+	if (c->left < 0)
+		c->left = 0;
+}
+
+static bool read_nav(const struct gp_form *f, struct gp_form_cursor *c, int action, int page)
+{
+	int most = f->nlines - (c->vh > 0 ? c->vh : 1);
+	switch (action) {
+	case GP_A_UP: c->top--; break;
+	case GP_A_DOWN: c->top++; break;
+	case GP_A_PAGE_UP: c->top -= page; break;
+	case GP_A_PAGE_DOWN: c->top += page; break;
+	case GP_A_TOP: c->top = 0; break;
+	case GP_A_BOTTOM: c->top = most; break;
+	case GP_A_NEXT_PANE: case GP_A_PREV_PANE:
+		for (int k = 1; k < f->nlines; k++) {
+			int l = c->top + (action == GP_A_NEXT_PANE ? k : -k);
+			if (l < 0 || l >= f->nlines)
+				break;
+			if (f->lines[l].kind == GP_FL_SECTION) {
+				c->top = l;
+				break;
+			}
+		}
+		break;
+	default: return false;
+	}
+	if (c->top > most)
+		c->top = most;
+	if (c->top < 0)
+		c->top = 0;
+	return true;
+}
+
 bool gp_form_nav(const struct gp_form *f, struct gp_form_cursor *c, int action, int page)
 {
+	if (c->read)
+		return read_nav(f, c, action, page);
+	struct gp_form_cursor was = *c;
 	switch (action) {
 	case GP_A_UP: gp_form_move(f, c, -1, 0); return true;
 	case GP_A_DOWN: gp_form_move(f, c, 1, 0); return true;
-	case GP_A_LEFT: gp_form_move(f, c, 0, -1); return true;
-	case GP_A_RIGHT: gp_form_move(f, c, 0, 1); return true;
+	case GP_A_LEFT: case GP_A_RIGHT:
+		gp_form_move(f, c, 0, action == GP_A_LEFT ? -1 : 1);
+		if (c->line == was.line && c->cell == was.cell)
+			pan(f, c, action == GP_A_LEFT ? -1 : 1);
+		return true;
 	case GP_A_PAGE_UP: gp_form_move(f, c, -page, 0); return true;
 	case GP_A_PAGE_DOWN: gp_form_move(f, c, page, 0); return true;
 	case GP_A_TOP: gp_form_to_end(f, c, false); return true;
@@ -271,6 +429,30 @@ bool gp_form_search(const struct gp_form *f, struct gp_form_cursor *c, const cha
 	return false;
 }
 
+bool gp_form_act(struct gp_app *a, const struct gp_form *f, struct gp_form_cursor *c, int action)
+{
+	int page = c->vh > 2 ? c->vh - 2 : 1;
+	if (action != GP_A_SEARCH_NEXT && action != GP_A_SEARCH_PREV)
+		return gp_form_nav(f, c, action, page);
+	if (!a->search[0])
+		return false;
+	int dir = action == GP_A_SEARCH_NEXT ? 1 : -1;
+	if (c->read) {
+		/* From the first line shown: the match becomes the first. */
+		for (int i = 1; i <= f->nlines; i++) {
+			int l = ((c->top + dir * i) % f->nlines + f->nlines) % f->nlines;
+			if (line_has(f, l, a->search)) {
+				c->top = l;
+				return true;
+			}
+		}
+	} else if (gp_form_search(f, c, a->search, dir)) {
+		return true;
+	}
+	gp_app_say(a, GP_R_WARN, "\"%s\" is not on this screen", a->search);
+	return true;
+}
+
 /* Scrolls so the cursor's line shows, with its section heading when it
  * fits. */
 static void scroll(const struct gp_form *f, struct gp_form_cursor *c, int h)
@@ -285,10 +467,70 @@ static void scroll(const struct gp_form *f, struct gp_form_cursor *c, int h)
 			c->top = l;
 			break;
 		}
+	/* Past the last line the cursor can reach: the text after it too. */
+	bool more = false;
+	for (int l = c->line + 1; l < f->nlines && !more; l++)
+		more = line_sel(f, l);
+	if (!more && c->top < f->nlines - h)
+		c->top = f->nlines - h < c->line ? f->nlines - h : c->line;
 	if (c->top > f->nlines - h)
 		c->top = f->nlines - h > 0 ? f->nlines - h : 0;
 	if (c->top < 0)
 		c->top = 0;
+}
+
+/* The width of line l's fixed first column (its cell at column 0). */
+static int frozen_w(const struct gp_form *f, int l)
+{
+	const struct gp_form_line *ln = &f->lines[l];
+	return ln->ncell && f->cells[ln->cell0].x == 0 ? f->cells[ln->cell0].w + 1 : 0;
+}
+
+/* A scroll that puts a column of the section's header right after the
+ * fixed column, so columns are not shown cut in half where that can be
+ * helped: the smallest at least want (dir > 0), or the largest at most
+ * want (dir < 0); want itself when there is none. */
+static int snap(const struct gp_form *f, int sec, int fw, int want, int dir)
+{
+	int best = -1;
+	for (int l = 0; l < f->nlines; l++) {
+		const struct gp_form_line *ln = &f->lines[l];
+		if (ln->section != sec || ln->kind != GP_FL_HEADER)
+			continue;
+		for (int i = 0; i < ln->ncell; i++) {
+			int at = f->cells[ln->cell0 + i].x - fw;
+			if (at < 0 || (dir > 0 ? at < want : at > want))
+				continue;
+			if (best < 0 || (dir > 0 ? at < best : at > best))
+				best = at;
+		}
+	}
+	return best >= 0 ? best : want;
+}
+
+/* Scrolls the cursor's section across so its cell shows. */
+static void scroll_across(const struct gp_form *f, struct gp_form_cursor *c)
+{
+	if (c->line < 0 || c->line >= f->nlines)
+		return;
+	int sec = f->lines[c->line].section;
+	if (sec != c->lsec) {
+		c->lsec = sec;
+		c->left = 0;
+	}
+	const struct gp_form_cell *k = gp_form_cur(f, c);
+	int fw = frozen_w(f, c->line), most = most_left(f, c, sec);
+	if (k && k->x > 0) {
+		if (k->x - c->left < fw)
+			c->left = snap(f, sec, fw, k->x - fw, -1);
+		int w = cell_span(k) > 0 ? cell_span(k) : 1;
+		if (k->x + w - c->left > c->vw)
+			c->left = snap(f, sec, fw, k->x + w - c->vw, 1);
+	}
+	if (c->left > most)
+		c->left = most;
+	if (c->left < 0)
+		c->left = 0;
 }
 
 static void draw_bar_cell(struct gp_canvas *cv, int x, int y, const struct gp_form_cell *c,
@@ -346,23 +588,60 @@ static void draw_line(const struct gp_form *f, const struct gp_form_cursor *c, i
 	}
 	if (l == c->line && ln->kind == GP_FL_ROW)
 		gp_cv_fill(cv, (struct gp_rect){ r.x, y, r.w, 1 }, ' ', gp_role(t, GP_R_SELECT_DIM));
+	int left = ln->section == c->lsec ? c->left : 0, fw = frozen_w(f, l);
+	struct gp_rect outer = cv->clip;
 	for (int i = 0; i < ln->ncell; i++) {
 		const struct gp_form_cell *x = &f->cells[ln->cell0 + i];
 		struct gp_form_cell hc = *x;
 		if (ln->kind == GP_FL_HEADER)
 			hc.role = GP_R_HEADER;
-		draw_cell(cv, r.x + 1 + x->x, y, &hc, l == c->line && i == c->cell,
-			  l == c->line && ln->kind == GP_FL_ROW, t);
+		bool fixed = x->x == 0;
+		if (!fixed && left)
+			gp_cv_clip(cv, (struct gp_rect){ r.x + 1 + fw, y, r.w - 1 - fw, 1 });
+		draw_cell(cv, r.x + 1 + x->x - (fixed ? 0 : left), y, &hc,
+			  l == c->line && i == c->cell, l == c->line && ln->kind == GP_FL_ROW, t);
+		cv->clip = outer;
 	}
+}
+
+/* On the scrolled section's header lines: marks where more is hidden. */
+static void draw_marks(const struct gp_form *f, const struct gp_form_cursor *c, int l,
+		       struct gp_canvas *cv, struct gp_rect r, int y, const struct gp_theme *t)
+{
+	const struct gp_form_line *ln = &f->lines[l];
+	if (ln->kind != GP_FL_HEADER)
+		return;
+	int left = ln->section == c->lsec ? c->left : 0;
+	struct gp_style st = gp_role(t, GP_R_VIEWPORT);
+	if (left > 0)
+		gp_cv_put(cv, r.x + frozen_w(f, l), y, cv->ascii ? '<' : 0x25c2, st);
+	if (section_extent(f, ln->section) - left > c->vw)
+		gp_cv_put(cv, r.x + c->vw, y, cv->ascii ? '>' : 0x25b8, st);
 }
 
 void gp_form_draw(const struct gp_form *f, struct gp_form_cursor *c, struct gp_canvas *cv,
 		  struct gp_rect r, const struct gp_theme *t)
 {
-	gp_form_fix(f, c);
-	scroll(f, c, r.h);
-	for (int y = 0; y < r.h && c->top + y < f->nlines; y++)
-		draw_line(f, c, c->top + y, cv, r, r.y + y, t);
+	c->vw = r.w - (f->nlines > r.h ? 2 : 1);
+	c->vh = r.h;
+	struct gp_form_cursor shown = *c;
+	if (c->read) {
+		if (c->top > f->nlines - r.h)
+			c->top = f->nlines - r.h;
+		if (c->top < 0)
+			c->top = 0;
+		shown = *c;
+		shown.line = shown.cell = -1;
+	} else {
+		gp_form_fix(f, c);
+		scroll(f, c, r.h);
+		scroll_across(f, c);
+		shown = *c;
+	}
+	for (int y = 0; y < r.h && c->top + y < f->nlines; y++) {
+		draw_line(f, &shown, c->top + y, cv, r, r.y + y, t);
+		draw_marks(f, &shown, c->top + y, cv, r, r.y + y, t);
+	}
 	if (f->nlines > r.h) {
 		/* where the view is: a thumb in the last column */
 		int th = r.h * r.h / f->nlines, ty = r.h * c->top / f->nlines;
@@ -377,12 +656,14 @@ void gp_form_draw(const struct gp_form *f, struct gp_form_cursor *c, struct gp_c
 void gp_form_click(const struct gp_form *f, struct gp_form_cursor *c, int x, int y)
 {
 	int l = c->top + y;
-	if (l < 0 || l >= f->nlines || !line_sel(f, l))
+	if (c->read || l < 0 || l >= f->nlines || !line_sel(f, l))
 		return;
 	const struct gp_form_line *ln = &f->lines[l];
+	int left = ln->section == c->lsec ? c->left : 0;
 	for (int i = 0; i < ln->ncell; i++) {
 		const struct gp_form_cell *k = &f->cells[ln->cell0 + i];
-		if (k->sel && x - 1 >= k->x && x - 1 < k->x + k->w) {
+		int at = x - 1 + (k->x == 0 ? 0 : left);
+		if (k->sel && at >= k->x && at < k->x + k->w) {
 			c->line = l;
 			c->cell = i;
 			return;

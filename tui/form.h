@@ -1,9 +1,11 @@
 /*
- * form.h: what the scenario and plan screens are made of: lines of
- * cells under section headings, a cursor over the cells that can be
- * selected, scrolling that keeps the cursor in view, search, clicks.
- * A screen builds its form from the run at every frame (it is small),
- * so what it shows is never out of date.
+ * form.h: what the scenario, plan and help screens are made of: lines
+ * of cells under section headings, a cursor over the cells that can be
+ * selected, scrolling that keeps the cursor in view (down, and across
+ * inside the cursor's section, whose first column stays put, so a wide
+ * matrix scrolls like a spreadsheet), search, clicks. Text lines wrap
+ * to the form's width. A screen builds its form from the run at every
+ * frame (it is small), so what it shows is never out of date.
  */
 #ifndef GP_FORM_H
 #define GP_FORM_H
@@ -22,7 +24,7 @@ struct gp_form_cell {
 	bool sel;                    /* the cursor can stop here */
 	int field;                   /* index into fields, -1: none */
 	double bar;                  /* >= 0: a memory bar filled to this */
-	char text[64];
+	char text[160];
 };
 
 struct gp_form_line {
@@ -41,12 +43,9 @@ struct gp_form {
 	struct gp_field *fields;
 	int nfields, capfields;
 	int nsections;
+	int width;                   /* > 0: text lines wrap to it */
 	bool oom;
 	struct gp_form_cell spare;   /* written when out of memory, never shown */
-};
-
-struct gp_form_cursor {
-	int line, cell, top;         /* cell: index within the line */
 };
 
 void gp_form_init(struct gp_form *f);
@@ -62,6 +61,15 @@ void gp_form_text(struct gp_form *f, enum gp_role role, const char *fmt, ...)
 /* A cell of the last line. */
 struct gp_form_cell *gp_form_cell(struct gp_form *f, int x, int w, enum gp_role role,
 				  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Columns of widths w[0..n) one space apart from 0 (a width < 0: the
+ * column is left out) into x[]; returns the width of them all. */
+int gp_form_columns(const int *w, int *x, int n);
+/* at_least, or the cells text takes if more: for sizing a column to
+ * its data. */
+int gp_form_widest(int at_least, const char *text);
+/* A cell of the last line with as much of text as fits w cells (at a
+ * space); the rest on rows of their own below, at the same x. */
+void gp_form_cell_wrap(struct gp_form *f, int x, int w, enum gp_role role, const char *text);
 /* The cell made selectable and editable as fld (copied; shown filled). */
 void gp_form_edit(struct gp_form *f, struct gp_form_cell *c, const struct gp_field *fld);
 
@@ -73,13 +81,20 @@ void gp_form_move(const struct gp_form *f, struct gp_form_cursor *c, int dl, int
 void gp_form_to_section(const struct gp_form *f, struct gp_form_cursor *c, int dir);
 void gp_form_to_end(const struct gp_form *f, struct gp_form_cursor *c, bool last);
 /* The moves every form screen shares (actions.h: up, down, left, right,
- * page up and down, top, bottom, next and previous pane); page: lines a
- * page moves. False for any other action. */
+ * page up and down, top, bottom, next and previous pane; left and right
+ * scroll the section across when there is no cell further that way);
+ * page: lines a page moves. A reading cursor (c->read) scrolls the
+ * lines instead. False for any other action. */
 bool gp_form_nav(const struct gp_form *f, struct gp_form_cursor *c, int action, int page);
+/* What a form screen does with an action: the moves, and the search
+ * (n, N) of the app's search text. False for any other action. */
+bool gp_form_act(struct gp_app *a, const struct gp_form *f, struct gp_form_cursor *c, int action);
 /* The next (dir +1) or previous line with text (case-insensitive). */
 bool gp_form_search(const struct gp_form *f, struct gp_form_cursor *c, const char *text,
 		    int dir);
 
+/* Draws the form into r, scrolling so the cursor shows; records r's
+ * size in c (vw, vh). */
 void gp_form_draw(const struct gp_form *f, struct gp_form_cursor *c, struct gp_canvas *cv,
 		  struct gp_rect r, const struct gp_theme *t);
 /* A click at (x, y) of the form's rectangle (h rows): the cursor there. */

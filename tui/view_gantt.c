@@ -17,7 +17,9 @@
 #include "actions.h"
 #include "app.h"
 
-#define LABEL_MAX 22
+/* The label column is as wide as the longest label, up to two fifths
+ * of the screen (at least LABEL_MIN); a longer label loses its middle. */
+#define LABEL_MIN 12
 
 struct layout {
 	int lw, cw;          /* label column, chart columns */
@@ -26,10 +28,20 @@ struct layout {
 	int rh;              /* text lines a chart row takes: more when few rows */
 };
 
-static struct layout layout_of(struct gp_rect r, int nrows)
+static int label_width(const struct gp_gantt *g)
+{
+	int w = 8;
+	for (int i = 0; i < g->nrows; i++)
+		if (gp_cv_width(g->rows[i].label) > w)
+			w = gp_cv_width(g->rows[i].label);
+	return w;
+}
+
+static struct layout layout_of(struct gp_rect r, const struct gp_gantt *g)
 {
 	struct layout l;
-	l.lw = r.w / 4 < LABEL_MAX ? r.w / 4 : LABEL_MAX;
+	int nrows = g->nrows, most = r.w * 2 / 5 > LABEL_MIN ? r.w * 2 / 5 : LABEL_MIN;
+	l.lw = label_width(g) < most ? label_width(g) : most;
 	l.x0 = r.x + l.lw + 1;
 	l.cw = r.w - l.lw - 2 > 8 ? r.w - l.lw - 2 : 8;
 	int lines = r.h - 4 > 1 ? r.h - 4 : 1;
@@ -143,6 +155,20 @@ static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layou
 		gp_cv_put(cv, l->x0 + cc, y, cv->ascii ? 'v' : 0x25bc, gp_role(t, GP_R_CURSOR));
 }
 
+/* label in w cells: whole, or its start and end with an ellipsis
+ * between (labels are ASCII: DC and GPU names as the files spell them;
+ * longer ones are cut). */
+static void fit_label(const char *label, int w, bool ascii, char *buf, size_t n)
+{
+	int len = (int)strlen(label);
+	if (len <= w || w < 5) {
+		snprintf(buf, n, "%s", label);
+		return;
+	}
+	int head = (w - 1) / 2, tail = w - 1 - head;
+	snprintf(buf, n, "%.*s%s%s", head, label, ascii ? "~" : "\u2026", label + len - tail);
+}
+
 static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y0,
 		      struct gp_gantt_cell *cells)
 {
@@ -152,9 +178,11 @@ static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layou
 	for (int i = 0; i < l->rows && g->top + i < a->gantt.nrows; i++) {
 		int row = g->top + i, y = y0 + i * l->rh;
 		const struct gp_gantt_row *gr = &a->gantt.rows[row];
+		char lab[sizeof gr->label + 4];
+		fit_label(gr->label, l->lw, cv->ascii, lab, sizeof lab);
 		gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw,
 			   gp_role(t, row == g->row ? GP_R_SELECT : gr->link ? GP_R_DIM : GP_R_TEXT),
-			   gr->label);
+			   lab);
 		gp_gantt_cells(&a->gantt, row, g->t0, g->dt, l->cw, cells);
 		/* A row of rh lines, the last one a little apart from the next
 		 * row's when there is room (rh 3: two lines of the row, a gap). */
@@ -230,7 +258,7 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 			   "no simulated iteration to chart (see the status line; p plans one)");
 		return;
 	}
-	struct layout l = layout_of(r, a->gantt.nrows);
+	struct layout l = layout_of(r, &a->gantt);
 	if (a->gt.fitted || a->gt.dt <= 0 || (l.cw != a->gt.cols && !a->gt.zoomed))
 		fit(a, l.cw);
 	a->gt.cols = l.cw;
@@ -374,7 +402,7 @@ static void click(struct gp_app *a, int x, int y)
 {
 	if (!a->has_gantt)
 		return;
-	struct layout l = layout_of((struct gp_rect){ 0, 0, a->w, a->view_rect.h }, a->gantt.nrows);
+	struct layout l = layout_of((struct gp_rect){ 0, 0, a->w, a->view_rect.h }, &a->gantt);
 	if (y >= 1 && y <= l.rows * l.rh)
 		a->gt.row = a->gt.top + (y - 1) / l.rh;
 	if (x >= l.x0)

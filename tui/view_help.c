@@ -30,14 +30,14 @@ static void keys_of(struct gp_form *fm, int view, bool only_own)
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, 22, GP_R_VALUE, "%s", names)->sel = true;
 		gp_form_cell(fm, 23, 15, GP_R_HEADER, "%s", gp_action_name(act));
-		gp_form_cell(fm, 39, 80, GP_R_TEXT, "%s", gp_action_help(act));
+		gp_form_cell_wrap(fm, 39, fm->width - 39, GP_R_TEXT, gp_action_help(act));
 	}
 }
 
 static void build(struct gp_app *a, struct gp_form *fm)
 {
-	(void)a;
 	gp_form_init(fm);
+	fm->width = a->w - 3;
 	gp_form_section(fm, "Keys on every screen");
 	keys_of(fm, GP_CTX_GLOBAL, false);
 	gp_form_section(fm, "Keys of the Gantt screen");
@@ -57,24 +57,22 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 {
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->help_top, 0, 0 };
-	gp_form_draw(&fm, &c, cv, r, a->th);
-	a->help_top = c.line;
+	a->help.read = true;
+	gp_form_draw(&fm, &a->help, cv, r, a->th);
 	gp_form_free(&fm);
 }
 
 static bool action(struct gp_app *a, int act, const struct gp_key *k)
 {
 	(void)k;
+	if (act == GP_A_CANCEL) {
+		a->view = GP_V_SCENARIO;
+		return true;
+	}
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->help_top, 0, 0 };
-	bool done = true;
-	switch (act) {
-	case GP_A_CANCEL: a->view = GP_V_SCENARIO; break;
-	default: done = gp_form_nav(&fm, &c, act, 10);
-	}
-	a->help_top = c.line;
+	a->help.read = true;
+	bool done = gp_form_act(a, &fm, &a->help, act);
 	gp_form_free(&fm);
 	return done;
 }

@@ -55,7 +55,7 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
 	metric(fm, "bubble", v, "GPUs idle until the last backward");
 	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
-	metric(fm, "exposed DP sync", v, "gradient sync past the last backward, worst stage");
+	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
 	snprintf(v, sizeof v, "$%.4g", r->usd_per_iteration);
 	snprintf(n, sizeof n, "$%.4g GPUs, $%.4g WAN egress", r->usd_gpu, r->usd_egress);
 	metric(fm, "cost per iteration", r->usd_gpu > 0 || r->usd_egress > 0 ? v : "no prices", n);
@@ -112,19 +112,54 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 }
 
 /* Columns of the stage table: stage, DC, GPU, TP, layers, recompute,
- * F, B, W, busy, memory bar, memory figures; narrow screens leave out
- * the times (w < 0). */
+ * F, B, W, busy, memory bar, memory figures; each as wide as its data.
+ * W goes when no stage has a weight-gradient pass, the bar when the
+ * table would not fit (the figures stay); what still does not fit
+ * scrolls across. */
+enum { C_STAGE, C_DC, C_GPU, C_TP, C_LAYERS, C_RECOMP, C_F, C_B, C_W, C_BUSY, C_BAR, C_MEM,
+       C__N };
+
 struct cols {
-	int x[12], w[12];
+	int x[C__N], w[C__N];
 };
 
-static struct cols columns(int width)
+static void mem_text(const struct gp_dev_result *d, char *buf, size_t n)
 {
-	struct cols wide = { { 0, 6, 17, 27, 31, 40, 50, 58, 66, 74, 81, 92 },
-			     { 6, 10, 9, 3, 8, 9, 7, 7, 7, 6, 10, 16 } };
-	struct cols narrow = { { 0, 6, 17, 27, 31, 40, 0, 0, 0, 49, 56, 67 },
-			       { 6, 10, 9, 3, 8, 8, -1, -1, -1, 6, 10, 16 } };
-	return width >= 110 ? wide : narrow;
+	snprintf(buf, n, "%.1f/%.1f", d->mem_peak / 1073741824.0, d->mem_capacity / 1073741824.0);
+}
+
+static struct cols columns(const struct gp_app *a)
+{
+	const struct gp_scenario *s = a->run.sc;
+	const struct gp_plan *p = gp_run_plan_of(&a->run);
+	const struct gp_result *r = a->run.has_res ? &a->run.res : NULL;
+	/* At least the headers' widths. */
+	struct cols c = { .w = { 5, 2, 3, 2, 6, 9, 7, 7, 7, 4, 10, 7 } };
+	bool any_w = false;
+	for (int g = 0, d0 = 0; g < p->npipes; d0 += p->pipes[g++].nstages)
+		for (int st = 0; st < p->pipes[g].nstages; st++) {
+			const struct gp_stage *x = &p->pipes[g].stages[st];
+			const struct gp_dev_result *d = r && d0 + st < r->ndevs ? &r->devs[d0 + st] : NULL;
+			char t[48];
+			c.w[C_DC] = gp_form_widest(c.w[C_DC], s->dcs[x->dc].name);
+			c.w[C_GPU] = gp_form_widest(c.w[C_GPU], s->gpus[s->dcs[x->dc].pools[x->pool].gpu].name);
+			snprintf(t, sizeof t, "%d-%d", x->first, x->last);
+			c.w[C_LAYERS] = gp_form_widest(c.w[C_LAYERS], t);
+			c.w[C_RECOMP] = gp_form_widest(c.w[C_RECOMP],
+						       gp_recompute_name(d ? d->recompute : x->recompute));
+			if (d) {
+				mem_text(d, t, sizeof t);
+				c.w[C_MEM] = gp_form_widest(c.w[C_MEM], t);
+				any_w |= d->t_w > 0;
+			}
+		}
+	if (!any_w)
+		c.w[C_W] = -1;
+	if (gp_form_columns(c.w, c.x, C__N) > a->w - 1) {
+		c.w[C_BAR] = -1;
+		gp_form_columns(c.w, c.x, C__N);
+	}
+	return c;
 }
 
 static void time_cell(struct gp_form *fm, const struct cols *c, int i, double t)
@@ -152,43 +187,47 @@ static void pipeline(struct gp_form *fm, const struct gp_app *a, const struct co
 		const struct gp_dev_result *d = a->run.has_res && d0 + st < r->ndevs ? &r->devs[d0 + st]
 										: NULL;
 		gp_form_row(fm);
-		gp_form_cell(fm, c->x[0], c->w[0], GP_R_TEXT, "  %d", st + 1)->sel = true;
-		gp_form_cell(fm, c->x[1], c->w[1], GP_R_TEXT, "%s", s->dcs[x->dc].name);
-		gp_form_cell(fm, c->x[2], c->w[2], GP_R_TEXT, "%s",
+		gp_form_cell(fm, c->x[C_STAGE], c->w[C_STAGE], GP_R_TEXT, "  %d", st + 1)->sel = true;
+		gp_form_cell(fm, c->x[C_DC], c->w[C_DC], GP_R_TEXT, "%s", s->dcs[x->dc].name);
+		gp_form_cell(fm, c->x[C_GPU], c->w[C_GPU], GP_R_TEXT, "%s",
 			     s->gpus[s->dcs[x->dc].pools[x->pool].gpu].name);
-		gp_form_cell(fm, c->x[3], c->w[3], GP_R_VALUE, "%d", x->tp)->right = true;
-		gp_form_cell(fm, c->x[4], c->w[4], GP_R_VALUE, "%d-%d", x->first, x->last)->right = true;
-		gp_form_cell(fm, c->x[5], c->w[5], GP_R_TEXT, "%s",
+		gp_form_cell(fm, c->x[C_TP], c->w[C_TP], GP_R_VALUE, "%d", x->tp)->right = true;
+		gp_form_cell(fm, c->x[C_LAYERS], c->w[C_LAYERS], GP_R_VALUE, "%d-%d", x->first,
+			     x->last)->right = true;
+		gp_form_cell(fm, c->x[C_RECOMP], c->w[C_RECOMP], GP_R_TEXT, "%s",
 			     gp_recompute_name(d ? d->recompute : x->recompute));
 		if (!d)
 			continue;
-		time_cell(fm, c, 6, d->t_f);
-		time_cell(fm, c, 7, d->t_b);
-		time_cell(fm, c, 8, d->t_w);
-		gp_form_cell(fm, c->x[9], c->w[9], GP_R_VALUE, "%.0f%%",
+		time_cell(fm, c, C_F, d->t_f);
+		time_cell(fm, c, C_B, d->t_b);
+		time_cell(fm, c, C_W, d->t_w);
+		gp_form_cell(fm, c->x[C_BUSY], c->w[C_BUSY], GP_R_VALUE, "%.0f%%",
 			     r->iteration_time > 0 ? 100 * d->busy / r->iteration_time : 0)->right = true;
-		gp_form_cell(fm, c->x[10], c->w[10], GP_R_TEXT, "%s", "")->bar =
-			d->mem_capacity > 0 ? d->mem_peak / d->mem_capacity : 0;
-		gp_form_cell(fm, c->x[11], c->w[11], d->mem_peak > d->mem_capacity ? GP_R_MEM_OVER
-										 : GP_R_TEXT,
-			     "%.1f/%.1f GiB", d->mem_peak / 1073741824.0, d->mem_capacity / 1073741824.0);
+		if (c->w[C_BAR] > 0)
+			gp_form_cell(fm, c->x[C_BAR], c->w[C_BAR], GP_R_TEXT, "%s", "")->bar =
+				d->mem_capacity > 0 ? d->mem_peak / d->mem_capacity : 0;
+		char m[48];
+		mem_text(d, m, sizeof m);
+		gp_form_cell(fm, c->x[C_MEM], c->w[C_MEM],
+			     d->mem_peak > d->mem_capacity ? GP_R_MEM_OVER : GP_R_TEXT, "%s", m);
 	}
 }
 
 static void pipelines(struct gp_form *fm, const struct gp_app *a)
 {
 	const struct gp_plan *p = gp_run_plan_of(&a->run);
-	static const char *const head[] = { "stage", "DC", "GPU", "TP", "layers", "recompute", "F",
-					     "B", "W", "busy", "memory", "" };
-	struct cols c = columns(a->w);
+	static const char *const head[C__N] = { "stage", "DC", "GPU", "TP", "layers", "recompute",
+						 "F", "B", "W", "busy", "memory", "GiB" };
 	gp_form_section(fm, "Pipelines (per micro-batch times; memory: peak against capacity)");
 	if (!p)
 		return;
+	struct cols c = columns(a);
 	gp_form_header(fm);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < C__N; i++)
 		if (c.w[i] >= 0)
-			gp_form_cell(fm, c.x[i], c.w[i], GP_R_HEADER, "%s", head[i])->right =
-				(i >= 3 && i <= 4) || (i >= 6 && i <= 9);
+			gp_form_cell(fm, c.x[i], c.w[i], GP_R_HEADER, "%s",
+				     i == C_MEM && c.w[C_BAR] < 0 ? "mem GiB" : head[i])->right =
+				i == C_TP || i == C_LAYERS || (i >= C_F && i <= C_BUSY);
 	for (int g = 0, d0 = 0; g < p->npipes; d0 += p->pipes[g++].nstages)
 		pipeline(fm, a, &c, g, d0);
 }
@@ -198,21 +237,31 @@ static void wan(struct gp_form *fm, const struct gp_app *a)
 	const struct gp_scenario *s = a->run.sc;
 	const struct gp_result *r = &a->run.res;
 	gp_form_section(fm, "WAN link directions (bytes per iteration, how long busy)");
-	int any = 0;
-	for (int i = 0; a->run.has_res && i < r->nlinks; i++) {
+	if (!a->run.has_res) {
+		gp_form_text(fm, GP_R_DIM, "no simulated iteration");
+		return;
+	}
+	int any = 0, nw = 4;
+	for (int i = 0; i < r->nlinks; i++) {
+		char t[2 * GP_NAME_MAX + 8];
+		snprintf(t, sizeof t, "%s -> %s", s->dcs[r->links[i].from].name,
+			 s->dcs[r->links[i].to].name);
+		nw = gp_form_widest(nw, t);
+	}
+	for (int i = 0; i < r->nlinks; i++) {
 		const struct gp_link_result *l = &r->links[i];
 		if (l->bytes <= 0)
 			continue;
 		char busy[24];
 		show(l->busy, GP_U_TIME, busy, sizeof busy);
 		gp_form_row(fm);
-		gp_form_cell(fm, 0, 24, GP_R_TEXT, "%s -> %s", s->dcs[l->from].name,
+		gp_form_cell(fm, 0, nw, GP_R_TEXT, "%s -> %s", s->dcs[l->from].name,
 			     s->dcs[l->to].name)->sel = true;
-		gp_form_cell(fm, 25, 10, GP_R_VALUE, "%.3g GB", l->bytes / 1e9)->right = true;
-		gp_form_cell(fm, 36, 9, GP_R_VALUE, "%s", busy)->right = true;
-		gp_form_cell(fm, 46, 6, GP_R_VALUE, "%.0f%%",
+		gp_form_cell(fm, nw + 1, 10, GP_R_VALUE, "%.3g GB", l->bytes / 1e9)->right = true;
+		gp_form_cell(fm, nw + 12, 9, GP_R_VALUE, "%s", busy)->right = true;
+		gp_form_cell(fm, nw + 22, 6, GP_R_VALUE, "%.0f%%",
 			     r->iteration_time > 0 ? 100 * l->busy / r->iteration_time : 0)->right = true;
-		gp_form_cell(fm, 53, 40, GP_R_DIM, "%s",
+		gp_form_cell(fm, nw + 29, 40, GP_R_DIM, "%s",
 			     l->sync_bytes > 0 ? "carries gradient sync" : "");
 		any++;
 	}
@@ -223,6 +272,7 @@ static void wan(struct gp_form *fm, const struct gp_app *a)
 static void build(struct gp_app *a, struct gp_form *fm)
 {
 	gp_form_init(fm);
+	fm->width = a->w - 3;
 	figures(fm, a);
 	found(fm, a);
 	pipelines(fm, a);
@@ -233,11 +283,7 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 {
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->pl.line, 0, a->pl.top };
-	gp_form_draw(&fm, &c, cv, r, a->th);
-	a->pl.line = c.line;
-	a->pl.top = c.top;
-	a->pl.nlines = r.h;
+	gp_form_draw(&fm, &a->pl, cv, r, a->th);
 	gp_form_free(&fm);
 }
 
@@ -246,20 +292,7 @@ static bool action(struct gp_app *a, int act, const struct gp_key *k)
 	(void)k;
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->pl.line, 0, a->pl.top };
-	int page = a->pl.nlines > 2 ? a->pl.nlines - 2 : 1;
-	bool done = true;
-	switch (act) {
-	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
-		if (!a->search[0])
-			done = false;
-		else if (!gp_form_search(&fm, &c, a->search, act == GP_A_SEARCH_NEXT ? 1 : -1))
-			gp_app_say(a, GP_R_WARN, "\"%s\" is not on this screen", a->search);
-		break;
-	default: done = gp_form_nav(&fm, &c, act, page);
-	}
-	a->pl.line = c.line;
-	a->pl.top = c.top;
+	bool done = gp_form_act(a, &fm, &a->pl, act);
 	gp_form_free(&fm);
 	return done;
 }
@@ -268,9 +301,7 @@ static void click(struct gp_app *a, int x, int y)
 {
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->pl.line, 0, a->pl.top };
-	gp_form_click(&fm, &c, x, y);
-	a->pl.line = c.line;
+	gp_form_click(&fm, &a->pl, x, y);
 	gp_form_free(&fm);
 }
 

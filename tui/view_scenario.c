@@ -33,6 +33,19 @@ static void text_field(struct gp_field *f, const char *value, const char *path)
 	snprintf(f->shown, sizeof f->shown, "%s", value);
 }
 
+/* Names as a field's choices ("a|b|c"). */
+static void add_choice(struct gp_field *f, const char *name)
+{
+	size_t l = strlen(f->choices);
+	snprintf(f->choices + l, sizeof f->choices - l, "%s%s", l ? "|" : "", name);
+}
+
+static void gpu_choices(struct gp_field *f, const struct gp_scenario *s)
+{
+	for (int g = 0; g < s->ngpus; g++)
+		add_choice(f, s->gpus[g].name);
+}
+
 /* An editable cell: the value of f. */
 static void edit_cell(struct gp_form *fm, int x, int w, const struct gp_field *f)
 {
@@ -41,11 +54,24 @@ static void edit_cell(struct gp_form *fm, int x, int w, const struct gp_field *f
 	gp_form_edit(fm, c, f);
 }
 
+/* The longest DC name, in cells. */
+static int dc_width(const struct gp_scenario *s, int at_least)
+{
+	int w = at_least;
+	for (int d = 0; d < s->ndcs; d++)
+		w = gp_form_widest(w, s->dcs[d].name);
+	return w;
+}
+
 static void pools(struct gp_form *fm, const struct gp_scenario *s)
 {
 	static const char *const head[] = { "DC", "GPU", "count", "per node", "NVLink",
 					     "NIC", "NIC latency" };
-	static const int xs[] = { 0, 12, 24, 32, 42, 52, 62 }, ws[] = { 11, 11, 7, 8, 9, 9, 11 };
+	int ws[7] = { dc_width(s, 2), 3, 7, 8, 9, 9, 11 }, xs[7];
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++)
+			ws[1] = gp_form_widest(ws[1], s->gpus[s->dcs[d].pools[q].gpu].name);
+	gp_form_columns(ws, xs, 7);
 	gp_form_section(fm, "Datacenters and pools");
 	gp_form_header(fm);
 	for (int i = 0; i < 7; i++)
@@ -60,6 +86,7 @@ static void pools(struct gp_form *fm, const struct gp_scenario *s)
 			char path[160];
 			snprintf(path, sizeof path, "dcs[%s].pools[%d].gpu", dc, q + 1);
 			text_field(&f, s->gpus[p->gpu].name, path);
+			gpu_choices(&f, s);
 			edit_cell(fm, xs[1], ws[1], &f);
 			field(&f, GP_U_COUNT, p->count, "dcs[%s].pools[%d].count", dc, q + 1);
 			edit_cell(fm, xs[2], ws[2], &f);
@@ -87,7 +114,11 @@ static void gpus(struct gp_form *fm, const struct gp_scenario *s)
 {
 	static const char *const head[] = { "GPU type", "peak", "memory", "HBM",
 					     "efficiency", "$/GPU-hour" };
-	static const int xs[] = { 0, 12, 22, 32, 42, 54 }, ws[] = { 11, 9, 9, 9, 11, 11 };
+	int ws[6] = { 8, 9, 9, 9, 11, 11 }, xs[6];
+	for (int g = 0; g < s->ngpus; g++)
+		if (gpu_used(s, g))
+			ws[0] = gp_form_widest(ws[0], s->gpus[g].name);
+	gp_form_columns(ws, xs, 6);
 	gp_form_section(fm, "GPU types in use");
 	gp_form_header(fm);
 	for (int i = 0; i < 6; i++)
@@ -106,6 +137,7 @@ static void gpus(struct gp_form *fm, const struct gp_scenario *s)
 		field(&f, GP_U_BYTERATE, u->hbm_bw, "gpus[\"%s\"].hbm_bandwidth", u->name);
 		edit_cell(fm, xs[3], ws[3], &f);
 		field(&f, GP_U_RATIO, u->efficiency, "gpus[\"%s\"].efficiency", u->name);
+		f.positive = true;
 		edit_cell(fm, xs[4], ws[4], &f);
 		field(&f, GP_U_USD, u->price_per_hour, "gpus[\"%s\"].price_per_hour", u->name);
 		edit_cell(fm, xs[5], ws[5], &f);
@@ -116,7 +148,12 @@ static void gpus(struct gp_form *fm, const struct gp_scenario *s)
  * destination; "." on the diagonal, "-" where no link goes. */
 static void links(struct gp_form *fm, const struct gp_scenario *s)
 {
-	const int lw = 12, bw = 7, tw = 6, cw = bw + tw + 2;
+	const int lw = dc_width(s, 9), bw = 7, tw = 6;
+	/* A column as wide as its DC's name or the two figures. */
+	int cws[64], cxs[64], nd = s->ndcs < 64 ? s->ndcs : 64;
+	for (int b = 0; b < nd; b++)
+		cws[b] = gp_form_widest(bw + tw + 1, s->dcs[b].name);
+	gp_form_columns(cws, cxs, nd);
 	gp_form_section(fm, "WAN links: bandwidth and latency, from each row's DC to each column's");
 	if (s->ndcs < 2) {
 		gp_form_text(fm, GP_R_DIM, "one DC: no WAN links");
@@ -124,14 +161,14 @@ static void links(struct gp_form *fm, const struct gp_scenario *s)
 	}
 	gp_form_header(fm);
 	gp_form_cell(fm, 0, lw, GP_R_HEADER, "%s", "from \\ to");
-	for (int b = 0; b < s->ndcs; b++)
-		gp_form_cell(fm, lw + b * cw, bw + tw + 1, GP_R_HEADER, "%s", s->dcs[b].name)->right =
+	for (int b = 0; b < nd; b++)
+		gp_form_cell(fm, lw + 1 + cxs[b], cws[b], GP_R_HEADER, "%s", s->dcs[b].name)->right =
 			true;
-	for (int a = 0; a < s->ndcs; a++) {
+	for (int a = 0; a < nd; a++) {
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, lw, GP_R_TEXT, "%s", s->dcs[a].name);
-		for (int b = 0; b < s->ndcs; b++) {
-			int x = lw + b * cw;
+		for (int b = 0; b < nd; b++) {
+			int x = lw + 1 + cxs[b] + cws[b] - (bw + tw + 1);
 			const struct gp_link *l = a == b ? NULL : gp_find_link(s, a, b);
 			if (!l) {
 				gp_form_cell(fm, x, bw + tw + 1, GP_R_DIM, "%s", a == b ? "." : "-")->right =
@@ -153,13 +190,24 @@ static const char *const recomputes[] = { "none", "selective", "full", "auto" };
 static const char *const objectives[] = { "time", "cost", "wan_bytes" };
 
 /* A labelled value of the model and job section. */
-static void pair(struct gp_form *fm, const char *label, const struct gp_field *f, const char *note)
+static void pair(struct gp_form *fm, int vw, const char *label, const struct gp_field *f,
+		 const char *note)
 {
 	gp_form_row(fm);
 	gp_form_cell(fm, 0, 18, GP_R_TEXT, "%s", label);
-	edit_cell(fm, 19, 14, f);
+	edit_cell(fm, 19, vw, f);
 	if (note)
-		gp_form_cell(fm, 35, 60, GP_R_DIM, "%s", note);
+		gp_form_cell(fm, 21 + vw, gp_cv_width(note), GP_R_DIM, "%s", note);
+}
+
+/* A name field of the model and job section, with its choices. */
+static void choice(struct gp_form *fm, int vw, const char *label, const char *value,
+		   const char *path, const char *choices, const char *note)
+{
+	struct gp_field f;
+	text_field(&f, value, path);
+	snprintf(f.choices, sizeof f.choices, "%s", choices);
+	pair(fm, vw, label, &f, note);
 }
 
 static void model_job(struct gp_form *fm, const struct gp_scenario *s)
@@ -168,36 +216,40 @@ static void model_job(struct gp_form *fm, const struct gp_scenario *s)
 	const struct gp_job *j = &s->job;
 	struct gp_field f;
 	char note[160];
+	int vw = gp_form_widest(14, m->name);
 	gp_form_section(fm, "Model and job");
 	snprintf(note, sizeof note, "%d layers, hidden %.0f, %.0f heads (%.0f KV), FFN %.0f%s, vocab %.0f",
 		 m->layers, m->hidden, m->heads, m->kv_heads, m->ffn, m->gated ? " gated" : "",
 		 m->vocab);
 	text_field(&f, m->name, "model");
-	pair(fm, "model", &f, note);
+	pair(fm, vw, "model", &f, "a name of the catalog");
+	gp_form_row(fm);
+	gp_form_cell_wrap(fm, 19, fm->width - 19, GP_R_DIM, note);
 	field(&f, GP_U_COUNT, j->seq, "job.seq");
-	pair(fm, "sequence length", &f, "tokens");
+	pair(fm, vw, "sequence length", &f, "tokens");
 	field(&f, GP_U_COUNT, j->global_batch, "job.global_batch");
-	pair(fm, "global batch", &f, "sequences per iteration");
+	pair(fm, vw, "global batch", &f, "sequences per iteration");
 	field(&f, GP_U_COUNT, j->micro_batch, "job.micro_batch");
-	pair(fm, "micro-batch", &f, "sequences");
+	pair(fm, vw, "micro-batch", &f, "sequences");
 	field(&f, GP_U_NUMBER, j->zero, "job.zero");
-	pair(fm, "ZeRO", &f, "0 or 1: optimizer state sharded over the replicas");
-	text_field(&f, recomputes[j->recompute], "job.recompute");
-	pair(fm, "recomputation", &f, "none, selective, full or auto");
-	text_field(&f, gp_sync_name(j->sync_mode), "job.sync.mode");
-	pair(fm, "DP sync", &f, "flat, hierarchical or auto");
+	pair(fm, vw, "ZeRO", &f, "0 or 1: optimizer state sharded over the replicas");
+	choice(fm, vw, "recomputation", recomputes[j->recompute], "job.recompute",
+	       "none|selective|full|auto", "none, selective, full or auto (Up/Down in the editor)");
+	choice(fm, vw, "DP sync", gp_sync_name(j->sync_mode), "job.sync.mode",
+	       "flat|hierarchical|auto", "flat, hierarchical or auto");
 	field(&f, GP_U_COUNT, j->sync_every, "job.sync.every");
-	pair(fm, "sync every", &f, "steps (local SGD when > 1)");
-	text_field(&f, objectives[s->objective], "objective");
-	pair(fm, "objective", &f, "time, cost or wan_bytes");
+	pair(fm, vw, "sync every", &f, "steps (local SGD when > 1)");
+	choice(fm, vw, "objective", objectives[s->objective], "objective", "time|cost|wan_bytes",
+	       "time, cost or wan_bytes");
 	field(&f, GP_U_USD, s->budget_usd_per_hour, "budget.usd_per_hour");
-	pair(fm, "budget", &f, s->budget_usd_per_hour > 0 ? "USD per hour of the GPUs"
-							    : "none (USD per hour of the GPUs)");
+	pair(fm, vw, "budget", &f, s->budget_usd_per_hour > 0 ? "USD per hour of the GPUs"
+								: "none (USD per hour of the GPUs)");
 }
 
 static void build(struct gp_app *a, struct gp_form *fm)
 {
 	gp_form_init(fm);
+	fm->width = a->w - 3;
 	const struct gp_scenario *s = a->run.sc;
 	pools(fm, s);
 	gpus(fm, s);
@@ -209,12 +261,7 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 {
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
-	gp_form_draw(&fm, &c, cv, r, a->th);
-	a->sc.line = c.line;
-	a->sc.cell = c.cell;
-	a->sc.top = c.top;
-	a->sc.nlines = r.h;
+	gp_form_draw(&fm, &a->sc, cv, r, a->th);
 	gp_form_free(&fm);
 }
 
@@ -224,21 +271,7 @@ static bool action(struct gp_app *a, int act, const struct gp_key *k)
 	(void)k;
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
-	int page = a->sc.nlines > 2 ? a->sc.nlines - 2 : 1;
-	bool done = true;
-	switch (act) {
-	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
-		if (!a->search[0])
-			done = false;
-		else if (!gp_form_search(&fm, &c, a->search, act == GP_A_SEARCH_NEXT ? 1 : -1))
-			gp_app_say(a, GP_R_WARN, "\"%s\" is not on this screen", a->search);
-		break;
-	default: done = gp_form_nav(&fm, &c, act, page);
-	}
-	a->sc.line = c.line;
-	a->sc.cell = c.cell;
-	a->sc.top = c.top;
+	bool done = gp_form_act(a, &fm, &a->sc, act);
 	gp_form_free(&fm);
 	return done;
 }
@@ -247,10 +280,7 @@ static void click(struct gp_app *a, int x, int y)
 {
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
-	gp_form_click(&fm, &c, x, y);
-	a->sc.line = c.line;
-	a->sc.cell = c.cell;
+	gp_form_click(&fm, &a->sc, x, y);
 	gp_form_free(&fm);
 }
 
@@ -259,7 +289,7 @@ static const struct gp_field *cur_field(struct gp_app *a)
 {
 	struct gp_form fm;
 	build(a, &fm);
-	struct gp_form_cursor c = { a->sc.line, a->sc.cell, a->sc.top };
+	struct gp_form_cursor c = a->sc;
 	gp_form_fix(&fm, &c);
 	const struct gp_field *f = gp_form_cur_field(&fm, &c);
 	bool have = f != NULL;
@@ -272,10 +302,12 @@ static const struct gp_field *cur_field(struct gp_app *a)
 static void status(struct gp_app *a, char *buf, size_t n)
 {
 	const struct gp_field *f = cur_field(a);
-	if (f)
-		snprintf(buf, n, "%s = %s   Enter edits, u undoes, s saves, Tab next pane, 3 Gantt",
-			 f->path, f->shown);
-	else
+	int len = f ? snprintf(buf, n, "%s = %s", f->path, f->shown) : 0;
+	if (f && len + 60 <= a->w)
+		snprintf(buf + len, n - (size_t)len, "   Enter edits, u undoes, s saves, Tab next pane");
+	else if (f && len + 16 <= a->w)
+		snprintf(buf + len, n - (size_t)len, "   Enter edits");
+	else if (!f)
 		snprintf(buf, n, "arrows move, Tab next pane, Enter edits");
 }
 
