@@ -65,9 +65,12 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->cutoff = INF;
 	m->L = s->model.layers;
 	double N = s->job.global_batch / s->job.micro_batch;
-	if (!(N >= 1 && N <= 1e7 && N == floor(N)))
+	if (!(N >= 1 && N == floor(N)))
 		return gp_errf(e, "milp: job.global_batch %.0f cannot be split into micro-batches of %.0f sequences",
 			       s->job.global_batch, s->job.micro_batch);
+	if (N > 1e7)
+		return gp_errf(e, "milp: job.global_batch %.0f makes %.3g micro-batches of %.0f sequences, more than the 1e7 it plans for",
+			       s->job.global_batch, N, s->job.micro_batch);
 	m->N = (int)N;
 	m->bb = gp_boundary_bytes(s);
 	m->prec = s->job.precision_bytes;

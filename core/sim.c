@@ -90,6 +90,7 @@ struct bucket {
 	double ready;
 	double shard;        /* bytes each TP rank all-reduces */
 	double wan;          /* bytes per ring edge across DCs, this device's share */
+	int32_t src;         /* recording: the gradient task that made it ready */
 };
 
 struct xfer {
@@ -98,6 +99,8 @@ struct xfer {
 	int64_t idx;         /* ready index * 2 + is_backward */
 	int32_t link;
 	int32_t src;         /* recording: the span that sent it, or -1 */
+	double ready;        /* recording: when its input was ready */
+	int32_t span;        /* recording: its own span, once recorded */
 };
 
 /* ------------------------------------------------------------------ */
@@ -240,7 +243,8 @@ static void link_send(struct sim *s, int li, double bytes, double w,
 	link_advance(l, s->now);
 	s->x[id] = (struct xfer){ .vfin = l->V + bytes, .w = w, .t0 = s->now,
 				  .lat = lat, .kind = kind, .g = g, .mb = mb,
-				  .dev = dev, .idx = idx, .link = li, .src = src };
+				  .dev = dev, .idx = idx, .link = li, .src = src,
+				  .ready = dev >= 0 ? s->d[dev].sync_ready : s->now, .span = -1 };
 	l->W += w;
 	l->bytes += bytes * w;
 	if (kind == GP_SPAN_SYNC)
@@ -266,7 +270,8 @@ static void on_link(struct sim *s, int li, uint64_t gen)
 		struct xfer *x = &s->x[id];
 		l->W -= x->w;
 		int32_t k = record(s, x->t0, s->now, s->nd + li, x->mb, x->kind, 0,
-				   x->src, x->t0);
+				   x->src, x->ready);
+		x->span = k;
 		if (x->dev < 0)
 			note_dep(s, x->g, x->idx, k);
 		push(s, s->now + x->lat, EV_XARR, id, 0);
@@ -384,10 +389,10 @@ static void try_start(struct sim *s, int di)
 	d->busy = true;
 	double t1 = s->now + dur;
 	int is_grad = t->kind == GP_TASK_W || (t->kind == GP_TASK_B && !gr->split);
-	if (is_grad && ++gr->grad_started[vs] == gr->m)
-		add_buckets(s, di, vs, s->now, t1);
 	if (s->record)
 		record_task(s, d, t, i, t1);
+	if (is_grad && ++gr->grad_started[vs] == gr->m)
+		add_buckets(s, di, vs, s->now, t1);
 	d->busy_time += dur;
 	push(s, t1, EV_TASK_END, di, 0);
 }
@@ -436,7 +441,8 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes)
 	struct gp_sync_q q = { .bytes = bytes * s->g[d->g].R / d->D, .replicas = d->D,
 			       .dcs = d->k, .mode = s->mode,
 			       .every = s->sc->job.sync_every };
-	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q) };
+	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q),
+					   d->span };
 	return 0;
 }
 
@@ -469,11 +475,27 @@ static double local_allreduce(const struct dev *d, double shard, int ranks)
 	return gp_ring_allreduce(shard, ranks, d->local_bw, d->local_lat);
 }
 
+/* Recording: a local phase of device di's sync over [now, now + t),
+ * after what its channel last waited for; it becomes that. A phase of
+ * no time is not recorded: the next one waits for what it waited for. */
+static void record_sync(struct sim *s, struct dev *d, double t)
+{
+	if (!s->record || t <= 0)
+		return;
+	int32_t k = record(s, s->now, s->now + t, (int)(d - s->d), -1, GP_SPAN_SYNC, 0,
+			   d->sync_dep, d->sync_ready);
+	d->sync_dep = k;
+	d->sync_ready = s->now + t;
+}
+
 static void start_opt(struct sim *s, int di)
 {
 	struct dev *d = &s->d[di];
 	double t0 = fmax(s->now, d->last_end);
-	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0, -1, t0);
+	/* It waited for the last sync phase or the last compute task. */
+	bool synced = d->sync_dep >= 0 && d->sync_ready > d->last_end;
+	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0, synced ? d->sync_dep : d->span,
+	       synced ? d->sync_ready : d->last_end);
 	push(s, t0 + d->t_opt, EV_OPT_END, di, 0);
 }
 
@@ -500,6 +522,11 @@ static void sync_kick(struct sim *s, int di)
 	}
 	d->sync_busy = true;
 	d->phase = 0;
+	/* The channel waited for this bucket, or for its previous phase. */
+	if (d->sync_dep < 0 || d->sync_ready < b->ready) {
+		d->sync_dep = b->src;
+		d->sync_ready = b->ready;
+	}
 	double t;
 	if (d->k <= 1)
 		t = local_allreduce(d, b->shard, d->D);
@@ -507,6 +534,7 @@ static void sync_kick(struct sim *s, int di)
 		t = local_allreduce(d, b->shard, d->local) / 2; /* reduce-scatter */
 	else
 		t = 0;
+	record_sync(s, d, t);
 	push(s, s->now + t, EV_SYNC, di, 0);
 }
 
@@ -524,7 +552,8 @@ static void on_sync(struct sim *s, int di)
 			int li = sim_link_index(s->sc, a, c);
 			double lat = 2.0 * (steps - 1) * s->l[li].lat /
 				     s->sc->job.sync_every;
-			link_send(s, li, b->wan, 1, lat, GP_SPAN_SYNC, d->g, -1, di, -1, -1);
+			link_send(s, li, b->wan, 1, lat, GP_SPAN_SYNC, d->g, -1, di, -1,
+				  d->sync_dep);
 		}
 		return;
 	}
@@ -532,6 +561,7 @@ static void on_sync(struct sim *s, int di)
 		d->phase = 2;
 		double t = s->mode == GP_SYNC_HIER
 			   ? local_allreduce(d, b->shard, d->local) / 2 : 0;
+		record_sync(s, d, t);
 		push(s, s->now + t, EV_SYNC, di, 0);
 		return;
 	}
@@ -546,6 +576,9 @@ static void on_xarr(struct sim *s, int id)
 	s->xfree[s->nxfree++] = id;
 	if (x.dev >= 0) {
 		struct dev *d = &s->d[x.dev];
+		/* The ring waits for its last transfer (and its latency). */
+		d->sync_dep = x.span;
+		d->sync_ready = s->now;
 		if (--d->pending == 0)
 			on_sync(s, x.dev);
 		return;

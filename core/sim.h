@@ -43,7 +43,15 @@ enum gp_span_kind {
  *   The first virtual stage's F has no input: dep -1, ready 0;
  * - a pipeline transfer (ACT, GRAD): dep is the compute span that sent
  *   it, ready its send time (= t0);
- * - DP sync and optimizer spans: dep -1, ready = t0.
+ * - DP sync: a phase inside the DC (reduce-scatter, all-gather, or the
+ *   whole all-reduce within one DC) is a span on the device's row, a
+ *   transfer of the ring between DCs one on the link's row; dep is what
+ *   the device's sync channel waited for last: the gradient task that
+ *   made its bucket ready (ready: when, inside that task), or its
+ *   previous phase (ready: its end; for a ring, the last transfer to
+ *   arrive, its latency included). Phases of no time are not recorded;
+ * - the optimizer step: dep is the device's last sync phase, or its last
+ *   compute task when that ended later; ready when it did.
  * dep is an index into gp_result.spans, -1 when none or unknown. */
 struct gp_span {
 	double t0, t1;

@@ -56,6 +56,8 @@ struct dev {
 	bool busy, kick_pending, sync_busy, done;
 	double busy_time, last_end;
 	int32_t span;        /* recording: the running task's span */
+	int32_t sync_dep;    /* recording: what the sync channel last waited for */
+	double sync_ready;   /* and when that was done */
 	/* DP sync */
 	struct bucket *bk;
 	int nbk, capbk, bk_next, phase, pending;

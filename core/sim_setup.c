@@ -324,6 +324,7 @@ static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
 	bool xdc = is_xdc(s->plan);
 	d->g = g;
 	d->s = st;
+	d->span = d->sync_dep = -1;
 	if (!xdc) {
 		d->next = gr->sc.off[st];
 		d->end = gr->sc.off[st + 1];

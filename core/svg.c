@@ -132,9 +132,15 @@ int gp_report_svg(FILE *f, const struct gp_scenario *sc,
 		}
 		if (rowy[s->row] >= 0) {
 			double y = top + rowy[s->row] * rowh + 2;
-			double w = (x1 - x0) * sx;
+			double w = (x1 - x0) * sx, h = rowh - 4;
+			/* A device's own sync runs beside its compute: a band
+			 * along the row's foot. */
+			if (s->kind == GP_SPAN_SYNC && s->row < r->ndevs) {
+				y += h - 4;
+				h = 4;
+			}
 			fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.3\"/>\n",
-				left + x0 * sx, y, w < 0.3 ? 0.3 : w, rowh - 4, style[s->kind].fill);
+				left + x0 * sx, y, w < 0.3 ? 0.3 : w, h, style[s->kind].fill);
 			if (!merged && s->mb >= 0 && w > 7 + 6 * log10(s->mb + 1.0))
 				fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\" font-size=\"9\">%d</text>\n",
 					left + (x0 + x1) / 2 * sx, y + rowh / 2 + 1,
