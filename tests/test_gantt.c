@@ -433,27 +433,24 @@ static bool is_compute(int kind)
 	return kind <= GP_SPAN_W;
 }
 
-static bool in_graph(int kind)
-{
-	return kind <= GP_SPAN_GRAD;
-}
-
 /* The latest finishes of the header's definition by relaxing every edge
  * until nothing changes: LF(x) = min over successors y of LF(y) - dur(y)
- * - lag, lag = y.ready - x.t1 after an input, 0 after the device's
- * previous task; a device's last task LF = its end plus the time its
- * device (sync, optimizer) leaves before the iteration's end. */
+ * - lag, lag = y.ready - x.t1 after what y waited for (its dep), 0 after
+ * the device's previous task (compute tasks in order, the optimizer
+ * step after the last); a span nothing waits for LF = the iteration's
+ * end. */
 static void naive_slack(const struct gp_result *r, double *slack)
 {
 	const struct gp_span *sp = r->spans;
 	int64_t n = r->nspans;
-	int64_t *next = malloc((size_t)n * sizeof *next), *last = malloc((size_t)r->ndevs * sizeof *last);
+	int64_t *next = malloc((size_t)n * sizeof *next);
+	bool *waited = calloc((size_t)n, sizeof *waited);
 	double *lf = malloc((size_t)n * sizeof *lf);
-	for (int d = 0; d < r->ndevs; d++)
-		last[d] = -1;
 	for (int64_t i = 0; i < n; i++) {
 		next[i] = -1;
-		lf[i] = in_graph(sp[i].kind) ? HUGE_VAL : NAN;
+		lf[i] = HUGE_VAL;
+		if (sp[i].dep >= 0)
+			waited[sp[i].dep] = true;
 		if (!is_compute(sp[i].kind))
 			continue;
 		/* The device's next compute task: the first after it. */
@@ -461,24 +458,22 @@ static void naive_slack(const struct gp_result *r, double *slack)
 			if (j != i && is_compute(sp[j].kind) && sp[j].row == sp[i].row &&
 			    before(sp, i, j) && (next[i] < 0 || before(sp, j, next[i])))
 				next[i] = j;
-		int d = sp[i].row;
-		if (last[d] < 0 || before(sp, last[d], i))
-			last[d] = i;
 	}
+	/* The optimizer step follows the device's last compute task. */
 	for (int64_t i = 0; i < n; i++)
-		if (in_graph(sp[i].kind) && next[i] < 0)
+		if (is_compute(sp[i].kind) && next[i] < 0)
+			for (int64_t j = 0; j < n; j++)
+				if (sp[j].kind == GP_SPAN_OPT && sp[j].row == sp[i].row)
+					next[i] = j;
+	for (int64_t i = 0; i < n; i++)
+		if (next[i] < 0 && !waited[i])
 			lf[i] = r->iteration_time;
-	for (int d = 0; d < r->ndevs; d++)
-		if (last[d] >= 0)
-			lf[last[d]] = sp[last[d]].t1 + r->iteration_time - r->devs[d].end;
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (int64_t y = 0; y < n; y++) {
-			if (!in_graph(sp[y].kind))
-				continue;
 			double ls = lf[y] - (sp[y].t1 - sp[y].t0);
 			int64_t x = sp[y].dep;
-			if (x >= 0 && in_graph(sp[x].kind) && ls - (sp[y].ready - sp[x].t1) < lf[x] - 1e-12) {
+			if (x >= 0 && ls - (sp[y].ready - sp[x].t1) < lf[x] - 1e-12) {
 				lf[x] = ls - (sp[y].ready - sp[x].t1);
 				changed = true;
 			}
@@ -494,7 +489,7 @@ static void naive_slack(const struct gp_result *r, double *slack)
 	for (int64_t i = 0; i < n; i++)
 		slack[i] = lf[i] - sp[i].t1;
 	free(next);
-	free(last);
+	free(waited);
 	free(lf);
 }
 
@@ -507,16 +502,16 @@ static void check_critical(const struct gp_gantt *g, const struct gp_result *r)
 	double *slack = malloc((size_t)r->nspans * sizeof *slack), T = r->iteration_time;
 	naive_slack(r, slack);
 	for (int64_t i = 0; i < r->nspans; i++) {
-		if (isnan(slack[i])) {
-			assert_true(isnan(g->slack[i]));
-			continue;
-		}
 		if (!(fabs(g->slack[i] - slack[i]) <= 1e-9 * T))
 			fail_msg("span %lld (kind %d row %d): slack %.12g, expected %.12g",
 				 (long long)i, sp[i].kind, sp[i].row, g->slack[i], slack[i]);
 		assert_true(g->slack[i] >= 0);
 	}
 	assert_true(g->ncrit > 0);
+	/* It ends when the iteration does, with an optimizer step. */
+	const struct gp_span *end = &sp[g->crit[g->ncrit - 1]];
+	assert_int_equal(end->kind, GP_SPAN_OPT);
+	assert_close(end->t1, T, 1e-12);
 	for (int j = 0; j < g->ncrit; j++) {
 		const struct gp_span *y = &sp[g->crit[j]];
 		assert_true(g->slack[g->crit[j]] <= 1e-9 * T);
@@ -534,10 +529,10 @@ static void check_critical(const struct gp_gantt *g, const struct gp_result *r)
 	free(slack);
 }
 
-/* 1F1B, S equal stages, m micro-batches, no communication: the critical
- * path is busy from 0 to the compute end, (m + S - 1)(t_f + t_b), runs
- * from the first forward of stage 1 to its last backward, and tasks off
- * it have slack. */
+/* 1F1B, S equal stages, m micro-batches, no communication, no
+ * optimizer time: the critical path is busy from 0 to the compute end,
+ * (m + S - 1)(t_f + t_b), runs from the first forward of stage 1 to its
+ * last backward and its optimizer step, and tasks off it have slack. */
 static void test_critical_closed_form(void **state)
 {
 	(void)state;
@@ -554,12 +549,15 @@ static void test_critical_closed_form(void **state)
 			for (int c = 0; c < g.ncrit; c++)
 				sum += r.spans[g.crit[c]].t1 - r.spans[g.crit[c]].t0;
 			assert_close(sum, r.compute_end, 1e-12);
-			const struct gp_span *a = &r.spans[g.crit[0]], *z = &r.spans[g.crit[g.ncrit - 1]];
+			const struct gp_span *a = &r.spans[g.crit[0]], *z = &r.spans[g.crit[g.ncrit - 2]];
+			const struct gp_span *o = &r.spans[g.crit[g.ncrit - 1]];
 			assert_true(a->t0 == 0 && a->kind == GP_SPAN_F && a->row == 0 && a->mb == 0);
 			assert_true(z->t1 == r.compute_end && z->kind == GP_SPAN_B && z->row == 0 &&
 				    z->mb == m - 1);
+			assert_true(o->kind == GP_SPAN_OPT && o->row == 0 && o->t0 == z->t1);
+			assert_close(r.iteration_time, r.compute_end, 1e-12);
 			for (int64_t x = 0; x < r.nspans; x++)
-				if (gp_gantt_crit_pos(&g, (int)x) < 0 && !isnan(g.slack[x]))
+				if (gp_gantt_crit_pos(&g, (int)x) < 0 && r.spans[x].kind != GP_SPAN_OPT)
 					off = fmax(off, g.slack[x]);
 			assert_true(off >= tf);  /* at least a forward's worth */
 			check_critical(&g, &r);
@@ -585,7 +583,45 @@ static void test_critical_wan(void **state)
 			link |= r.spans[g.crit[c]].row >= r.ndevs;
 		assert_true(link);  /* the slow link is on it */
 		for (int64_t i = 0; i < r.nspans; i++)
-			assert_int_equal(isnan(g.slack[i]), !in_graph(r.spans[i].kind));
+			assert_false(isnan(g.slack[i]));
+		gp_gantt_free(&g);
+		gp_result_free(&r);
+		gp_scenario_free(s);
+	}
+}
+
+/* Two DCs, two one-stage pipelines of two replicas each, 800 MB of
+ * gradients over a 1 Gbit/s link: DP sync (a local phase on each
+ * device's row, the ring on the link rows) is exposed and ends the
+ * iteration; the critical path runs through it to the optimizer step,
+ * and sync spans have slack like any other. */
+static void test_critical_sync(void **state)
+{
+	(void)state;
+	for (int hier = 0; hier < 2; hier++) {
+		struct gp_scenario *s = scen(
+			"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 64 } } },"
+			"                 { name = 'b', pools = { { gpu = 'H100', count = 64 } } } },"
+			" links = { { 'a', 'b', bandwidth = Gbps(1), latency = ms(20) } },"
+			" model = { layers = 8, hidden = 2048, heads = 16, vocab = 32000 },"
+			" job = { seq = 1024, global_batch = 16, sync = { mode = '%s' } },"
+			" plan = { schedule = '1f1b', pipelines = {"
+			"   { micro_batches = 4, replicas = 2, stages = { { dc = 'a', layers = { 1, 8 } } } },"
+			"   { micro_batches = 4, replicas = 2, stages = { { dc = 'b', layers = { 1, 8 } } } } } } }",
+			hier ? "hierarchical" : "flat");
+		struct gp_result r = simulate(s, NULL);
+		struct gp_gantt g;
+		build(&g, s, &r);
+		check_critical(&g, &r);
+		int on_dev = 0, on_link = 0, crit_sync = 0;
+		for (int64_t i = 0; i < r.nspans; i++)
+			if (r.spans[i].kind == GP_SPAN_SYNC)
+				*(r.spans[i].row < r.ndevs ? &on_dev : &on_link) += 1;
+		for (int c = 0; c < g.ncrit; c++)
+			crit_sync += r.spans[g.crit[c]].kind == GP_SPAN_SYNC;
+		assert_true(r.iteration_time > r.compute_end + 1);   /* seconds of it exposed */
+		assert_true(on_link > 0 && crit_sync > 0);
+		assert_true(hier ? on_dev > 0 : on_dev == 0);   /* flat: no local phase */
 		gp_gantt_free(&g);
 		gp_result_free(&r);
 		gp_scenario_free(s);
@@ -693,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_cells_hits),
 		cmocka_unit_test(test_critical_closed_form),
 		cmocka_unit_test(test_critical_wan),
+		cmocka_unit_test(test_critical_sync),
 		cmocka_unit_test(test_short_span),
 		cmocka_unit_test(test_cost),
 	};

@@ -102,6 +102,24 @@ golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A10
 	"$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x' -o x2.txt >/dev/null 2>&1)
 ok_if "x writes geoplan-scenario.svg" test -s "$tmp/geoplan-scenario.svg"
 ok_if "a second x offers a new name" grep -q "write the screen to: geoplan-scenario-2.svg" "$tmp/x2.txt"
+# The Gantt tells the whole story: the critical path runs through the
+# exposed DP sync to the optimizer at the iteration's end (p3: 818 ms of
+# sync after a 421 ms last backward); sync has slack like any task;
+# the plan screen's idle time matches; axis labels share a unit, count
+# from a base deep in a zoom, and leave the cursor's mark alone; a
+# transfer says when it arrives.
+has "the critical path ends with the optimizer at 1.24s" "^optimizer step on p1 s1 .*to 1\.24s .*critical" \
+	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjC'
+has "the critical path runs through DP sync" "^DP gradient sync on .*critical \(slack 0\)" \
+	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjCC'
+has "a sync span off the path has its slack" "^DP gradient sync on us-central1-a>us-central1-b.*, slack [0-9.]+m?s" \
+	samples/p3.lua --view gantt --size 160x30 --keys 'jjjj]'
+golden plan-idle samples/p3.lua --view plan --size 100x30
+golden gantt-p3 samples/p3.lua --view gantt --size 100x30
+golden axis-deep-zoom samples/default.lua --view gantt --size 100x30 \
+	--keys 'llllllllllllllllllllllllllllll++++++++++++++++++++++++++++++++++++++++++++++++++'
+has "a transfer says when it arrives" "arrives 83\.99ms \(latency 15\.6ms\)" \
+	samples/p1.lua --view gantt --size 200x30 --keys 'jjjjw'
 # A plan that does not fit; a scenario where nothing fits.
 golden does-not-fit samples/default.lua --set 'plan.pipelines[1].stages[1].tp=1' --view plan --size 100x30
 golden no-plan samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=nil' \

@@ -57,7 +57,7 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	a->h = o->h > 0 ? o->h : 24;
 	a->view = GP_V_SCENARIO;
 	a->gt.fitted = true;
-	a->gt.span = -1;
+	a->gt.span = a->gt.pick = -1;
 	a->run_long = o->run_long;
 	a->ud = o->ud;
 	if (gp_run_load(&a->run, o->file, o->sets, o->nsets, e))

@@ -68,6 +68,10 @@ struct gp_gantt_state {
 	int row, top;                /* the cursor's row, the first row shown */
 	int cols, rows;              /* chart size at the last draw */
 	int span;                    /* the span under the cursor, -1 none */
+	int pick;                    /* the span a jump put the cursor on (where
+				      * spans overlap, the one meant), -1 none */
+	int pick_row;
+	double pick_tc;
 	bool fitted;                 /* fit at the next draw */
 	bool zoomed;                 /* the user zoomed or panned: keep it on resizes */
 };
@@ -170,6 +174,12 @@ bool gp_app_dirty(const struct gp_app *a);
 /* The report of how the plan looked at was found when p made it (NULL:
  * the file's own); *since: edits made after it. */
 const struct gp_plan_report *gp_app_plan_report(const struct gp_app *a, int *since);
+
+/* The share of the GPUs' time idle over the iteration (the bubble is
+ * over the compute only), and of it after the last backward (waiting
+ * for DP sync and the optimizer): the plan screen's and the Gantt's. */
+double gp_plan_idle(const struct gp_result *r);
+double gp_plan_idle_after(const struct gp_result *r);
 
 /* Formats the value of a field; fills f->shown. */
 void gp_field_show(struct gp_field *f);

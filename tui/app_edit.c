@@ -67,6 +67,7 @@ void gp_app_simulate(struct gp_app *a)
 	else
 		gp_app_say(a, GP_R_ERROR, "Gantt: %s", e.msg);
 	a->gt.fitted = true;
+	a->gt.pick = -1;   /* the spans are new */
 }
 
 static bool is_plan_set(const char *set)

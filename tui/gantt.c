@@ -421,6 +421,16 @@ int gp_gantt_step(const struct gp_gantt *g, int row, double t, int dir)
 	return j >= 0 && j < rw->n ? rw->span[j] : -1;
 }
 
+int gp_gantt_starting(const struct gp_gantt *g, int row, double t0, double t1, int *lo)
+{
+	const struct gp_gantt_row *rw = row_at(g, row);
+	*lo = 0;
+	if (!rw)
+		return 0;
+	*lo = start_bound(g, rw, t0, false);
+	return start_bound(g, rw, t1, false) - *lo;
+}
+
 int gp_gantt_row_of(const struct gp_gantt *g, int span)
 {
 	if (span < 0 || span >= g->r->nspans)

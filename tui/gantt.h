@@ -41,16 +41,20 @@ struct gp_gantt {
 };
 
 /* Slack is the critical path method on the executed schedule, every
- * device's order kept: a task waits for its device's previous compute
- * task and for its input (gp_span.dep) plus the time that took to arrive
- * (ready - the input's end); a device's last task may slip as far as its
- * device (DP sync, optimizer) ends before the iteration does. A task's
- * slack is how much later it could end without the iteration ending
- * later; NAN for DP sync and optimizer spans. The critical path runs
- * back from the device's last task with the least slack (ties: the one
- * ending last; with no sync or optimizer, the compute span ending last)
- * along what held each task: its device's previous task if that ended
- * as it started, else its input. Every task on it has slack 0. */
+ * device's order kept: a compute task waits for its device's previous
+ * compute task and for its input (gp_span.dep) plus the time that took
+ * to arrive (ready - the input's end); a DP sync phase (on the device's
+ * row, or a transfer on a link row) waits for what its sync channel
+ * waited for (the gradient task that made its bucket ready, or the
+ * previous phase); an optimizer step for the device's last compute task
+ * and its last sync phase. A span's slack is how much later it could
+ * end without the iteration ending later (a span nothing waits for, to
+ * the iteration's end: for the transfers of a sync ring that did not
+ * arrive last, an upper bound). The critical path runs back from the
+ * optimizer step with the least slack (ties: the one ending last) along
+ * what held each span: its device's previous task if that ended as it
+ * started, else what it waited for; every span on it has slack 0, so
+ * it ends when the iteration does, DP sync included. */
 
 /* What a cell of a row shows: kinds are enum gp_span_kind, -1 idle.
  * eighths 0: a space in bg_kind's colour; 8: a full cell of fg_kind;
@@ -90,6 +94,9 @@ int gp_gantt_hit(const struct gp_gantt *g, int row, double t, double tol);
  * starting before t (dir < 0); -1 if none. Spans starting together are
  * taken in the row's order. */
 int gp_gantt_step(const struct gp_gantt *g, int row, double t, int dir);
+/* How many spans of the row start in [t0, t1); *lo: the position (in
+ * the row's span[]) of the first. O(log n). */
+int gp_gantt_starting(const struct gp_gantt *g, int row, double t0, double t1, int *lo);
 /* The row a span is on (index into g->rows), -1 if not shown. */
 int gp_gantt_row_of(const struct gp_gantt *g, int span);
 /* Position of span in g->crit, -1 if it is not on the critical path. */

@@ -2,10 +2,11 @@
  * gantt_path.c: the critical path and every task's slack in the
  * executed schedule (gantt.h says what they mean), for gp_gantt_build.
  *
- * The graph has a node per compute task and pipeline transfer; a node
- * has at most two predecessors (its device's previous compute task, its
- * input), so one backward pass in reverse topological order (Kahn's,
- * counting successors) does it in O(n), with no edge lists.
+ * The graph has a node per span: compute tasks, transfers, DP sync
+ * phases and optimizer steps. A node has at most two predecessors (its
+ * device's previous task, what it waited for: gp_span.dep), so one
+ * backward pass in reverse topological order (Kahn's, counting
+ * successors) does it in O(n), with no edge lists.
  */
 #include "gantt.h"
 #include "gantt_int.h"
@@ -18,10 +19,10 @@ static bool is_compute(int kind)
 	return kind == GP_SPAN_F || kind == GP_SPAN_B || kind == GP_SPAN_W;
 }
 
-/* In the chart's graph: compute tasks and pipeline transfers. */
+/* In the chart's graph: every kind. */
 static bool in_graph(int kind)
 {
-	return is_compute(kind) || kind == GP_SPAN_ACT || kind == GP_SPAN_GRAD;
+	return kind >= 0 && kind < GP_SPAN__N;
 }
 
 /* The edge from a span's input into it, if both are in the graph. */
@@ -32,23 +33,28 @@ static int32_t dep_of(const struct gp_result *r, int32_t y)
 	       in_graph(r->spans[y].kind) ? d : -1;
 }
 
-/* Each compute span's previous compute span on its device (-1: none),
- * and each device's last. */
+/* Each compute span's previous compute span on its device, and each
+ * optimizer step's last compute span (-1: none); each device's last
+ * span in that order. */
 static void device_order(const struct gp_gantt *g, int32_t *prev, int32_t *last)
 {
 	for (int64_t i = 0; i < g->r->nspans; i++)
 		prev[i] = -1;
 	for (int k = 0; k < g->r->ndevs; k++) {
 		const struct gp_gantt_row *row = &g->rows[k];
-		int32_t p = -1;
+		int32_t p = -1, opt = -1;
 		for (int j = 0; j < row->n; j++) {
 			int32_t i = row->span[j];
 			if (is_compute(g->r->spans[i].kind)) {
 				prev[i] = p;
 				p = i;
+			} else if (g->r->spans[i].kind == GP_SPAN_OPT) {
+				opt = i;
 			}
 		}
-		last[k] = p;
+		if (opt >= 0)
+			prev[opt] = p;
+		last[k] = opt >= 0 ? opt : p;
 	}
 }
 
@@ -68,10 +74,9 @@ static void relax(struct gp_gantt *g, int32_t x, double s, int32_t *nsucc,
  * min over successors y of slack(y) + the time y could have started
  * earlier than it did had x not held it (y.t0 - x.t1 behind a device
  * predecessor, y.t0 - y.ready behind an input), which keeps a binding
- * chain at exactly 0. A device's last task may slip by as much as its
- * device ends (DP sync, optimizer) before the iteration does. */
-static void slack_pass(struct gp_gantt *g, const int32_t *prev, const int32_t *last,
-		       int32_t *nsucc, int32_t *stack)
+ * chain at exactly 0. A span nothing waits for may slip to the
+ * iteration's end. */
+static void slack_pass(struct gp_gantt *g, const int32_t *prev, int32_t *nsucc, int32_t *stack)
 {
 	const struct gp_result *r = g->r;
 	const struct gp_span *sp = r->spans;
@@ -86,9 +91,6 @@ static void slack_pass(struct gp_gantt *g, const int32_t *prev, const int32_t *l
 		if (dep_of(r, i) >= 0)
 			nsucc[dep_of(r, i)]++;
 	}
-	for (int k = 0; k < r->ndevs; k++)
-		if (last[k] >= 0)
-			g->slack[last[k]] = fmax(0, g->t_end - r->devs[k].end);
 	for (int32_t i = 0; i < n; i++)
 		if (in_graph(sp[i].kind) && nsucc[i] == 0) {
 			g->slack[i] = fmin(g->slack[i], fmax(0, g->t_end - sp[i].t1));
@@ -106,9 +108,11 @@ static void slack_pass(struct gp_gantt *g, const int32_t *prev, const int32_t *l
 			g->slack[i] = NAN;
 }
 
-/* From the device's last task with the least slack (ties: the one ending
- * last) back along what held each task: its device predecessor if that
- * ended as it started, else its input. */
+/* From the device's last span (its optimizer step) with the least
+ * slack (ties: the one ending last) back along what held each: its
+ * device predecessor if that ended as it started, else what it waited
+ * for (an input, a sync phase, the gradient task a sync bucket came
+ * from). */
 static int crit_walk(struct gp_gantt *g, const int32_t *prev, const int32_t *last,
 		     int32_t *buf)
 {
@@ -147,7 +151,7 @@ int gp_gantt_path(struct gp_gantt *g)
 	int rc = -1;
 	if (prev && nsucc && stack && last && g->slack) {
 		device_order(g, prev, last);
-		slack_pass(g, prev, last, nsucc, stack);
+		slack_pass(g, prev, nsucc, stack);
 		rc = crit_walk(g, prev, last, stack);
 	}
 	free(prev);

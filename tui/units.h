@@ -44,4 +44,11 @@ int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy);
 /* The short form: "100G" (Gbit/s), "35ms", "80GiB", "989T", "0.45", "$2.50". */
 void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
 
+/* A count with thousands grouped, no exponent: "67,540", "1,692,000"
+ * (rounded to whole numbers; beyond 1e15 "%.4g"). */
+void gp_unit_grouped(double v, char *buf, size_t n);
+/* Bytes in decimal units, 3 significant digits: "4.29 GB", "1.36 TB"
+ * (as links are sold and bills are written). */
+void gp_unit_bytes10(double v, char *buf, size_t n);
+
 #endif

@@ -16,6 +16,8 @@
 
 #include "actions.h"
 #include "app.h"
+#include "costtab.h"
+#include "scenario.h"
 
 /* The label column is as wide as the longest label, up to two fifths
  * of the screen (at least LABEL_MIN); a longer label loses its middle. */
@@ -44,7 +46,7 @@ static struct layout layout_of(struct gp_rect r, const struct gp_gantt *g)
 	l.lw = label_width(g) < most ? label_width(g) : most;
 	l.x0 = r.x + l.lw + 1;
 	l.cw = r.w - l.lw - 2 > 8 ? r.w - l.lw - 2 : 8;
-	int lines = r.h - 4 > 1 ? r.h - 4 : 1;
+	int lines = r.h - 5 > 1 ? r.h - 5 : 1;   /* figures, axis; overview, legend */
 	l.rh = nrows > 0 ? lines / nrows : 1;
 	l.rh = l.rh < 1 ? 1 : l.rh > 3 ? 3 : l.rh;
 	l.rows = lines / l.rh;
@@ -131,26 +133,106 @@ static double nice_step(double t, int n)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* How the axis writes times: a unit and decimals for all its labels,
+ * or (rel) times after base when absolute ones would need more than
+ * six digits (deep zooms). */
+struct axis_fmt {
+	double unit, base;
+	const char *name;
+	int dec;
+	bool rel;
+};
+
+static const struct {
+	double unit;
+	const char *name;
+} time_units[] = { { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "us" }, { 1e-9, "ns" } };
+
+/* The largest unit v reaches (the smallest unit below everything). */
+static int unit_for(double v)
+{
+	int i = 0;
+	while (i < 3 && v < time_units[i].unit * (1 - 1e-9))
+		i++;
+	return i;
+}
+
+static int decimals_for(double step, double unit)
+{
+	double d = ceil(-log10(step / unit) - 1e-9);
+	return d > 0 ? (int)d : 0;
+}
+
+static struct axis_fmt axis_fmt(double first, double last, double step)
+{
+	struct axis_fmt f = { .base = 0 };
+	int u = unit_for(fmax(fabs(last), step));
+	f.unit = time_units[u].unit;
+	f.name = time_units[u].name;
+	f.dec = decimals_for(step, f.unit);
+	double digits = floor(log10(fmax(fabs(last) / f.unit, 1))) + 1 + f.dec;
+	if (digits > 6) {
+		f.rel = true;
+		f.base = first;
+		u = unit_for(step);
+		f.unit = time_units[u].unit;
+		f.name = time_units[u].name;
+		f.dec = decimals_for(step, f.unit);
+	}
+	return f;
+}
+
+static void axis_label(const struct axis_fmt *f, double x, char *buf, size_t n)
+{
+	double v = (f->rel ? x - f->base : x) / f->unit;
+	if (fabs(v) < 1e-9 * fmax(1, fabs(x / f->unit)))
+		v = 0;
+	if (v == 0 && !f->rel)
+		snprintf(buf, n, "0");
+	else
+		snprintf(buf, n, "%s%.*f%s", f->rel ? "+" : "", f->dec, v, v == 0 ? "" : f->name);
+	gp_c_point(buf);
+}
+
+/* Ticks of 1, 2 or 5 x 10^k, labelled in one unit ("0.9s 1.0s 1.1s",
+ * never "900ms 1000ms 1.1s"); deep in a zoom, as times after the first
+ * tick, which the label column shows. A label the cursor's mark would
+ * cover is left out; the tick at the view's end has its label to its
+ * left. */
 static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y)
 {
 	const struct gp_gantt_state *g = &a->gt;
 	const struct gp_theme *t = a->th;
 	double span = l->cw * g->dt, step = nice_step(span, l->cw / 12 > 1 ? l->cw / 12 : 1);
-	gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw, gp_role(t, GP_R_DIM), "time");
+	double first = ceil(g->t0 / step - 1e-9) * step, end = g->t0 + span;
+	struct axis_fmt f = axis_fmt(first, end, step);
+	int cc = (int)floor((g->tc - g->t0) / g->dt);
+	if (f.rel) {
+		char b[48];
+		snprintf(b, sizeof b, "from %.*fs", decimals_for(step, 1) < 12 ? decimals_for(step, 1) : 12,
+			 f.base);
+		gp_c_point(b);
+		gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw, gp_role(t, GP_R_AXIS), b);
+	} else {
+		gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw, gp_role(t, GP_R_DIM), "time");
+	}
 	int last = -100;
-	for (double x = ceil(g->t0 / step) * step; x < g->t0 + span; x += step) {
-		int c = (int)((x - g->t0) / g->dt);
-		char lab[24];
-		gp_unit_format(x, GP_U_TIME, lab, sizeof lab);
-		if (x == 0)
-			snprintf(lab, sizeof lab, "0");
-		if (c - last < gp_cv_width(lab) + 2 || c + gp_cv_width(lab) > l->cw)
+	for (int k = 0; first + k * step <= end + 1e-9 * span && k < 1000; k++) {
+		double x = first + k * step;
+		int c = (int)floor((x - g->t0) / g->dt + 1e-9);
+		if (c >= l->cw)
+			c = l->cw - 1;   /* the view's end */
+		char lab[48];
+		axis_label(&f, x, lab, sizeof lab);
+		int w = gp_cv_width(lab), at = c + 1;
+		if (at + w > l->cw)
+			at = c - w;   /* no room after the tick: before it */
+		if (at - last < 1 || at < 0 || (cc >= at && cc < at + w))
 			continue;
 		gp_cv_put(cv, l->x0 + c, y, cv->ascii ? '|' : 0x2502, gp_role(t, GP_R_AXIS));
-		gp_cv_text(cv, l->x0 + c + 1, y, -1, gp_role(t, GP_R_AXIS), lab);
-		last = c;
+		gp_cv_text(cv, l->x0 + at, y, w, gp_role(t, GP_R_AXIS), lab);
+		last = (at > c ? at + w : c + 1) + 1;
 	}
-	int cc = (int)((g->tc - g->t0) / g->dt);
 	if (cc >= 0 && cc < l->cw)
 		gp_cv_put(cv, l->x0 + cc, y, cv->ascii ? 'v' : 0x25bc, gp_role(t, GP_R_CURSOR));
 }
@@ -167,6 +249,50 @@ static void fit_label(const char *label, int w, bool ascii, char *buf, size_t n)
 	}
 	int head = (w - 1) / 2, tail = w - 1 - head;
 	snprintf(buf, n, "%.*s%s%s", head, label, ascii ? "~" : "\u2026", label + len - tail);
+}
+
+/* Black or white, whichever reads on rgb (ITU-R BT.601 luma). */
+static uint32_t ink_on(uint32_t rgb)
+{
+	double y = 0.299 * (rgb >> 16 & 255) + 0.587 * (rgb >> 8 & 255) + 0.114 * (rgb & 255);
+	return y > 140 ? 0x000000 : 0xffffff;
+}
+
+/* Over a row's cells, where the spans are few enough to tell apart: a
+ * thin line where a task starts right after another (four forwards in
+ * a row read as four), the task's name on a wide bar ("F12"), and on a
+ * link row each transfer's latency after it, in flight. */
+static void draw_tasks(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int row,
+		       int y, bool named, const struct gp_gantt_cell *cells)
+{
+	const struct gp_gantt_state *g = &a->gt;
+	const struct gp_theme *t = a->th;
+	const struct gp_gantt_row *gr = &a->gantt.rows[row];
+	const struct gp_span *sp = a->run.res.spans;
+	int lo, n = gp_gantt_starting(&a->gantt, row, g->t0, g->t0 + l->cw * g->dt, &lo);
+	if (t->mono || cv->ascii || n > l->cw / 2)
+		return;
+	double lat = gr->link && a->run.costs ? gp_costtab_wan(a->run.costs, gr->index).lat : 0;
+	for (int j = lo; j < lo + n; j++) {
+		const struct gp_span *s = &sp[gr->span[j]];
+		int c0 = (int)floor((s->t0 - g->t0) / g->dt), c1 = (int)floor((s->t1 - g->t0) / g->dt);
+		uint32_t bg = t->kind[s->kind];
+		if (s->kind <= GP_SPAN_W && c1 - c0 >= 2 && c0 < l->cw) {
+			const struct gp_span *p = j > 0 ? &sp[gr->span[j - 1]] : NULL;
+			if (p && p->kind <= GP_SPAN_W && fabs(p->t1 - s->t0) <= 1e-12 * fmax(1, s->t0))
+				gp_cv_put(cv, l->x0 + c0, y, 0x258f, (struct gp_style){ t->idle, bg, 0 });
+			char name[16];
+			snprintf(name, sizeof name, "%s%d", gp_kind_short(s->kind), s->mb + 1);
+			if (named && c1 - c0 >= gp_cv_width(name) + 2 && s->mb >= 0)
+				gp_cv_text(cv, l->x0 + c0 + 1, y, l->cw - c0 - 1,
+					   (struct gp_style){ ink_on(bg), bg, 0 }, name);
+		}
+		if (lat > 0 && (s->kind == GP_SPAN_ACT || s->kind == GP_SPAN_GRAD))
+			for (int c = c1 < 0 ? 0 : c1; c < l->cw && g->t0 + c * g->dt < s->t1 + lat; c++)
+				if (cells[c].bg_kind < 0 && cells[c].eighths == 0 && !cells[c].mixed)
+					gp_cv_put(cv, l->x0 + c, y, 0x2500,
+						  (struct gp_style){ bg, t->idle, 0 });
+	}
 }
 
 static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layout *l, int y0,
@@ -187,9 +313,18 @@ static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layou
 		/* A row of rh lines, the last one a little apart from the next
 		 * row's when there is room (rh 3: two lines of the row, a gap). */
 		int lines = l->rh == 3 ? 2 : l->rh;
-		for (int dy = 0; dy < lines; dy++)
+		for (int dy = 0; dy < lines; dy++) {
 			for (int c = 0; c < l->cw; c++)
 				put_cell(cv, l->x0 + c, y + dy, &cells[c], t, cv->ascii);
+			draw_tasks(a, cv, l, row, y + dy, dy == 0, cells);
+		}
+		/* The cursor's row stands out where it is idle. */
+		for (int dy = 0; row == g->row && !t->mono && dy < lines; dy++)
+			for (int c = 0; c < l->cw; c++) {
+				struct gp_cell *k = gp_cv_at(cv, l->x0 + c, y + dy);
+				if (k && k->bg == t->idle && cells[c].bg_kind < 0 && cells[c].eighths == 0)
+					k->bg = gp_role(t, GP_R_SELECT_DIM).bg;
+			}
 		if (row == g->row && cc >= 0 && cc < l->cw) {
 			struct gp_cell *k = gp_cv_at(cv, l->x0 + cc, y);
 			if (k) {
@@ -250,6 +385,52 @@ static void draw_legend(struct gp_app *a, struct gp_canvas *cv, const struct lay
 	gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), "  one column: %s", z);
 }
 
+/* Puts the cursor on span i (its row, its start). */
+static void to_span(struct gp_app *a, int i)
+{
+	if (i < 0)
+		return;
+	const struct gp_span *s = &a->run.res.spans[i];
+	int row = gp_gantt_row_of(&a->gantt, i);
+	if (row >= 0)
+		a->gt.row = row;
+	a->gt.tc = s->t0 + fmin(a->gt.dt / 2, (s->t1 - s->t0) / 2);
+	a->gt.pick = i;
+	a->gt.pick_row = a->gt.row;
+	a->gt.pick_tc = a->gt.tc;
+}
+
+/* The span under the cursor: the one a jump chose while the cursor has
+ * not moved since (spans overlap: sync beside compute, transfers on a
+ * link), else the one covering the cursor's time. */
+static int cur_span(const struct gp_app *a)
+{
+	const struct gp_gantt_state *g = &a->gt;
+	if (g->pick >= 0 && g->pick < a->run.res.nspans && g->pick_row == g->row &&
+	    g->pick_tc == g->tc)
+		return g->pick;
+	return gp_gantt_hit(&a->gantt, g->row, g->tc, g->dt / 2);
+}
+
+/* The key figures in the plan screen's terms, so a screenshot of the
+ * chart says what it shows: the plan, the iteration, MFU, where the
+ * GPUs wait. */
+static void draw_figures(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	const struct gp_result *res = &a->run.res;
+	char t[24], x[24], line[400];
+	gp_unit_format(res->iteration_time, GP_U_TIME, t, sizeof t);
+	double sync = 0;
+	for (int i = 0; i < res->ndevs; i++)
+		sync = fmax(sync, res->devs[i].sync_exposed);
+	gp_unit_format(sync, GP_U_TIME, x, sizeof x);
+	double idle = gp_plan_idle(res), after = gp_plan_idle_after(res);
+	snprintf(line, sizeof line, "iteration %s, MFU %.1f %%, GPUs idle %.0f %%: bubble %.0f %%, after the last backward %.0f %% (exposed DP sync %s); %s, %s",
+		 t, 100 * res->mfu, 100 * idle, 100 * (idle - after), 100 * after, x,
+		 gp_sched_name(res->schedule), a->run.sc->name);
+	gp_cv_text(cv, r.x, r.y, r.w, gp_role(a->th, GP_R_HEADER), line);
+}
+
 static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 {
 	const struct gp_theme *t = a->th;
@@ -267,24 +448,13 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 	struct gp_gantt_cell *cells = malloc((size_t)l.cw * sizeof *cells);
 	if (!cells)
 		return;
-	draw_axis(a, cv, &l, r.y);
-	draw_rows(a, cv, &l, r.y + 1, cells);
+	draw_figures(a, cv, r);
+	draw_axis(a, cv, &l, r.y + 1);
+	draw_rows(a, cv, &l, r.y + 2, cells);
 	draw_overview(a, cv, &l, r.y + r.h - 2, cells);
 	draw_legend(a, cv, &l, r.y + r.h - 1);
 	free(cells);
-	a->gt.span = gp_gantt_hit(&a->gantt, a->gt.row, a->gt.tc, a->gt.dt / 2);
-}
-
-/* Puts the cursor on span i (its row, its start). */
-static void to_span(struct gp_app *a, int i)
-{
-	if (i < 0)
-		return;
-	const struct gp_span *s = &a->run.res.spans[i];
-	int row = gp_gantt_row_of(&a->gantt, i);
-	if (row >= 0)
-		a->gt.row = row;
-	a->gt.tc = s->t0 + fmin(a->gt.dt / 2, (s->t1 - s->t0) / 2);
+	a->gt.span = cur_span(a);
 }
 
 static void zoom(struct gp_app *a, double k)
@@ -311,7 +481,7 @@ static void crit_step(struct gp_app *a, int dir)
 		gp_app_say(a, GP_R_WARN, "no critical path (no tasks?)");
 		return;
 	}
-	int span = gp_gantt_hit(g, a->gt.row, a->gt.tc, a->gt.dt / 2);
+	int span = cur_span(a);
 	int pos = span >= 0 ? gp_gantt_crit_pos(g, span) : -1;
 	int next = pos < 0 ? (dir > 0 ? 0 : g->ncrit - 1) : pos + dir;
 	if (next < 0 || next >= g->ncrit) {
@@ -403,8 +573,8 @@ static void click(struct gp_app *a, int x, int y)
 	if (!a->has_gantt)
 		return;
 	struct layout l = layout_of((struct gp_rect){ 0, 0, a->w, a->view_rect.h }, &a->gantt);
-	if (y >= 1 && y <= l.rows * l.rh)
-		a->gt.row = a->gt.top + (y - 1) / l.rh;
+	if (y >= 2 && y < 2 + l.rows * l.rh)
+		a->gt.row = a->gt.top + (y - 2) / l.rh;
 	if (x >= l.x0)
 		a->gt.tc = a->gt.t0 + (x - l.x0 + 0.5) * a->gt.dt;
 }
@@ -416,7 +586,7 @@ static void status(struct gp_app *a, char *buf, size_t n)
 		snprintf(buf, n, "no iteration");
 		return;
 	}
-	int i = gp_gantt_hit(&a->gantt, a->gt.row, a->gt.tc, a->gt.dt / 2);
+	int i = cur_span(a);
 	char t0[24], t1[24], d[24], sl[48] = "";
 	if (i < 0) {
 		gp_unit_format(a->gt.tc, GP_U_TIME, t0, sizeof t0);
@@ -441,11 +611,25 @@ static void status(struct gp_app *a, char *buf, size_t n)
 		snprintf(mb, sizeof mb, " micro-batch %d%s", s->mb + 1, s->chunk ? "" : "");
 	if (s->mb >= 0 && s->chunk)
 		snprintf(mb, sizeof mb, " micro-batch %d chunk %d", s->mb + 1, s->chunk + 1);
-	char bytes[48] = "";
-	if (s->kind == GP_SPAN_ACT || s->kind == GP_SPAN_GRAD)
+	char bytes[48] = "", when[64] = "";
+	const struct gp_gantt_row *gr = &a->gantt.rows[a->gt.row];
+	if (s->kind == GP_SPAN_ACT || s->kind == GP_SPAN_GRAD) {
 		snprintf(bytes, sizeof bytes, ", %.3g MB a replica", gp_boundary_bytes(a->run.sc) / 1e6);
-	snprintf(buf, n, "%s%s on %s: %s to %s (%s)%s%s", gp_kind_long(s->kind), mb,
-		 a->gantt.rows[a->gt.row].label, t0, t1, d, sl, bytes);
+		/* It arrives a latency after it leaves the link. */
+		double lat = gr->link && a->run.costs ? gp_costtab_wan(a->run.costs, gr->index).lat : 0;
+		char x[24], y[24];
+		gp_unit_format(s->t1 + lat, GP_U_TIME, x, sizeof x);
+		gp_unit_format(lat, GP_U_TIME, y, sizeof y);
+		snprintf(when, sizeof when, ", arrives %s (latency %s)", x, y);
+	} else if (s->dep >= 0 && s->ready < s->t0 - 1e-9 * fmax(1, s->t0)) {
+		char x[24];
+		gp_unit_format(s->ready, GP_U_TIME, x, sizeof x);
+		snprintf(when, sizeof when, ", input ready at %s", x);
+	} else if (s->dep >= 0 && s->kind <= GP_SPAN_W) {
+		snprintf(when, sizeof when, ", started as its input came");
+	}
+	snprintf(buf, n, "%s%s on %s: %s to %s (%s)%s%s%s", gp_kind_long(s->kind), mb, gr->label, t0,
+		 t1, d, sl, when, bytes);
 }
 
 const struct gp_view_ops gp_view_gantt = {

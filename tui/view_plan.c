@@ -22,9 +22,11 @@ static void metric(struct gp_form *fm, const char *label, const char *value, con
 {
 	gp_form_row(fm);
 	gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", label);
+	/* Rows are for reading: the cursor stops on the value. */
 	gp_form_cell(fm, 21, 14, GP_R_VALUE, "%s", value)->right = true;
-	struct gp_form_cell *c = gp_form_cell(fm, 37, 70, GP_R_DIM, "%s", note ? note : "");
-	c->sel = true;   /* rows are for reading: the cursor stops on them */
+	fm->cells[fm->ncells - 1].sel = !fm->oom;
+	if (note && note[0])
+		gp_form_cell_wrap(fm, 37, fm->width > 57 ? fm->width - 37 : 70, GP_R_DIM, note);
 }
 
 static double exposed_sync(const struct gp_result *r)
@@ -33,6 +35,19 @@ static double exposed_sync(const struct gp_result *r)
 	for (int i = 0; i < r->ndevs; i++)
 		x = fmax(x, r->devs[i].sync_exposed);
 	return x;
+}
+
+double gp_plan_idle(const struct gp_result *r)
+{
+	/* bubble is idle over [0, compute_end) (sim.h). */
+	double T = r->iteration_time;
+	return T > 0 ? 1 - (1 - r->bubble) * r->compute_end / T : 0;
+}
+
+double gp_plan_idle_after(const struct gp_result *r)
+{
+	double T = r->iteration_time;
+	return T > 0 ? (T - r->compute_end) / T : 0;
 }
 
 static void figures(struct gp_form *fm, const struct gp_app *a)
@@ -48,20 +63,27 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	snprintf(n, sizeof n, "%d GPUs; %s%s", r->gpus, r->fits ? "fits in memory" : "DOES NOT FIT: ",
 		 r->fits ? "" : r->fit_msg);
 	metric(fm, "iteration", v, n);
-	snprintf(v, sizeof v, "%.4g", r->tokens_per_s);
+	gp_unit_grouped(r->tokens_per_s, v, sizeof v);
 	metric(fm, "tokens/s", v, NULL);
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->mfu);
 	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
 	metric(fm, "bubble", v, "GPUs idle until the last backward");
+	double idle = gp_plan_idle(r);
+	snprintf(v, sizeof v, "%.1f %%", 100 * idle);
+	snprintf(n, sizeof n, "bubble %.1f %% + %.1f %% after the last backward",
+		 100 * (idle - gp_plan_idle_after(r)), 100 * gp_plan_idle_after(r));
+	metric(fm, "GPU idle", v, n);
 	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
 	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
 	snprintf(v, sizeof v, "$%.4g", r->usd_per_iteration);
 	snprintf(n, sizeof n, "$%.4g GPUs, $%.4g WAN egress", r->usd_gpu, r->usd_egress);
 	metric(fm, "cost per iteration", r->usd_gpu > 0 || r->usd_egress > 0 ? v : "no prices", n);
-	snprintf(v, sizeof v, "%.3g GB", r->wan_bytes / 1e9);
-	snprintf(n, sizeof n, "%.3g GB pipeline, %.3g GB gradient sync",
-		 (r->wan_bytes - r->wan_bytes_sync) / 1e9, r->wan_bytes_sync / 1e9);
+	char p1[24], p2[24];
+	gp_unit_bytes10(r->wan_bytes, v, sizeof v);
+	gp_unit_bytes10(r->wan_bytes - r->wan_bytes_sync, p1, sizeof p1);
+	gp_unit_bytes10(r->wan_bytes_sync, p2, sizeof p2);
+	snprintf(n, sizeof n, "%s pipeline, %s gradient sync", p1, p2);
 	metric(fm, "WAN bytes", v, n);
 }
 
@@ -257,7 +279,9 @@ static void wan(struct gp_form *fm, const struct gp_app *a)
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, nw, GP_R_TEXT, "%s -> %s", s->dcs[l->from].name,
 			     s->dcs[l->to].name)->sel = true;
-		gp_form_cell(fm, nw + 1, 10, GP_R_VALUE, "%.3g GB", l->bytes / 1e9)->right = true;
+		char b[24];
+		gp_unit_bytes10(l->bytes, b, sizeof b);
+		gp_form_cell(fm, nw + 1, 10, GP_R_VALUE, "%s", b)->right = true;
 		gp_form_cell(fm, nw + 12, 9, GP_R_VALUE, "%s", busy)->right = true;
 		gp_form_cell(fm, nw + 22, 6, GP_R_VALUE, "%.0f%%",
 			     r->iteration_time > 0 ? 100 * l->busy / r->iteration_time : 0)->right = true;
