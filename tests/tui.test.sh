@@ -120,6 +120,13 @@ golden axis-deep-zoom samples/default.lua --view gantt --size 100x30 \
 	--keys 'llllllllllllllllllllllllllllll++++++++++++++++++++++++++++++++++++++++++++++++++'
 has "a transfer says when it arrives" "arrives 83\.99ms \(latency 15\.6ms\)" \
 	samples/p1.lua --view gantt --size 200x30 --keys 'jjjjw'
+# A bare number where people type a unit is asked about, never taken as
+# seconds or bytes/s; messages say what is wrong.
+golden bare-latency samples/default.lua --size 100x30 --keys '<Tab><Tab><Right><Enter>35<Enter>'
+golden bare-bandwidth samples/default.lua --size 100x30 --keys '<Tab><Tab><Enter>1e11'
+golden efficiency-zero samples/default.lua --size 100x30 --keys '<Tab>lll<Enter>0'
+golden catalog-sorted samples/default.lua --size 100x30 --keys '/model<Enter><Enter>foo<Enter>'
+golden batch-too-many samples/default.lua --size 100x30 --set job.global_batch=1e9
 # A plan that does not fit; a scenario where nothing fits.
 golden does-not-fit samples/default.lua --set 'plan.pipelines[1].stages[1].tp=1' --view plan --size 100x30
 golden no-plan samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=nil' \
@@ -176,6 +183,18 @@ else
 	wait_for "needs 60x16" || ok=0
 	$T resize-window -x 100 -y 30
 	wait_for "3 Gantt" || ok=0
+	$T send-keys q
+	wait_for "unsaved edit" || ok=0
+	$T send-keys Escape
+	sleep 0.3   # Esc alone, longer than ESCDELAY, or it reads as Alt
+	# p on a worker thread: the screen shows it planning; Esc cancels.
+	$T send-keys 1 / g l o b a l Enter Enter C-u 1 0 0 0 0 0 Enter
+	wait_for "job.global_batch = 100000: set" || ok=0
+	$T send-keys p
+	wait_for "Esc cancels" || ok=0
+	$T send-keys Escape
+	wait_for "planning cancelled" || ok=0
+	sleep 0.3
 	$T send-keys q
 	wait_for "unsaved edit" || ok=0
 	$T send-keys q

@@ -13,6 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The loader lists a catalog in the order of a Lua table walk, which
+ * changes from run to run: "(catalog: ...)" comes out sorted. */
+static void sort_catalog(char *msg)
+{
+	char *p = strstr(msg, "(catalog: "), *end = p ? strchr(p, ')') : NULL;
+	if (!end)
+		return;
+	p += 10;
+	char list[1024], *names[128], out[1024] = "";
+	int n = 0;
+	snprintf(list, sizeof list, "%.*s", (int)(end - p), p);
+	for (char *tok = strtok(list, ","); tok && n < 128; tok = strtok(NULL, ","))
+		names[n++] = tok + strspn(tok, " ");
+	qsort(names, (size_t)n, sizeof *names, by_name);
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(out);
+		snprintf(out + l, sizeof out - l, "%s%s", i ? ", " : "", names[i]);
+	}
+	if (strlen(out) == (size_t)(end - p))
+		memcpy(p, out, strlen(out));
+}
+
 void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n)
 {
 	size_t pl = a->run.path ? strlen(a->run.path) : 0;
@@ -33,6 +60,7 @@ void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n)
 		buf[o++] = *msg++;
 	}
 	buf[o < n ? o : n - 1] = 0;
+	sort_catalog(buf);
 }
 
 void gp_field_show(struct gp_field *f)
@@ -156,7 +184,14 @@ bool gp_app_set(struct gp_app *a, const char *set)
 	gp_app_simulate(a);
 	char what[600];
 	describe(set, what, sizeof what);
-	gp_app_say_change(a, what, before);
+	if (a->run.has_res) {
+		gp_app_say_change(a, what, before);
+	} else {
+		/* Set, but there is nothing to simulate: say both. */
+		char why[sizeof a->status];
+		snprintf(why, sizeof why, "%s", a->status);
+		gp_app_say(a, GP_R_WARN, "%s: set; %s; p plans anew", what, why);
+	}
 	return true;
 }
 
@@ -235,10 +270,13 @@ static void si_of(double v, enum gp_unit u, char *buf, size_t n)
 {
 	static const char *const si[] = {
 		[GP_U_BANDWIDTH] = "B/s", [GP_U_BYTERATE] = "B/s", [GP_U_TIME] = "s",
-		[GP_U_BYTES] = "bytes", [GP_U_FLOPS] = "FLOP/s", [GP_U_USD] = "USD",
+		[GP_U_BYTES] = "bytes", [GP_U_FLOPS] = "FLOP/s",
 	};
-	const char *name = (size_t)u < sizeof si / sizeof si[0] && si[u] ? si[u] : "";
-	snprintf(buf, n, "%.6g%s%s", v, name[0] ? " " : "", name);
+	const char *name = (size_t)u < sizeof si / sizeof si[0] && si[u] ? si[u] : NULL;
+	if (name)
+		snprintf(buf, n, "%.6g %s", v, name);
+	else
+		buf[0] = 0;   /* a count, a ratio, dollars: the short form says it all */
 }
 
 void gp_app_check_typed(struct gp_app *a)
@@ -257,7 +295,7 @@ void gp_app_check_typed(struct gp_app *a)
 	} else {
 		gp_unit_format(v, f->unit, shown, sizeof shown);
 		si_of(v, f->unit, si, sizeof si);
-		if (!strcmp(shown, si))
+		if (!si[0] || !strcmp(shown, si))
 			gp_app_say(a, GP_R_DIM, "= %s; Enter sets, Esc keeps %s", shown, f->shown);
 		else
 			gp_app_say(a, GP_R_DIM, "= %s (%s); Enter sets, Esc keeps %s", shown, si,

@@ -79,9 +79,10 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* "planning...: 2.1 s, search, best 2.34s, bound 2.10s; Esc cancels" */
+/* "planning...: 2.1 s, search, best 2.34s, gap 3.1 %; Esc cancels" (the
+ * best in the objective's unit). */
 static void progress_line(struct progress_slot *s, const char *what, double t, bool cancelling,
-			  char *buf, size_t n)
+			  enum gp_objective goal, char *buf, size_t n)
 {
 	pthread_mutex_lock(&s->mu);
 	struct gp_progress p = s->p;
@@ -90,8 +91,16 @@ static void progress_line(struct progress_slot *s, const char *what, double t, b
 	int o = snprintf(buf, n, "%s %.1f s", what, t);
 	if (has && p.phase)
 		o += snprintf(buf + o, n - (size_t)o, ", %s", p.phase);
-	if (has && isfinite(p.incumbent) && p.incumbent < HUGE_VAL)
-		o += snprintf(buf + o, n - (size_t)o, ", best %.4g", p.incumbent);
+	if (has && isfinite(p.incumbent) && p.incumbent < HUGE_VAL) {
+		char v[32];
+		if (goal == GP_OBJ_TIME)
+			gp_unit_format(p.incumbent, GP_U_TIME, v, sizeof v);
+		else if (goal == GP_OBJ_COST)
+			gp_unit_format(p.incumbent, GP_U_USD, v, sizeof v);
+		else
+			gp_unit_bytes10(p.incumbent, v, sizeof v);
+		o += snprintf(buf + o, n - (size_t)o, ", best %s", v);
+	}
 	if (has && isfinite(p.gap) && p.gap < HUGE_VAL)
 		o += snprintf(buf + o, n - (size_t)o, ", gap %.1f %%", 100 * p.gap);
 	snprintf(buf + o, n - (size_t)o, "%s", cancelling ? "; cancelling..." : "; Esc cancels");
@@ -106,6 +115,10 @@ static void run_long(struct gp_app *a, const char *what, gp_app_step_fn step, vo
 	pthread_mutex_init(&slot.mu, NULL);
 	a->run.progress = on_progress;
 	a->run.progress_ud = &slot;
+	/* The last full frame, with a one-line status, under the progress. */
+	a->status[0] = 0;
+	if (a->cv.cells)
+		gp_app_draw(a);
 	if (pthread_create(&th, NULL, worker, &j)) {
 		step(arg);   /* no thread: the screen waits */
 	} else {
@@ -113,7 +126,8 @@ static void run_long(struct gp_app *a, const char *what, gp_app_step_fn step, vo
 		double t0 = now_s();
 		while (!atomic_load(&j.done)) {
 			char line[512];
-			progress_line(&slot, what, now_s() - t0, cancelling, line, sizeof line);
+			progress_line(&slot, what, now_s() - t0, cancelling, a->run.sc->objective, line,
+				      sizeof line);
 			gp_frame_busy(a, line);
 			gp_display_blit(d, &a->cv, -1, -1);
 			struct gp_key k;
