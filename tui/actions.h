@@ -35,9 +35,9 @@
 	X(UNDO, "undo", "undo the last edit") \
 	X(REDO, "redo", "redo what was undone") \
 	X(SAVE, "save", "save the scenario (canonical Lua, atomically)") \
-	X(SAVE_AS, "save-as", "save the scenario to another file") \
-	X(EXPORT, "export", "write the screen as SVG (geoplan-VIEW.svg)") \
-	X(PLAN, "plan", "plan anew with the placement MILP (blocks until done)") \
+	X(SAVE_AS, "save-as", "save the scenario to another file (asks before replacing one)") \
+	X(EXPORT, "export", "write the screen as SVG, HTML, text or ANSI (asks for the file)") \
+	X(PLAN, "plan", "plan anew with the placement MILP, an edit u undoes (Esc cancels)") \
 	X(ZOOM_IN, "zoom-in", "Gantt: zoom in about the cursor") \
 	X(ZOOM_OUT, "zoom-out", "Gantt: zoom out about the cursor") \
 	X(FIT, "fit", "Gantt: the whole iteration in view") \

@@ -65,7 +65,15 @@ void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n)
 
 void gp_field_show(struct gp_field *f)
 {
-	if (!f->text)
+	if (f->text)
+		return;
+	/* An 80 GB card is sold as 80 GB: whole decimal gigabytes read as
+	 * such, not as 74.51GiB. */
+	double gb = f->value / 1e9;
+	if (f->unit == GP_U_BYTES && gb >= 1 && gb == floor(gb) &&
+	    fmod(f->value, 1073741824.0) != 0)
+		snprintf(f->shown, sizeof f->shown, "%.0fGB", gb);
+	else
 		gp_unit_format(f->value, f->unit, f->shown, sizeof f->shown);
 }
 
