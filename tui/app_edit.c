@@ -88,7 +88,10 @@ void gp_app_simulate(struct gp_app *a)
 	if (gp_run_simulate(&a->run, &rq, &e)) {
 		char msg[sizeof e.msg];
 		gp_app_bare(a, e.msg, msg, sizeof msg);
-		gp_app_say(a, GP_R_ERROR, "the plan does not simulate: %s", msg);
+		if (!gp_run_plan_of(&a->run) && !a->run.plan_note[0])
+			gp_app_say(a, GP_R_WARN, "no plan: the scenario has none; p plans one");
+		else
+			gp_app_say(a, GP_R_ERROR, "the plan does not simulate: %s", msg);
 		snprintf(a->problem, sizeof a->problem, "%s", a->status);
 		/* The last result was of the scenario before the edit: the
 		 * screens show none rather than a stale one. */
