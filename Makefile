@@ -7,7 +7,7 @@ WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-pr
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-LIBS    := $(LUA_LIBS) -lglpk $(CURSES_LIBS) -lm
+LIBS    := $(LUA_LIBS) -lglpk $(CURSES_LIBS) -lm -pthread
 B       ?= build
 
 CORE_SRC := $(wildcard core/*.c)
@@ -119,6 +119,7 @@ screens: $(B)/geoplan
 	$(SHOT) samples/default.lua --keys '<Tab><Tab><Enter><C-u>10G<Enter>3' \
 	  -o docs/screens/gantt-10g.svg
 	$(SHOT) samples/p3.lua --view plan -o docs/screens/plan-p3.svg
+	$(SHOT) samples/p3.lua --view gantt -o docs/screens/gantt-p3.svg
 
 clean:
 	rm -rf build
