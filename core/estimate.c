@@ -6,7 +6,7 @@
  * A stage per micro-batch costs its layers from the cost tables (F + B +
  * W), with the lightest recomputation that fits its memory when the job
  * says auto, as sim.c does. A pipeline takes (m - 1) max_s(t_s + c_s) +
- * sum_s(t_s + c_s) (DOMAIN.md, "unequal stages"; c_s: the activation's
+ * sum_s(t_s + c_s) (1F1B with unequal stages; c_s: the activation's
  * transfer to the next stage), then the gradient sync its backward does
  * not hide and the optimizer step; WAN links are shared by everything
  * that crosses them. It mirrors sim.c's rules (DP groups by a stage's

@@ -3,7 +3,7 @@
  * includes it. The engine's faces are gp_plan_milp (planner.h) and, for
  * the tests, place_milp.h.
  *
- * The model (DOMAIN.md "Heterogeneous, network-aware placement"),
+ * The model (heterogeneous, network-aware placement),
  * decomposed by the iteration time T:
  *
  *  * Plan space. A kind is (pool, TP degree, recomputation)
@@ -14,7 +14,7 @@
  *    distinct DCs (place_classes.c). A plan is y_c replicas of each class
  *    c sharing x_c of the N micro-batches.
  *  * Iteration time of one replica of class c running m micro-batches
- *    (1F1B; Sailor / Metis form, DOMAIN.md "Iteration time"):
+ *    (1F1B; the form of Sailor, SOSP '25, and Metis, ATC '24):
  *       t_c(m) = (m - 1) U_c + Sigma_c + E_c,
  *    U_c the cycle and Sigma_c the fill (place_split.c), E_c the tail
  *    after the first stage's last backward: exposed DP sync and the

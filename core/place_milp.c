@@ -1,7 +1,7 @@
 /*
  * place_milp.c: the network-aware heterogeneous placement engine
- * (gp_plan_milp, planner.h; DOMAIN.md "Heterogeneous, network-aware
- * placement"), and what place_milp.h shows the tests: the classes each
+ * (gp_plan_milp, planner.h; in the line of Sailor, SOSP '25, and Metis,
+ * USENIX ATC '24), and what place_milp.h shows the tests: the classes each
  * option offers, and a probe as an LP file.
  *
  * The model and its parts are described in place_int.h. This file runs

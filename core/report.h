@@ -1,6 +1,6 @@
 /*
  * report.h: what a simulated iteration looks like on paper: a text
- * summary, JSON (the contract of SCENARIO.md), the timeline as CSV, and
+ * summary, JSON (the contract of geoplan(1), JSON OUTPUT), the timeline as CSV, and
  * an SVG Gantt chart. Writers take a FILE * from the caller; core never
  * decides where output goes.
  */

@@ -6,8 +6,8 @@
  * task is ready when its input has arrived (predecessor's end, plus the
  * transfer's link occupancy and latency); an idle device picks, among its
  * ready tasks, a backward B first, then a forward F if its memory holds
- * one more micro-batch's activations, else a weight-gradient W (DOMAIN.md,
- * after CrossPipe, USENIX ATC '25). Forwards run ahead as far as memory
+ * one more micro-batch's activations, else a weight-gradient W (after
+ * CrossPipe, USENIX ATC '25). Forwards run ahead as far as memory
  * allows, which is what hides a WAN round trip: the stage before a slow
  * boundary keeps feeding it while earlier gradients are still on the way
  * back. The orders it records are what the simulator then executes with

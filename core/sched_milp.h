@@ -5,8 +5,8 @@
  * durations, transfer occupancy and latency, shared links, activation
  * memory), find the per-device order of every F, B (and W) task that
  * finishes the iteration earliest while every device stays within its
- * activation memory, as the cross-DC schedule optimisation of DOMAIN.md
- * asks. The result is a plain struct gp_schedule, so the simulator judges
+ * activation memory: cross-DC schedule optimisation in the sense of
+ * CrossPipe (USENIX ATC '25). The result is a plain struct gp_schedule, so the simulator judges
  * it like any other schedule.
  *
  * Micro-batches keep their order within each virtual stage and task kind

@@ -1,4 +1,4 @@
--- p1.lua: published setting P1 (DOMAIN.md, "Published settings").
+-- p1.lua: published setting P1.
 --
 -- Source: CrossPipe, T. Chen, A. Kubicek, L. Huang, T. Hoefler, "CrossPipe:
 -- Towards Optimal Pipeline Schedules for Cross-Datacenter Training",

@@ -1,4 +1,4 @@
--- p2.lua: published setting P2 (DOMAIN.md, "Published settings").
+-- p2.lua: published setting P2.
 --
 -- Source: CrossPipe, T. Chen, A. Kubicek, L. Huang, T. Hoefler, "CrossPipe:
 -- Towards Optimal Pipeline Schedules for Cross-Datacenter Training",

@@ -1,4 +1,4 @@
--- p3.lua: published setting P3 (DOMAIN.md, "Published settings").
+-- p3.lua: published setting P3.
 --
 -- Source: Sailor (F. Strati et al., "Sailor: Automating Distributed
 -- Training over Dynamic, Heterogeneous, and Geo-distributed Clusters",

@@ -1,4 +1,4 @@
--- p4.lua: published setting P4 (DOMAIN.md, "Published settings").
+-- p4.lua: published setting P4.
 --
 -- Source: Sailor (F. Strati et al., "Sailor: Automating Distributed
 -- Training over Dynamic, Heterogeneous, and Geo-distributed Clusters",

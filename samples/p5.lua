@@ -1,4 +1,4 @@
--- p5.lua: published setting P5 (DOMAIN.md, "Published settings").
+-- p5.lua: published setting P5.
 --
 -- Source: DT-FM, B. Yuan, Y. He, J. Q. Davis, T. Zhang, T. Dao, B. Chen,
 -- P. Liang, C. Re, C. Zhang, "Decentralized Training of Foundation Models

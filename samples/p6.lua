@@ -1,4 +1,4 @@
--- p6.lua: published setting P6 (DOMAIN.md, "Published settings").
+-- p6.lua: published setting P6.
 --
 -- Source: NVIDIA, "Turbocharge LLM Training Across Long-Haul Data Center
 -- Networks with NVIDIA NeMo Framework" (NVIDIA technical blog, 2025;
@@ -24,7 +24,7 @@
 --  * global_batch = 1152: with DP 32 it gives each pipeline the same
 --    36 micro-batches as the report's 2304 on DP 64, so a single-DC run
 --    of this plan should land near the report's 8.0 s per iteration.
---  * Link: latency 20 ms (DOMAIN.md and the blog; 1,000 km of fiber alone
+--  * Link: latency 20 ms (the blog; 1,000 km of fiber alone
 --    is ~5 ms one way). Bandwidth 3.2 Tbit/s (as 8 x 400G waves): the blog
 --    gives no figure. Arithmetic behind the choice: the hierarchical
 --    all-reduce moves the whole gradient across once per iteration,

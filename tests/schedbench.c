@@ -1,5 +1,5 @@
 /*
- * schedbench.c: the cross-DC schedule grids of DOMAIN.md. For P1 and P2
+ * schedbench.c: the cross-DC schedule grids (CrossPipe's). For P1 and P2
  * (samples/p1.lua, p2.lua) the WAN latency and bandwidth delay are set to
  * multiples of the stage forward time T_F, and every schedule is
  * simulated; printed with the gain over 1F1B and the peak memory against

@@ -1,7 +1,7 @@
 /*
  * test_cost.c: FLOP, parameter and memory counts of two catalog models
  * against values worked out by hand, and the all-reduce times the
- * simulator produces against the formulas of DOMAIN.md.
+ * simulator produces against the closed forms of geoplan-scenario(5).
  */
 #include <math.h>
 #include "testutil.h"

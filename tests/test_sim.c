@@ -1,6 +1,6 @@
 /*
- * test_sim.c: the simulator against closed forms (DOMAIN.md, "Iteration
- * time, and checks the simulator must pass").
+ * test_sim.c: the simulator against closed forms of the iteration time
+ * (GPipe, 1F1B, interleaved, zero bubble) and the checks it must pass.
  *
  * A fixed cost model (every layer: F = 1, B = 1, W = 1 time unit; no
  * communication cost unless a WAN link is crossed; no optimizer) makes the
@@ -265,7 +265,7 @@ static void test_dependencies_hold(void **state)
 	}
 }
 
-/* The P1 grid of DOMAIN.md in miniature: latency and bandwidth delay at
+/* The P1 grid (schedbench.c) in miniature: latency and bandwidth delay at
  * 0, 0.5, 1 and 2 forward times on the one WAN boundary. xdc-greedy is
  * never worse than 1F1B, and beats it clearly once the delay is large. */
 static void test_xdc_greedy_grid(void **state)
