@@ -11,8 +11,8 @@
  */
 #include "lua_cost.h"
 
+#include <ctype.h>
 #include <lauxlib.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,13 +56,14 @@ static int read_param(struct lh_cv *c, int t, const char *name, struct gp_cost_p
 	return 0;
 }
 
+/* A Lua identifier that fits a parameter's name. */
 static bool ident(const char *s)
 {
-	if (!*s || strlen(s) >= sizeof ((struct gp_cost_param *)0)->name ||
-	    !(s[0] == '_' || (s[0] | 32) >= 'a') )
+	size_t n = strlen(s);
+	if (n == 0 || n >= sizeof(struct gp_cost_param){ 0 }.name || isdigit((unsigned char)s[0]))
 		return false;
 	for (; *s; s++)
-		if (!(*s == '_' || (*s >= '0' && *s <= '9') || ((*s | 32) >= 'a' && (*s | 32) <= 'z')))
+		if (*s != '_' && !isalnum((unsigned char)*s))
 			return false;
 	return true;
 }
