@@ -110,16 +110,36 @@ static int grow_classes(struct pm *m, int S)
 	return 0;
 }
 
+/* The class set built before (m->prev) made attempt `at` at the same
+ * class c: attempts are numbered alike in every build of one stage bound
+ * (the chains' cut is sticky), up to the fewer attempts of the two. */
+static bool prev_tried(struct pm *m, const struct pm_class *c, int at, bool *had)
+{
+	const struct pm_cset *pv = m->prev;
+	if (at >= pv->natt)
+		return false;
+	while (m->prev_j < pv->nc && pv->c[m->prev_j].at < at)
+		m->prev_j++;
+	*had = m->prev_j < pv->nc && pv->c[m->prev_j].at == at;
+	if (!*had)
+		return true;
+	/* The same segments, so the same room (c->S) in m->lay. */
+	const struct pm_class *o = &pv->c[m->prev_j];
+	return o->nseg == c->nseg && o->S == c->S &&
+	       !memcmp(o->kind, c->kind, (size_t)c->nseg * sizeof *c->kind) &&
+	       !memcmp(o->n, c->n, (size_t)c->nseg * sizeof *c->n);
+}
+
 /* Attempt `at` at class c was made the same way in the set built
  * before (m->prev), so its result stands: the class, or its absence.
  * *had: that set kept it, as m->prev->c[m->prev_j]. */
 static bool same_as_prev(struct pm *m, const struct pm_class *c, int at, bool *had)
 {
 	const struct pm_cset *pv = m->prev;
+	if (!prev_tried(m, c, at, had))
+		return false;
 	/* Built the same way before: when every segment's stage
 	 * capacities are the same, so is the class (or its absence). */
-	while (m->prev_j < pv->nc && pv->c[m->prev_j].at < at)
-		m->prev_j++;
 	bool same = true;
 	for (int g = 0; g < c->nseg && same; g++) {
 		size_t row = ((size_t)c->kind[g] * 64 + (size_t)(c->S - 1)) * 64;
@@ -127,7 +147,6 @@ static bool same_as_prev(struct pm *m, const struct pm_class *c, int at, bool *h
 	}
 	/* Or when it was built and no stage's capacity, old or new,
 	 * binds at or below its U0: the split is the same. */
-	*had = m->prev_j < pv->nc && pv->c[m->prev_j].at == at;
 	for (int i = 0; !same && *had && i < c->S; i++) {
 		const struct pm_class *o = &pv->c[m->prev_j];
 		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
@@ -180,6 +199,7 @@ static int push_class(struct pm *m, const struct pm_class *c)
 			return 0;
 		const struct pm_cset *pv = m->prev;
 		struct pm_class x = pv->c[m->prev_j];
+		/* x.S == c->S (prev_tried): the room grow_classes made. */
 		memcpy(m->lay + m->nlay, pv->lay + x.off, (size_t)x.S * sizeof *m->lay);
 		x.off = m->nlay;
 		m->nlay += x.S;
@@ -216,8 +236,11 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 			n[u] = 1;
 		for (;;) {
 			/* Rejected compositions cost a layer split each: cap the
-			 * attempts too, and stop at the deadline. */
-			if (m->nchain >= PM_MAXCHAIN || ++m->chain_tries > PM_MAXCHAINTRY ||
+			 * attempts too, and stop at the deadline. The cut is for
+			 * good: a build's attempts are then a prefix of one
+			 * sequence, numbered alike in every build (push_class). */
+			if (m->trunc_chain || m->nchain >= PM_MAXCHAIN ||
+			    ++m->chain_tries > PM_MAXCHAINTRY ||
 			    ((m->chain_tries & 255) == 0 &&
 			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
 				m->trunc_chain = true;
@@ -245,7 +268,7 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 				break;
 		}
 	}
-	if (s == PM_MAXSEG)
+	if (s == PM_MAXSEG || m->trunc_chain)
 		return 0;
 	const struct pm_kind *a = &m->k[c->kind[s - 1]];
 	for (int b = 0; b < m->nk; b++) {
@@ -418,6 +441,7 @@ static int enum_build(struct pm *m)
 	m->trunc_two = m->no_two = false;
 	m->trunc_chain = false;
 	m->nchain = 0;
+	m->chain_tries = 0;
 	if (push_pairs(m, Smax) || push_chains(m))
 		return -1;
 	return 0;
@@ -427,7 +451,7 @@ static int enum_build(struct pm *m)
 static void set_swap(struct pm *m, struct pm_cset *x)
 {
 	struct pm_cset t = { m->capt, m->c, m->nc, m->capc, m->lay, m->nlay, m->caplay,
-			     m->order, m->Smax, m->nchain, m->trunc_two, m->no_two,
+			     m->order, m->Smax, m->nchain, m->attempt, m->trunc_two, m->no_two,
 			     m->trunc_chain };
 	m->capt = x->capt;
 	m->c = x->c;
@@ -439,6 +463,7 @@ static void set_swap(struct pm *m, struct pm_cset *x)
 	m->order = x->order;
 	m->Smax = x->Smax;
 	m->nchain = x->nchain;
+	m->attempt = x->natt;
 	m->trunc_two = x->trunc_two;
 	m->no_two = x->no_two;
 	m->trunc_chain = x->trunc_chain;

@@ -117,6 +117,7 @@ struct pm_cset {
 	int nlay, caplay;
 	int *order;
 	int Smax, nchain;
+	int natt;                      /* attempts its build made (push_class) */
 	bool trunc_two, no_two, trunc_chain;
 };
 
@@ -169,7 +170,7 @@ struct pm {
 	int attempt, prev_j;
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
-	long chain_tries;
+	long chain_tries;              /* chain compositions tried in this build */
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
 	struct pm_opt *opt;

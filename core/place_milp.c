@@ -534,3 +534,44 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 	pm_free(&m);
 	return rc;
 }
+
+/* Class i of m and class j of x are the same class, layer split and
+ * figures alike. */
+static bool class_eq(const struct pm *m, int i, const struct pm *x, int j)
+{
+	const struct pm_class *a = &m->c[i], *b = &x->c[j];
+	return a->nseg == b->nseg && a->S == b->S &&
+	       !memcmp(a->kind, b->kind, (size_t)a->nseg * sizeof *a->kind) &&
+	       !memcmp(a->n, b->n, (size_t)a->nseg * sizeof *a->n) &&
+	       !memcmp(m->lay + a->off, x->lay + b->off, (size_t)a->S * sizeof *m->lay) &&
+	       a->U == b->U && a->sig == b->sig && a->ymax == b->ymax && a->price == b->price;
+}
+
+/* For tests (place_milp.h): d2's classes built after d1's (reusing
+ * them where their stage capacities agree) against d2's built alone. */
+int gp_place_milp_reuse(const struct gp_scenario *s, const struct gp_plan_opts *o, int d1,
+			int d2, struct gp_place_reuse *r, struct gp_err *e)
+{
+	struct pm a, b;
+	memset(r, 0, sizeof *r);
+	int rc = pm_init(&a, s, o, e);
+	if (rc == 0)
+		rc = pm_init(&b, s, o, e);
+	else
+		memset(&b, 0, sizeof b);
+	if (rc == 0 && (pm_enum_classes(&a, d1) < 0 || pm_enum_classes(&a, d2) < 0 ||
+			pm_enum_classes(&b, d2) < 0))
+		rc = gp_errf(e, "out of memory");
+	if (rc == 0) {
+		r->reused = a.prev != NULL;
+		r->nc = a.nc;
+		r->same = a.nc == b.nc && a.nlay == b.nlay;
+		for (int i = 0; i < a.nc; i++) {
+			r->chains += a.c[i].nseg >= 3;
+			r->same = r->same && class_eq(&a, i, &b, i);
+		}
+	}
+	pm_free(&a);
+	pm_free(&b);
+	return rc;
+}

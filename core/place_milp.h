@@ -1,8 +1,9 @@
 /*
  * place_milp.h: what the placement MILP (place_milp.c) shows its tests,
  * beyond gp_plan_milp in planner.h: the classes each option offers, for an
- * exhaustive cross-check of the search, and a probe as an LP file, for a
- * cross-check with CBC.
+ * exhaustive cross-check of the search, a probe as an LP file, for a
+ * cross-check with CBC, and the class store's reuse across replica
+ * bounds.
  */
 #ifndef GP_PLACE_MILP_H
 #define GP_PLACE_MILP_H
@@ -40,5 +41,16 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 int gp_place_milp_probe_lp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 			   int which, const char *path, double *T, double *glpk,
 			   struct gp_err *e);
+
+/* The class store's reuse: d2's classes built right after d1's (so
+ * from them where their stage capacities agree) against d2's built on
+ * their own. */
+struct gp_place_reuse {
+	bool reused;                           /* d2's set was built from d1's */
+	bool same;                             /* equal to the one built alone */
+	int nc, chains;                        /* d2's classes; chains among them */
+};
+int gp_place_milp_reuse(const struct gp_scenario *s, const struct gp_plan_opts *o, int d1,
+			int d2, struct gp_place_reuse *r, struct gp_err *e);
 
 #endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Inputs that crashed, hung or exhausted geoplan (found by fuzzing), each
+# run with a bound on its wall time: the exit code, a message, no
+# sanitizer report, and the time (generous: a shared 2-core machine, and
+# the sanitizer build is slower).
+set -u
+G=${GEOPLAN:-build/geoplan}
+C=tests/crash
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# c NAME RCS SECS PATTERN CMD...: run CMD under a SECS-second timeout;
+# expect an exit code among RCS (space separated), PATTERN (grep -E) in
+# its combined output, no sanitizer report, and an end within SECS.
+c() {
+	name=$1 rcs=$2 secs=$3 pat=$4
+	shift 4
+	n=$((n + 1))
+	t0=$(date +%s.%N)
+	timeout -k 5 "$secs" "$@" >"$tmp/out" 2>&1
+	rc=$?
+	dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	ok=0
+	for r in $rcs; do [ "$rc" -eq "$r" ] && ok=1; done
+	if [ $ok -eq 1 ] && grep -qE -- "$pat" "$tmp/out" &&
+	   ! grep -qE "runtime error|Sanitizer" "$tmp/out"; then
+		echo "ok $n - $name (exit $rc, $dt s)"
+	else
+		echo "not ok $n - $name: exit $rc (wanted $rcs), $dt s (at most $secs)"
+		grep -E "Sanitizer|runtime error|geoplan:" "$tmp/out" | head -5 | sed 's/^/#   /'
+	fi
+}
+# The placement MILP's class store copied a class into room made for
+# another when the chains were cut at the deadline (1-2 s here).
+for tl in 0.5 1 1.5 2; do
+	c "heap-overflow-push-class --time-limit $tl" "0 3" 30 "^solver +milp" \
+		"$G" plan $C/heap-overflow-push-class.lua --time-limit $tl
+done
