@@ -71,8 +71,40 @@ int gp_find_dc(const struct gp_scenario *s, const char *name)
 	return -1;
 }
 
+/* DCs beyond which the index (ndcs^2 ints) is not made. */
+#define LINK_INDEX_DCS 2048
+
+int gp_scenario_index(struct gp_scenario *s)
+{
+	free(s->link_at);
+	s->link_at = NULL;
+	s->link_dcs = s->link_n = 0;
+	if (s->ndcs < 1 || s->ndcs > LINK_INDEX_DCS)
+		return 0;
+	size_t n = (size_t)s->ndcs * (size_t)s->ndcs;
+	s->link_at = malloc(n * sizeof *s->link_at);
+	if (!s->link_at)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		s->link_at[i] = -1;
+	/* The first link of a pair, as the scan finds it. */
+	for (int i = s->nlinks - 1; i >= 0; i--) {
+		const struct gp_link *l = &s->links[i];
+		if (l->from >= 0 && l->from < s->ndcs && l->to >= 0 && l->to < s->ndcs)
+			s->link_at[(size_t)l->from * (size_t)s->ndcs + (size_t)l->to] = i;
+	}
+	s->link_dcs = s->ndcs;
+	s->link_n = s->nlinks;
+	return 0;
+}
+
 const struct gp_link *gp_find_link(const struct gp_scenario *s, int a, int b)
 {
+	if (s->link_at && s->link_dcs == s->ndcs && s->link_n == s->nlinks && a >= 0 &&
+	    a < s->ndcs && b >= 0 && b < s->ndcs) {
+		int i = s->link_at[(size_t)a * (size_t)s->ndcs + (size_t)b];
+		return i >= 0 ? &s->links[i] : NULL;
+	}
 	for (int i = 0; i < s->nlinks; i++)
 		if (s->links[i].from == a && s->links[i].to == b)
 			return &s->links[i];
@@ -99,6 +131,7 @@ void gp_scenario_free(struct gp_scenario *s)
 	free(s->dcs);
 	free(s->gpus);
 	free(s->links);
+	free(s->link_at);
 	gp_plan_free(&s->plan);
 	free(s);
 }
@@ -230,6 +263,7 @@ struct gp_scenario *gp_scenario_dup(const struct gp_scenario *s, int extra_gpus)
 	d->links = dup_array(s->links, s->nlinks, 0, sizeof *s->links);
 	d->dcs = dup_array(s->dcs, s->ndcs, 0, sizeof *s->dcs);
 	d->plan = (struct gp_plan){ 0 };
+	d->link_at = NULL;
 	if (!d->dcs)
 		d->ndcs = 0;
 	for (int i = 0; i < d->ndcs; i++)
@@ -242,6 +276,8 @@ struct gp_scenario *gp_scenario_dup(const struct gp_scenario *s, int extra_gpus)
 	}
 	if (ok && s->has_plan)
 		ok = gp_plan_copy(&d->plan, &s->plan) == 0;
+	if (ok && s->link_at)
+		ok = gp_scenario_index(d) == 0;
 	if (!ok) {
 		gp_scenario_free(d);
 		return NULL;
@@ -268,6 +304,11 @@ struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *se
 	free(text);
 	if (s && gp_scenario_validate(s, e)) {
 		gp_scenario_free(s);
+		return NULL;
+	}
+	if (s && gp_scenario_index(s)) {
+		gp_scenario_free(s);
+		gp_errf(e, "out of memory");
 		return NULL;
 	}
 	return s;

@@ -121,6 +121,11 @@ struct gp_scenario {
 	int ndcs;
 	struct gp_link *links;      /* directed */
 	int nlinks;
+	/* gp_find_link's index: link_at[a * ndcs + b] is the link from a
+	 * to b, or -1; made by gp_scenario_index for link_dcs DCs and
+	 * link_n links (NULL, or made for others: gp_find_link scans). */
+	int *link_at;
+	int link_dcs, link_n;
 	struct gp_model model;
 	struct gp_job job;
 	enum gp_objective objective;
@@ -187,8 +192,12 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 		     struct gp_err *e);
 
 int gp_find_dc(const struct gp_scenario *s, const char *name);
-/* The link from dc a to dc b, or NULL. */
+/* The link from dc a to dc b, or NULL: from the index when it is made
+ * for s's DCs and links (a link's ends never change after loading),
+ * else by a scan. gp_scenario_load_set and gp_scenario_dup make the
+ * index (-1 when out of memory, then the scan serves). */
 const struct gp_link *gp_find_link(const struct gp_scenario *s, int a, int b);
+int gp_scenario_index(struct gp_scenario *s);
 
 const char *gp_sched_name(enum gp_sched k);
 /* The DP sync mode a plan runs: its own, else the job's, else (job says
