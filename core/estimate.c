@@ -73,6 +73,7 @@ struct est_ws {
 	int *kk, *steps;     /* its DP group's DCs and ring steps, */
 	int *rings;          /* those DCs in index order (ndcs per device), */
 	int *cnt;            /* replicas per DC of the group at hand */
+	int *sorted;         /* per pipeline: its stages in layer order */
 	double bytes, every; /* one activation; steps per WAN sync */
 	bool hier;
 	int D, nd;           /* replicas, devices */
@@ -87,7 +88,7 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 		nd += p->pipes[g].nstages;
 	}
 	double *a = calloc((size_t)(2 * nl + 4 * nd + 1), sizeof *a);
-	int *ia = calloc((size_t)(nd * (ndc + 3) + ndc + 1), sizeof *ia);
+	int *ia = calloc((size_t)(nd * (ndc + 3) + ndc + p->npipes + 1), sizeof *ia);
 	if (!a || !ia) {
 		free(a);
 		free(ia);
@@ -103,6 +104,14 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 	w->steps = w->kk + nd;
 	w->rings = w->steps + nd;
 	w->cnt = w->rings + nd * ndc;
+	w->sorted = w->cnt + ndc;
+	for (int g = 0; g < p->npipes; g++) {
+		const struct gp_pipeline *pp = &p->pipes[g];
+		w->sorted[g] = 1;
+		for (int j = 0; j < pp->nstages && w->sorted[g]; j++)
+			w->sorted[g] = pp->stages[j].first <= pp->stages[j].last &&
+				       (j == 0 || pp->stages[j - 1].last < pp->stages[j].first);
+	}
 	w->bytes = gp_boundary_bytes(s);
 	w->every = s->job.sync_every;
 	w->hier = gp_plan_sync(s, p) == GP_SYNC_HIER;
@@ -137,6 +146,32 @@ static int est_hop(const struct bl_ctx *c, struct est_ws *w, const struct gp_pip
 	return 0;
 }
 
+/* Pipeline pp's stages holding layer x into w->cnt (per DC) and *Dg:
+ * in layer order only the last stage starting at or before x can (a
+ * binary search), else any. */
+static void est_holders(struct est_ws *w, const struct gp_pipeline *pp, bool sorted, int x,
+			int *Dg)
+{
+	int lo = 0, hi = pp->nstages - 1;
+	if (sorted) {
+		while (lo < hi) {
+			int md = (lo + hi + 1) / 2;
+			if (pp->stages[md].first <= x)
+				lo = md;
+			else
+				hi = md - 1;
+		}
+		hi = lo;
+	}
+	for (int j = lo; j <= hi; j++) {
+		const struct gp_stage *st = &pp->stages[j];
+		if (st->first <= x && x <= st->last) {
+			w->cnt[st->dc] += pp->replicas;
+			*Dg += pp->replicas;
+		}
+	}
+}
+
 /* The DP group of stage st (device di), as sim.c forms it: every stage
  * holding st's middle layer. Its DCs, in index order, become di's ring;
  * returns the group's replicas (w->cnt: per DC). */
@@ -146,13 +181,7 @@ static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct g
 	int ndc = c->sc->ndcs, mid = (st->first + st->last) / 2, Dg = 0;
 	memset(w->cnt, 0, (size_t)ndc * sizeof *w->cnt);
 	for (int h = 0; h < p->npipes; h++)
-		for (int j = 0; j < p->pipes[h].nstages; j++) {
-			const struct gp_stage *x = &p->pipes[h].stages[j];
-			if (x->first <= mid && mid <= x->last) {
-				w->cnt[x->dc] += p->pipes[h].replicas;
-				Dg += p->pipes[h].replicas;
-			}
-		}
+		est_holders(w, &p->pipes[h], w->sorted[h], mid, &Dg);
 	int k = 0, *ring = w->rings + di * ndc;
 	for (int d = 0; d < ndc; d++)
 		if (w->cnt[d])

@@ -420,6 +420,68 @@ static void test_fractional_batch(void **state)
 	gp_scenario_free(s);
 }
 
+/* F + B + W of one layer of stage st (no recomputation), from the tables. */
+static double layer_u(const struct gp_costtab *ct, const struct gp_stage *st, bool logits)
+{
+	const struct gp_layer_cost *l = logits ? gp_costtab_logits(ct, st->dc, st->pool, st->tp)
+					       : gp_costtab_layer(ct, st->dc, st->pool, st->tp, GP_RC_NONE);
+	assert_non_null(l);
+	return l->t.f + l->t.b + l->t.w;
+}
+
+/* Layers by compute (water-filling, memory no object here): no layer
+ * moved from stage j to stage i would finish both sooner, (n_j + x_j) u_j
+ * <= (n_i + 1 + x_i) u_i (x: the logits in layers on the last stage), the
+ * greedy's exchange property, on atlas's pipeline over three GPU types,
+ * 12 stages and 96 layers. */
+static void test_layers_water_filled(void **state)
+{
+	(void)state;
+	/* Memory to spare, so no stage's cap binds. */
+	struct gp_scenario *s = scen(
+		"return { gpus = { ['H100'] = { memory = GiB(800) }, ['A100-80'] = { memory = GiB(800) },"
+		"                  ['L40S'] = { memory = GiB(800) } },"
+		" dcs = {"
+		"  { name = 'a', pools = { { gpu = 'H100', count = 4, per_node = 1 } } },"
+		"  { name = 'b', pools = { { gpu = 'A100-80', count = 4, per_node = 1 } } },"
+		"  { name = 'c', pools = { { gpu = 'L40S', count = 4, per_node = 1 } } } },"
+		" links = { { 'a', 'b', bandwidth = Gbps(100), latency = ms(2) },"
+		"           { 'b', 'c', bandwidth = Gbps(100), latency = ms(2) } },"
+		" model = { layers = 96, hidden = 1024, heads = 16, ffn = 4096, vocab = 32000 },"
+		" job = { seq = 2048, global_batch = 16, micro_batch = 1 } }");
+	struct gp_err e = { "" };
+	struct gp_costtab *ct = gp_costtab_new(s, NULL, &e);
+	assert_non_null(ct);
+	struct gp_plan p;
+	run_engine(2, s, NULL, &p);
+	int checked = 0;
+	for (int g = 0; g < p.npipes; g++) {
+		const struct gp_pipeline *pp = &p.pipes[g];
+		int S = pp->nstages;
+		for (int i = 0; i < S; i++)
+			for (int j = 0; j < S; j++) {
+				const struct gp_stage *a = &pp->stages[i], *b = &pp->stages[j];
+				int na = a->last - a->first + 1, nb = b->last - b->first + 1;
+				if (i == j || nb < 2)
+					continue;
+				double ua = layer_u(ct, a, false), ub = layer_u(ct, b, false);
+				double xa = i == S - 1 ? layer_u(ct, a, true) / ua : 0;
+				double xb = j == S - 1 ? layer_u(ct, b, true) / ub : 0;
+				double gave = (nb + xb) * ub, take = (na + 1 + xa) * ua;
+				if (gave > take * (1 + 1e-12))
+					fail_msg("pipeline %d: stage %d (%d layers) should give one to stage %d (%d): %.9g > %.9g",
+						 g + 1, j + 1, nb, i + 1, na, gave, take);
+				checked++;
+			}
+	}
+	printf("# %d stage pairs over %d pipelines of up to %d stages\n", checked, p.npipes,
+	       p.pipes[0].nstages);
+	assert_true(checked >= 100);
+	gp_plan_free(&p);
+	gp_costtab_free(ct);
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_search_not_worse),
 		cmocka_unit_test(test_search_deterministic),
 		cmocka_unit_test(test_fractional_batch),
+		cmocka_unit_test(test_layers_water_filled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
