@@ -44,6 +44,7 @@ static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 	c->budget = o->budget_usd_per_hour > 0 ? o->budget_usd_per_hour : 0;
 	c->engine = engine;
 	c->t0 = bl_now_s();
+	c->deadline = o->time_limit > 0 ? c->t0 + o->time_limit : INF;
 	c->sched = o ? o->schedule : GP_SCHED_1F1B;
 	if ((int)c->sched < 0 || c->sched >= GP_SCHED__N)
 		c->sched = GP_SCHED_1F1B;
@@ -226,6 +227,11 @@ bool bl_cancelled(const struct bl_ctx *c)
 	return c->cancel && atomic_load_explicit(c->cancel, memory_order_relaxed);
 }
 
+bool bl_out_of_time(const struct bl_ctx *c)
+{
+	return bl_cancelled(c) || (c->deadline < INF && bl_now_s() > c->deadline);
+}
+
 int bl_cmp_est(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -235,14 +241,17 @@ int bl_cmp_est(const void *a, const void *b)
 }
 
 /* Simulates candidates 0..n-1 (sorted, best estimates first) as build
- * makes them: the first sims, and up to 4 sims while none has fitted.
- * The fastest goes to best; returns its index, or -1. */
+ * makes them: the first sims, and up to 4 sims while none has fitted,
+ * until the deadline once one has. The fastest goes to best; returns its
+ * index, or -1. */
 int bl_pick(struct bl_ctx *c, int n, int sims, bl_build_fn *build, const void *ud,
 	    struct gp_plan *best)
 {
 	double bt = INF;
 	int bi = -1;
 	for (int i = 0; i < n && (i < sims || (bi < 0 && i < 4 * sims)); i++) {
+		if (bi >= 0 && bl_out_of_time(c))
+			break;
 		struct gp_plan pl;
 		if (build(c, ud, i, &pl))
 			continue;

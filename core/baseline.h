@@ -37,6 +37,7 @@ struct bl_ctx {
 	double miss;           /* smallest memory overshoot seen (peak / capacity) */
 	char why[512];         /* what the simulator said about it */
 	double t0;
+	double deadline;       /* t0 + the request's time limit (INF: none) */
 };
 
 /* A plan under construction; oom once an allocation failed. */
@@ -79,6 +80,9 @@ double bl_usd_per_hour(const struct bl_ctx *c, const struct gp_plan *p);
 bool bl_over_budget(const struct bl_ctx *c, const struct gp_plan *p);
 int bl_afford(const struct bl_ctx *c, double gpu_usd_per_hour, int gpus, double share);
 bool bl_cancelled(const struct bl_ctx *c);
+/* Cancelled, or past the deadline: an engine then stops looking (once it
+ * has a candidate) and judges what it has. */
+bool bl_out_of_time(const struct bl_ctx *c);
 
 /* Building plans. */
 void bl_builder_init(struct bl_builder *b, enum gp_sched k);

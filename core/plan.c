@@ -153,15 +153,16 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 	return t;
 }
 
+/* The polish ends by `end` (the request's deadline). */
 static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		   struct gp_plan *out, struct gp_plan_report *rep)
+		   struct gp_plan *out, struct gp_plan_report *rep, double end)
 {
 	double t0 = now_s(), own = sim_time(s, o, out);
 	struct gp_plan_opts so = *o;
 	so.polish = false;
 	so.warm = NULL;
-	/* The search's own limit (2 s) for each run, not the MILP's. */
-	so.time_limit = o->time_limit > 0 && o->time_limit < 2 ? o->time_limit : 2;
+	/* The search's own limit (2 s) for each run, within what is left. */
+	so.time_limit = fmin(2, fmax(end - now_s(), 0.02) / 2);
 	gp_plan_progress(o, rep->engine, "polish", own, -HUGE_VAL, t0);
 	struct gp_plan w[3] = { *out, { 0 }, { 0 } }, ps = { 0 }, pg = { 0 };
 	struct gp_plan_report r;
@@ -258,10 +259,16 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	bool have = (eng->flags & GP_ENGINE_WARM) && warm_from(s, rq, &w);
 	if (have)
 		o.warm = &w;
-	int rc = eng->fn(s, &o, out, rep, e);
-	if (rc == 0 && (eng->flags & GP_ENGINE_POLISH) && o.polish && o.objective == GP_OBJ_TIME &&
-	    !gp_plan_cancelled(&o))
-		polish(s, &o, out, rep);
+	/* The limit is the request's: an engine that is polished leaves
+	 * the polish a quarter of it. */
+	bool pol = (eng->flags & GP_ENGINE_POLISH) && o.polish && o.objective == GP_OBJ_TIME;
+	double end = now_s() + o.time_limit;
+	struct gp_plan_opts eo = o;
+	if (pol && o.time_limit > 0)
+		eo.time_limit = 0.75 * o.time_limit;
+	int rc = eng->fn(s, &eo, out, rep, e);
+	if (rc == 0 && pol && !gp_plan_cancelled(&o))
+		polish(s, &o, out, rep, o.time_limit > 0 ? end : HUGE_VAL);
 	if (rc == 0 && check_plan(s, &o, eng, rep->engine ? rep->engine : eng->name, out, e)) {
 		gp_plan_free(out);
 		rep->status = GP_MILP_ERROR;

@@ -151,7 +151,8 @@ static int at_max_per_node(const struct gp_scenario *s)
 }
 
 /* Every layout that builds over the chains of kmin..K DCs (TP dividing
- * the heads, R replicas), estimated. -1: out of memory. */
+ * the heads, R replicas), estimated, until the deadline once there is
+ * one. -1: out of memory. */
 static int at_candidates(struct bl_ctx *c, const struct at_chain *best, int kmin, int K,
 			 struct at_cand **out, int *nout)
 {
@@ -164,7 +165,7 @@ static int at_candidates(struct bl_ctx *c, const struct at_chain *best, int kmin
 		for (int t = 1; t <= maxper; t *= 2) {
 			if ((long)s->model.heads % t)
 				continue;
-			for (int R = 1; R <= c->M; R++) {
+			for (int R = 1; R <= c->M && !(n && bl_out_of_time(c)); R++) {
 				struct gp_plan pl;
 				if (atlas_build(c, &best[k], t, R, &pl)) {
 					/* Too many stages at small R; none at large. */

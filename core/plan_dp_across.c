@@ -100,7 +100,8 @@ static void dp_rank(struct dp_grp *g, double *est, int t, int p, double x)
 	g->alt[k][1] = p;
 }
 
-/* Ranks (t, p) layouts of one group alone by the estimate. */
+/* Ranks (t, p) layouts of one group alone by the estimate (until the
+ * deadline, once it has one). */
 static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 {
 	const struct gp_scenario *s = c->sc;
@@ -116,6 +117,8 @@ static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 		if (!bl_tp_ok(s, pool, t))
 			continue;
 		for (int p = 1; p <= L && p <= bl_pool_slots(pool, t); p++) {
+			if ((g->nalt || fb_tp) && bl_out_of_time(c))
+				break;
 			int R = grp_stages(c, g, t, p, Dguess, st);
 			if (R < 1)
 				continue;
@@ -164,7 +167,8 @@ static bool ring_ok(const struct gp_scenario *s, const bool *in)
 }
 
 /* Tries one set of groups: layouts by estimate, then each group's
- * runner-up layouts one at a time, kept when the simulator agrees. */
+ * runner-up layouts one at a time, kept when the simulator agrees (until
+ * the deadline: the first set is always judged). */
 static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan *best)
 {
 	int D = 0;
@@ -174,7 +178,7 @@ static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan
 			return INF;
 		D += gs[i].R;
 	}
-	for (int i = 0; i < ng; i++)   /* again, with ZeRO over all replicas */
+	for (int i = 0; i < ng && !bl_out_of_time(c); i++)   /* again, with ZeRO over all */
 		dp_layouts(c, &gs[i], D);
 	struct gp_plan pl;
 	if (dp_build(c, gs, ng, &pl))
@@ -182,7 +186,7 @@ static double dp_try(struct bl_ctx *c, struct dp_grp *gs, int ng, struct gp_plan
 	double bt = bl_judge(c, &pl, false);
 	bl_plan_move(best, &pl);
 	for (int i = 0; i < ng; i++)
-		for (int a = 1; a < gs[i].nalt; a++) {
+		for (int a = 1; a < gs[i].nalt && !bl_out_of_time(c); a++) {
 			struct dp_grp keep = gs[i];
 			dp_use_alt(c, &gs[i], a);
 			memset(&pl, 0, sizeof pl);
@@ -285,7 +289,7 @@ static void dp_variant(struct bl_ctx *c, struct dp_grp *gs, double *w, int *shar
 		       int var, struct dp_best *b)
 {
 	struct gp_plan pl = { 0 };
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 2 && !(pass && bl_out_of_time(c)); pass++) {
 		bl_apportion(c->M, ng, w, share);
 		int k = 0;
 		for (int i = 0; i < ng; i++)
@@ -332,7 +336,7 @@ static int dp_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	}
 	int kdc, dropped = dp_pick_dcs(&c, in, &kdc), ng0 = 0;
 	struct dp_best b = { .plan = { 0 }, .t = INF, .var = -1, .ng = 0 };
-	for (int var = 0; var < 2; var++) {
+	for (int var = 0; var < 2 && !(var && b.t < INF && bl_out_of_time(&c)); var++) {
 		int ng = dp_groups(&c, in, var, gs, w);
 		if (var == 0)
 			ng0 = ng;

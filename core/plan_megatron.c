@@ -85,7 +85,8 @@ static int megatron_build(const struct bl_ctx *c, const struct mg_cand *k, struc
 }
 
 /* Every (GPU type, TP, PP) with the most replicas that fit and divide
- * the batch, estimated (INF when it cannot be built). -1: out of memory. */
+ * the batch, estimated (INF when it cannot be built), until the deadline
+ * once there is one. -1: out of memory. */
 static int mg_candidates(struct bl_ctx *c, struct mg_cand **out, int *nout)
 {
 	const struct gp_scenario *s = c->sc;
@@ -96,7 +97,7 @@ static int mg_candidates(struct bl_ctx *c, struct mg_cand **out, int *nout)
 	for (int gi = 0; gi < s->ngpus; gi++)
 		for (int t = 1; t <= 1024; t *= 2) {
 			int N = type_slots(s, gi, t, NULL, NULL);
-			for (int p = 1; p <= L && p <= N; p++) {
+			for (int p = 1; p <= L && p <= N && !(n && bl_out_of_time(c)); p++) {
 				/* The most replicas the slots and the budget allow. */
 				int d = N / p, dsl = bl_afford(c, s->gpus[gi].price_per_hour, t * p, 1);
 				if (dsl < d)

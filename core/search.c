@@ -651,7 +651,9 @@ static int sg_add(struct sg_search *sr, const struct gp_plan *p, int npop)
 }
 
 /* The first population's seeds: the reference engines' plans, then the
- * warm plans. Returns how many. */
+ * warm plans. Returns how many. Engine i may take 1 / (4 - i) of the
+ * time left: a quarter of the search's each at most, so the generations
+ * keep a quarter. */
 static int sg_seed(struct sg_search *sr, const struct gp_plan_opts *o,
 		   const struct gp_plan *warm, int nwarm, struct sg_seeds *sd)
 {
@@ -662,8 +664,10 @@ static int sg_seed(struct sg_search *sr, const struct gp_plan_opts *o,
 	for (int i = 0; i < 3; i++) {
 		struct gp_plan_report r;
 		struct gp_err e2 = { "" };
+		struct gp_plan_opts so = *o;
+		so.time_limit = fmax(sr->deadline - bl_now_s(), 1e-3) / (4 - i);
 		sd->t[i] = INF;
-		if (sg_engines[i].plan(s, o, &sd->plan[i], &r, &e2))
+		if (sg_engines[i].plan(s, &so, &sd->plan[i], &r, &e2))
 			continue;
 		sd->t[i] = r.estimate_s;
 		size_t l = strlen(sd->names);
@@ -682,12 +686,19 @@ static int sg_seed(struct sg_search *sr, const struct gp_plan_opts *o,
 }
 
 /* The rest of the first population after its npop seeds: their mutants,
- * or random individuals when there are none; then sorted. */
+ * or random individuals when there are none (past the deadline, copies
+ * of those made); then sorted. */
 static void sg_fill(struct sg_search *sr, int npop)
 {
 	struct sg_indiv *pop = sr->pop;
-	int nseedpop = npop;
+	int nseedpop = npop, made = 0;
 	for (int k = 0; npop < SG_POP; k++) {
+		if (npop && (made || bl_now_s() > sr->deadline)) {
+			made = made ? made : npop;
+			pop[npop] = pop[npop % made];
+			npop++;
+			continue;
+		}
 		if (nseedpop)
 			sg_child(sr, &pop[k % nseedpop], NULL, &pop[npop]);
 		else

@@ -36,3 +36,11 @@ for tl in 0.5 1 1.5 2; do
 	c "heap-overflow-push-class --time-limit $tl" "0 3" 30 "^solver +milp" \
 		"$G" plan $C/heap-overflow-push-class.lua --time-limit $tl
 done
+# Every engine keeps the time limit: dp-across-dcs and the search had
+# none (38.6 s at --time-limit 2 on 1000 layers), and the links were
+# found by a linear scan per pair (97.8 s on 64 DCs). The limit, then a
+# second for load (and two more for the sanitizer build).
+c "slow-plan-1000-layers --time-limit 2" "0 3" 5 "^solver +milp" \
+	"$G" plan $C/slow-plan-1000-layers.lua --time-limit 2
+c "slow-plan-64-dcs --time-limit 2" "0 3" 5 "^solver +milp" \
+	"$G" plan $C/slow-plan-64-dcs.lua --time-limit 2

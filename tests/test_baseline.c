@@ -7,6 +7,7 @@
  * choice is compared with a brute-force loop over every uniform layout.
  */
 #include <math.h>
+#include <time.h>
 #include "testutil.h"
 #include "costtab.h"
 #include "planner.h"
@@ -482,6 +483,39 @@ static void test_layers_water_filled(void **state)
 	gp_scenario_free(s);
 }
 
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Every engine keeps its time limit: a 1000-layer model, where each
+ * candidate is a pipeline of up to 1000 stages (dp-across-dcs took 16 s
+ * and the search 21 s at a 2 s limit; slow-plan-1000-layers.lua). */
+static void test_engines_keep_the_limit(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = scen(
+		"return { dcs = { { name = 'a', pools = { { gpu = 'B200', count = 8000 } } } },"
+		" model = { layers = 1000, hidden = 2048, heads = 32 },"
+		" job = { seq = 2048, global_batch = 32, micro_batch = 4 } }");
+	for (int k = 0; k < 4; k++) {
+		struct gp_plan_opts o = { .time_limit = 1 };
+		struct gp_plan p;
+		double t0 = wall_s();
+		run_engine(k, s, &o, &p);
+		double dt = wall_s() - t0;
+		printf("# %s: %.2f s at a 1 s limit\n", engine_names[k], dt);
+		/* The limit, one candidate past it and the final simulation;
+		 * slack for the sanitizer build on a shared machine. */
+		if (dt > 3)
+			fail_msg("%s took %.2f s at a 1 s limit", engine_names[k], dt);
+		gp_plan_free(&p);
+	}
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_search_deterministic),
 		cmocka_unit_test(test_fractional_batch),
 		cmocka_unit_test(test_layers_water_filled),
+		cmocka_unit_test(test_engines_keep_the_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
