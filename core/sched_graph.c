@@ -60,6 +60,32 @@ int sm_check_input(const struct gp_sched_input *in, struct gp_err *e)
 	return 0;
 }
 
+size_t sm_graph_bytes(const struct gp_sched_input *in)
+{
+	int S = in->S, VS = in->S * in->v, R = S + (in->nlinks > 0 ? in->nlinks : 0);
+	double *nr = calloc((size_t)R + 1, sizeof *nr), n = 0, rel = 0;
+	if (!nr)
+		return SIZE_MAX;
+	for (int vs = 0; vs < VS; vs++) {
+		int d = gp_vs_device(S, in->vshape, vs), u = link_at(in->up_link, vs),
+		    w = link_at(in->down_link, vs);
+		nr[d] += (double)in->m * (in->split_bw ? 3 : 2);
+		if (vs + 1 < VS && u >= 0)
+			nr[S + u] += in->m;
+		if (vs > 0 && w >= 0)
+			nr[S + w] += in->m;
+	}
+	for (int r = 0; r < R; r++) {
+		n += nr[r];
+		rel += nr[r] * nr[r] * sizeof(int);
+	}
+	free(nr);
+	/* The transitive closure (a bit per pair of tasks), the model's
+	 * relation of each resource's pairs (an int each). */
+	double b = n * (n + 64) / 8 + rel;
+	return b < (double)SIZE_MAX / 2 ? (size_t)b : SIZE_MAX;
+}
+
 /* ------------------------------------------------------------------ */
 /* The task graph                                                      */
 

@@ -10,6 +10,7 @@
 #ifndef GP_SCHED_INT_H
 #define GP_SCHED_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "sched_milp.h"
 
@@ -58,6 +59,9 @@ struct sm_exec {
 /* Input and task graph (sched_graph.c). sm_graph_build leaves g for
  * sm_graph_free even when it fails. */
 int sm_check_input(const struct gp_sched_input *in, struct gp_err *e);
+/* Bytes the graph's closure and the model's pair relations take, from
+ * the input alone (so a graph too large is never built). */
+size_t sm_graph_bytes(const struct gp_sched_input *in);
 int sm_graph_build(const struct gp_sched_input *in, struct sm_graph *g,
 		   struct gp_err *e);
 void sm_graph_free(struct sm_graph *g);

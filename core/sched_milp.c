@@ -30,6 +30,11 @@
  * execution of everything); and C starts from the critical path and the
  * per-resource load bounds (head + work + tail), often already tight.
  * Times are scaled by the longest task so the solver sees numbers near 1.
+ *
+ * Bounded: the model is counted before it is built and refused over its
+ * budget (sched_milp.h; GLPK took about 1 KB a row, 0.42 GB for 427,332
+ * rows, and 21 GB at 4,096 micro-batches), and the time limit counts
+ * the building too.
  */
 #include "sched_int.h"
 
@@ -38,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char kind_letter[SM_NKINDS] = { 'F', 'B', 'W', 'U', 'D' };
 
@@ -49,6 +55,8 @@ enum { REL_BEFORE = -1, REL_AFTER = -2 };
 struct model {
 	struct gp_milp *lp;
 	double H;          /* horizon, scaled */
+	double deadline;   /* monotonic seconds (INF: none) */
+	bool late;         /* building passed the deadline */
 	int cmax;          /* makespan column */
 	int **rel;         /* per resource, [i * n_r + k]: REL_* or y column
 			    * (y = 1: the lower local index goes first) */
@@ -143,21 +151,48 @@ static void add_precedence(const struct sm_graph *g, struct model *md)
 	}
 }
 
-/* One pair on a resource: fixed by precedence or bounds, or a binary
- * with its two big-M rows. Returns the REL_* or y column for (a, b). */
-static int add_pair(const struct sm_graph *g, struct model *md, int a, int b)
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Building passed the deadline (checked once per row of pairs). */
+static bool late(struct model *md)
+{
+	if (!md->late && md->deadline < HUGE_VAL && now_s() > md->deadline)
+		md->late = true;
+	return md->late;
+}
+
+/* How a pair on a resource is ordered: by precedence or the bounds
+ * (REL_*), or 0, by a binary with big-Ms *ma, *mb (the most x_a + p_a -
+ * x_b and x_b + p_b - x_a can be under horizon H). */
+static int pair_rel(const struct sm_graph *g, double H, int a, int b, double *ma, double *mb)
 {
 	if (sm_reaches(g, a, b))
 		return REL_BEFORE;
 	if (sm_reaches(g, b, a))
 		return REL_AFTER;
-	const struct sm_task *ta = &g->t[a], *tb = &g->t[b];
-	double ma = md->H - g->tail[a] - g->head[b];   /* max of x_a + p_a - x_b */
-	double mb = md->H - g->tail[b] - g->head[a];
-	if (ma <= 0)
+	*ma = H - g->tail[a] - g->head[b];
+	*mb = H - g->tail[b] - g->head[a];
+	if (*ma <= 0)
 		return REL_BEFORE;
-	if (mb <= 0)
+	if (*mb <= 0)
 		return REL_AFTER;
+	return 0;
+}
+
+/* One pair on a resource: fixed by precedence or bounds, or a binary
+ * with its two big-M rows. Returns the REL_* or y column for (a, b). */
+static int add_pair(const struct sm_graph *g, struct model *md, int a, int b)
+{
+	double ma, mb;
+	int rel = pair_rel(g, md->H, a, b, &ma, &mb);
+	if (rel)
+		return rel;
+	const struct sm_task *ta = &g->t[a], *tb = &g->t[b];
 	char na[24], nb[24], nm[64];
 	task_name(g, a, na, sizeof na);
 	task_name(g, b, nb, sizeof nb);
@@ -187,6 +222,8 @@ static int add_disjunctions(const struct sm_graph *g, struct model *md)
 		if (!md->rel[r])
 			return -1;
 		for (int i = 0; i < nr; i++) {
+			if (late(md))
+				return 0;
 			md->rel[r][i * nr + i] = REL_BEFORE;
 			for (int k = i + 1; k < nr; k++) {
 				int rel = add_pair(g, md, g->rtask[beg + i], g->rtask[beg + k]);
@@ -217,7 +254,7 @@ static void add_memory_rows(const struct sm_graph *g, struct model *md, int d)
 	int beg = g->rbeg[d], nr = g->rbeg[d + 1] - beg;
 	double cap = g->in->mem_free[d], s = cap > 0 ? 1 / cap : 1;
 	char nm[48];
-	for (int k = 0; k < nr; k++) {
+	for (int k = 0; k < nr && !late(md); k++) {
 		const struct sm_task *t = &g->t[g->rtask[beg + k]];
 		if (t->kind != SM_F)
 			continue;
@@ -245,10 +282,10 @@ static void add_memory_rows(const struct sm_graph *g, struct model *md, int d)
 	}
 }
 
-static int model_build(const struct sm_graph *g, double horizon, struct model *md,
-		       struct gp_err *e)
+static int model_build(const struct sm_graph *g, double horizon, double deadline,
+		       struct model *md, struct gp_err *e)
 {
-	*md = (struct model){ .H = horizon };
+	*md = (struct model){ .H = horizon, .deadline = deadline };
 	md->lp = gp_milp_new();
 	md->cap = g->n + 1;
 	md->icol = malloc(sizeof *md->icol * (size_t)md->cap);
@@ -259,7 +296,7 @@ static int model_build(const struct sm_graph *g, double horizon, struct model *m
 	add_precedence(g, md);
 	if (add_disjunctions(g, md))
 		return gp_errf(e, "schedule milp: out of memory");
-	for (int d = 0; sm_mem_limited(g->in) && d < g->S; d++)
+	for (int d = 0; sm_mem_limited(g->in) && d < g->S && !md->late; d++)
 		if (mem_binds(g, d))
 			add_memory_rows(g, md, d);
 	return 0;
@@ -286,6 +323,55 @@ static double *warm_point(const struct sm_graph *g, const struct model *md,
 			}
 	}
 	return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* Its size, before it is built                                        */
+
+/* Pair (a, b) of a device that memory limits, ordered by a binary: the
+ * nonzeros it gives the memory rows of a and b. */
+static int mem_nz(const struct sm_graph *g, int a, int b)
+{
+	const struct sm_task *ta = &g->t[a], *tb = &g->t[b];
+	return (tb->kind == SM_F && sm_mem_delta(g, ta) != 0) +
+	       (ta->kind == SM_F && sm_mem_delta(g, tb) != 0);
+}
+
+/* Counts what model_build would make (rows, nonzeros, binaries) under
+ * horizon H; false when the deadline passed first. */
+static bool model_size(const struct sm_graph *g, double H, struct model *md,
+		       struct gp_sched_milp_size *z)
+{
+	double bytes = z->graph_bytes;
+	*z = (struct gp_sched_milp_size){ .graph_bytes = bytes };
+	for (int i = 0; i < g->n; i++) {
+		bool sink = g->obeg[i + 1] == g->obeg[i];
+		z->rows += sink;
+		z->nz += 2 * sink;
+	}
+	z->rows += g->ne;
+	z->nz += 2.0 * g->ne;
+	for (int r = 0; r < g->R; r++) {
+		int beg = g->rbeg[r], nr = g->rbeg[r + 1] - beg;
+		bool mem = r < g->S && sm_mem_limited(g->in) && mem_binds(g, r);
+		for (int i = 0; i < nr; i++) {
+			if (late(md))
+				return false;
+			int a = g->rtask[beg + i];
+			z->rows += mem && g->t[a].kind == SM_F;
+			for (int k = i + 1; k < nr; k++) {
+				double ma, mb;
+				int b = g->rtask[beg + k];
+				if (pair_rel(g, H, a, b, &ma, &mb))
+					continue;
+				z->binaries++;
+				z->nz += 6 + (mem ? mem_nz(g, a, b) : 0);
+			}
+		}
+	}
+	z->rows += 2 * z->binaries;
+	z->cols = g->n + 1 + z->binaries;
+	return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -378,26 +464,102 @@ static void note(struct gp_milp_report *rep, const char *why)
 
 /* ------------------------------------------------------------------ */
 
-static int prepare(const struct gp_sched_input *in, const struct gp_schedule *warm,
-		   struct sm_graph *g, struct model *md, double **wpoint, char *why,
-		   size_t whylen, struct gp_err *e)
+/* The horizon: the warm start's makespan when it runs (x: its
+ * execution; *have), else the serial one. */
+static double horizon(const struct sm_graph *g, const struct gp_schedule *warm,
+		      struct sm_exec *x, bool *have, char *why, size_t whylen)
 {
-	if (sm_check_input(in, e) || sm_graph_build(in, g, e))
-		return -1;
-	double H = serial_horizon(g);
+	*have = false;
+	x->start = malloc(sizeof *x->start * ((size_t)g->n + 1));
+	x->seq = malloc(sizeof *x->seq * ((size_t)g->n + 1));
+	if (x->start && x->seq && warm)
+		*have = sm_warm_exec(g, warm, x, why, whylen) == 0;
+	if (x->start && x->seq && !*have)
+		*have = sm_builtin_warm(g, x) == 0;
+	/* its makespan bounds the optimum: smaller big-Ms */
+	return *have ? x->makespan * (1 + 1e-9) + 1e-12 : serial_horizon(g);
+}
+
+/* The model of in with m micro-batches keeps the budget (with the
+ * built-in warm start's horizon). */
+static bool fits(const struct gp_sched_input *in0, int m)
+{
+	struct gp_sched_input in = *in0;
+	in.m = m;
+	if (sm_graph_bytes(&in) > GP_SCHED_MILP_MAX_GRAPH_BYTES)
+		return false;
+	struct sm_graph g = { 0 };
+	struct gp_err e = { "" };
+	struct model md = { .deadline = HUGE_VAL };
 	struct sm_exec x = { 0 };
-	bool have_warm = false;
+	struct gp_sched_milp_size z = { 0 };
+	bool ok = false, have;
+	if (sm_graph_build(&in, &g, &e) == 0) {
+		double H = horizon(&g, NULL, &x, &have, NULL, 0);
+		ok = model_size(&g, H, &md, &z) && z.rows <= GP_SCHED_MILP_MAX_ROWS &&
+		     z.nz <= GP_SCHED_MILP_MAX_NZ;
+	}
+	free(x.start);
+	free(x.seq);
+	sm_graph_free(&g);
+	return ok;
+}
+
+/* Refuses a model over the budget (sched_milp.h), with the most
+ * micro-batches that keep it (a bisection: the pairs grow with their
+ * square, so the probes below are cheap). */
+static int too_big(const struct gp_sched_input *in, const char *what, struct gp_err *e)
+{
+	int lo = 0, hi = in->m;
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (fits(in, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	char fit[96] = "";
+	if (lo >= 1)
+		snprintf(fit, sizeof fit, "give the pipeline at most %d micro-batches, or ", lo);
+	return gp_errf(e, "schedule milp: %d stages x %d micro-batches%s are too many for it: %s, over its budget of %.0f rows, %.0f nonzeros and a %.0f MB task graph (about 1 GB of memory); %suse another schedule (xdc-greedy is its warm start)",
+		       in->S, in->m, in->v > 1 ? " x chunks" : "", what,
+		       (double)GP_SCHED_MILP_MAX_ROWS, (double)GP_SCHED_MILP_MAX_NZ,
+		       GP_SCHED_MILP_MAX_GRAPH_BYTES / 1e6, fit);
+}
+
+/* The graph, its warm start and the model, within the budget; md->late
+ * when the deadline passed first (then no model). */
+static int prepare(const struct gp_sched_input *in, const struct gp_schedule *warm,
+		   double deadline, struct sm_graph *g, struct model *md, double **wpoint,
+		   char *why, size_t whylen, struct gp_err *e)
+{
+	char what[96];
 	*wpoint = NULL;
-	x.start = malloc(sizeof *x.start * ((size_t)g->n + 1));
-	x.seq = malloc(sizeof *x.seq * ((size_t)g->n + 1));
-	if (x.start && x.seq && warm)
-		have_warm = sm_warm_exec(g, warm, &x, why, whylen) == 0;
-	if (x.start && x.seq && !have_warm)
-		have_warm = sm_builtin_warm(g, &x) == 0;
-	if (have_warm)   /* its makespan bounds the optimum: smaller big-Ms */
-		H = x.makespan * (1 + 1e-9) + 1e-12;
-	int rc = model_build(g, H, md, e);
-	if (rc == 0 && have_warm) {
+	if (sm_check_input(in, e))
+		return -1;
+	size_t bytes = sm_graph_bytes(in);
+	if (bytes > GP_SCHED_MILP_MAX_GRAPH_BYTES) {
+		snprintf(what, sizeof what, "its task graph would take %.0f MB", bytes / 1e6);
+		return too_big(in, what, e);
+	}
+	if (sm_graph_build(in, g, e))
+		return -1;
+	struct sm_exec x = { 0 };
+	bool have_warm;
+	double H = horizon(g, warm, &x, &have_warm, why, whylen);
+	struct gp_sched_milp_size z = { 0 };
+	*md = (struct model){ .deadline = deadline };
+	int rc = 0;
+	if (!model_size(g, H, md, &z)) {
+		rc = 0;   /* late: no model */
+	} else if (z.rows > GP_SCHED_MILP_MAX_ROWS || z.nz > GP_SCHED_MILP_MAX_NZ) {
+		snprintf(what, sizeof what, "its model would have %.0f rows and %.0f nonzeros",
+			 z.rows, z.nz);
+		rc = too_big(in, what, e);
+	} else {
+		rc = model_build(g, H, deadline, md, e);
+	}
+	if (rc == 0 && !md->late && have_warm) {
 		*wpoint = warm_point(g, md, &x);
 		if (*wpoint)
 			(*wpoint)[md->cmax] = x.makespan;
@@ -418,9 +580,17 @@ int gp_sched_milp(const struct gp_sched_input *in, const struct gp_schedule *war
 	*out = (struct gp_schedule){ 0 };
 	*rep = (struct gp_milp_report){ .status = GP_MILP_ERROR, .objective = HUGE_VAL,
 					.bound = -HUGE_VAL, .gap = HUGE_VAL };
-	int rc = prepare(in, warm, &g, &md, &wpoint, why, sizeof why, e);
-	if (rc == 0) {
-		struct gp_milp_params p = { .time_limit = time_limit, .gap = gap, .warm = wpoint };
+	double t0 = now_s(), end = time_limit > 0 ? t0 + time_limit : HUGE_VAL;
+	int rc = prepare(in, warm, end, &g, &md, &wpoint, why, sizeof why, e);
+	if (rc == 0 && (md.late || now_s() >= end)) {
+		/* The limit went on building the model: no solve. */
+		rep->status = GP_MILP_NOSOL;
+		rep->seconds = now_s() - t0;
+		snprintf(rep->msg, sizeof rep->msg, "the time limit (%g s) passed while the model was built",
+			 time_limit);
+	} else if (rc == 0) {
+		struct gp_milp_params p = { .time_limit = end < HUGE_VAL ? end - now_s() : time_limit,
+					    .gap = gap, .warm = wpoint };
 		rc = gp_milp_solve(md.lp, &p, rep, e);
 		if (why[0])
 			note(rep, why);
@@ -446,13 +616,38 @@ int gp_sched_milp_write_lp(const struct gp_sched_input *in, const char *path,
 	struct model md = { 0 };
 	double *wpoint = NULL;
 	char why[160];
-	int rc = prepare(in, NULL, &g, &md, &wpoint, why, sizeof why, e);
+	int rc = prepare(in, NULL, HUGE_VAL, &g, &md, &wpoint, why, sizeof why, e);
 	if (rc == 0)
 		rc = gp_milp_write_lp(md.lp, path, e);
 	free(wpoint);
 	if (time_unit)
 		*time_unit = g.unit;
 	model_free(&md, g.R);
+	sm_graph_free(&g);
+	return rc;
+}
+
+int gp_sched_milp_size(const struct gp_sched_input *in, const struct gp_schedule *warm,
+		       struct gp_sched_milp_size *z, struct gp_err *e)
+{
+	*z = (struct gp_sched_milp_size){ .rows = HUGE_VAL, .cols = HUGE_VAL, .nz = HUGE_VAL,
+					  .binaries = HUGE_VAL };
+	if (sm_check_input(in, e))
+		return -1;
+	size_t bytes = sm_graph_bytes(in);
+	z->graph_bytes = bytes == SIZE_MAX ? HUGE_VAL : (double)bytes;
+	if (bytes > GP_SCHED_MILP_MAX_GRAPH_BYTES)
+		return 0;
+	struct sm_graph g = { 0 };
+	struct model md = { .deadline = HUGE_VAL };
+	struct sm_exec x = { 0 };
+	bool have;
+	char why[160];
+	int rc = sm_graph_build(in, &g, e);
+	if (rc == 0)
+		model_size(&g, horizon(&g, warm, &x, &have, why, sizeof why), &md, z);
+	free(x.start);
+	free(x.seq);
 	sm_graph_free(&g);
 	return rc;
 }

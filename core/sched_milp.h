@@ -23,7 +23,29 @@
 #include "solver.h"
 
 /*
- * Solves within time_limit seconds (<= 0: none) to relative gap `gap`.
+ * The model's budget: it is counted before it is built, and one with
+ * more rows or nonzeros, or whose task graph (a bit per pair of tasks,
+ * an int per pair on a resource) would take more bytes, is refused (-1,
+ * e says how many micro-batches would fit, or to use another schedule).
+ * GLPK takes about 1 KB a row: the budget is about 1 GB.
+ */
+#define GP_SCHED_MILP_MAX_ROWS 1000000
+#define GP_SCHED_MILP_MAX_NZ 6000000
+#define GP_SCHED_MILP_MAX_GRAPH_BYTES 1e9
+
+/* What the model of an input would be, counted without building it:
+ * what gp_sched_milp hands GLPK (warm start given, or NULL). Over the
+ * graph's budget only graph_bytes is counted (the rest HUGE_VAL). -1
+ * when the input is bad or memory runs out. */
+struct gp_sched_milp_size {
+	double rows, cols, nz, binaries, graph_bytes;
+};
+int gp_sched_milp_size(const struct gp_sched_input *in, const struct gp_schedule *warm,
+		       struct gp_sched_milp_size *z, struct gp_err *e);
+
+/*
+ * Solves within time_limit seconds (<= 0: none), building the model
+ * included, to relative gap `gap`.
  * warm (or NULL) is a schedule of the same shape; if it is feasible, its
  * list execution is the first incumbent and its makespan bounds the
  * model's horizon. Returns 0 with *out filled (free with

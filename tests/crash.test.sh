@@ -44,3 +44,15 @@ c "slow-plan-1000-layers --time-limit 2" "0 3" 5 "^solver +milp" \
 	"$G" plan $C/slow-plan-1000-layers.lua --time-limit 2
 c "slow-plan-64-dcs --time-limit 2" "0 3" 5 "^solver +milp" \
 	"$G" plan $C/slow-plan-64-dcs.lua --time-limit 2
+# The schedule MILP was built before its time limit applied, with no
+# bound on its size: 3.8 GB at 1,024 micro-batches, 21 GB at 4,096. Now
+# counted first and refused over its budget, naming what fits.
+for m in 1024 4096; do
+	c "xdc-milp with $m micro-batches: refused" 1 10 \
+		"too many for it: .* at most [0-9]+ micro-batches, or use another schedule" \
+		"$G" sim samples/default.lua --schedule xdc-milp --time-limit 1 \
+		--set "plan.pipelines[1].micro_batches=$m" --set "job.global_batch=$((2 * m))"
+done
+c "xdc-milp: the limit passes while the model is built" 3 5 "xdc-milp nosol" \
+	"$G" sim samples/default.lua --schedule xdc-milp --time-limit 0.05 \
+	--set "plan.pipelines[1].micro_batches=300" --set "job.global_batch=600"

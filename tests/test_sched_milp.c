@@ -588,6 +588,107 @@ static void test_cbc(void **state)
 	gp_milp_report_free(&rep);
 }
 
+/* The model counted before it is built (gp_sched_milp_size) is the one
+ * GLPK gets: rows, columns and binaries, with memory rows, W passes and
+ * a shared link, warm-started or not. */
+static void test_size_counted(void **state)
+{
+	(void)state;
+	struct inst cases[] = {
+		{ .S = 4, .m = 12, .f = 1, .b = 2, .lat = 0.5, .link = -1 },
+		{ .S = 3, .m = 10, .split = true, .f = 1, .b = 1, .w = 1, .lat = 2, .link = 0,
+		  .occ = 0.5 },
+		{ .S = 4, .m = 9, .split = true, .f = 1, .b = 1, .w = 1, .lat = 1, .link = -1,
+		  .cap = { 3, 3, 2, 2 } },
+		{ .S = 2, .m = 16, .f = 1, .b = 2, .lat = 3, .link = 0, .occ = 1, .cap = { 2, 2 } },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct inst *t = &cases[i];
+		inst_init(t);
+		for (int w = 0; w < 2; w++) {
+			struct gp_schedule warm = { 0 }, sc;
+			struct gp_err e = { "" };
+			if (w)
+				assert_int_equal(gp_schedule_build(t->split ? GP_SCHED_ZBH1 : GP_SCHED_1F1B,
+								   t->S, 1, t->m, &warm, &e), 0);
+			struct gp_sched_milp_size z;
+			assert_int_equal(gp_sched_milp_size(&t->in, w ? &warm : NULL, &z, &e), 0);
+			struct gp_milp_report rep;
+			solve(t, w ? &warm : NULL, 0.2, &sc, &rep);
+			assert_true(z.rows == rep.nrows);
+			assert_true(z.cols == rep.ncols);
+			assert_true(z.binaries == rep.nints);
+			assert_true(z.nz >= 2 * z.rows - 2 * z.binaries && z.graph_bytes > 0);
+			gp_schedule_free(&sc);
+			gp_schedule_free(&warm);
+			gp_milp_report_free(&rep);
+		}
+	}
+}
+
+/* The budget (sched_milp.h): 4 stages x 1024 micro-batches (3.8 GB
+ * before) are refused at once, naming the most micro-batches that fit;
+ * one more than that is refused too. */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct inst t = { .S = 4, .m = 1024, .f = 1, .b = 2, .lat = 0.5, .link = -1 };
+	inst_init(&t);
+	struct gp_schedule sc;
+	struct gp_milp_report rep;
+	struct gp_err e = { "" };
+	double t0 = wall();
+	assert_int_equal(gp_sched_milp(&t.in, NULL, 10, 0, &sc, &rep, &e), -1);
+	double took = wall() - t0;
+	printf("# %s (%.2f s)\n", e.msg, took);
+	assert_int_equal(rep.status, GP_MILP_ERROR);
+	assert_null(sc.tasks);
+	assert_non_null(strstr(e.msg, "4 stages x 1024 micro-batches are too many"));
+	assert_non_null(strstr(e.msg, "xdc-greedy"));
+	const char *at = strstr(e.msg, "at most ");
+	assert_non_null(at);
+	int n = atoi(at + 8);
+	assert_true(n >= 16 && n < 1024);
+	assert_true(took < 5);
+	gp_milp_report_free(&rep);
+	/* n + 1 is over: the bisection's answer is the largest that fits. */
+	t.m = n + 1;
+	inst_init(&t);
+	assert_int_equal(gp_sched_milp(&t.in, NULL, 10, 0, &sc, &rep, &e), -1);
+	assert_non_null(strstr(e.msg, "too many"));
+	gp_milp_report_free(&rep);
+	/* A task graph too large is refused before it is built (its
+	 * closure alone would take 4 GB). */
+	t.m = 25000;
+	inst_init(&t);
+	t0 = wall();
+	assert_int_equal(gp_sched_milp(&t.in, NULL, 10, 0, &sc, &rep, &e), -1);
+	assert_non_null(strstr(e.msg, "its task graph would take"));
+	assert_true(wall() - t0 < 5);
+	gp_milp_report_free(&rep);
+}
+
+/* The time limit counts the building: a model of some 300,000 rows
+ * under a 10 ms limit stops while it is built (no solve), with the
+ * greedy orders' status nosol. */
+static void test_limit_while_building(void **state)
+{
+	(void)state;
+	struct inst t = { .S = 4, .m = 160, .f = 1, .b = 2, .lat = 0.5, .link = -1 };
+	inst_init(&t);
+	struct gp_schedule sc;
+	struct gp_milp_report rep;
+	struct gp_err e = { "" };
+	double t0 = wall();
+	assert_int_equal(gp_sched_milp(&t.in, NULL, 0.01, 0, &sc, &rep, &e), -1);
+	double took = wall() - t0;
+	printf("# %s (%.3f s)\n", e.msg, took);
+	assert_int_equal(rep.status, GP_MILP_NOSOL);
+	assert_non_null(strstr(e.msg, "while the model was built"));
+	assert_true(took < 1);
+	gp_milp_report_free(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +703,9 @@ int main(void)
 		cmocka_unit_test(test_8x16_memory),
 		cmocka_unit_test(test_cbc),
 		cmocka_unit_test(test_solver_settings),
+		cmocka_unit_test(test_size_counted),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_limit_while_building),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
