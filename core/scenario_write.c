@@ -9,22 +9,21 @@
  * types, so a file geoplan wrote can be told from one a person wrote,
  * which saving over would flatten (gp_scenario_file_is_canonical).
  *
- * Saving is atomic: a temporary file beside the target, synced, loaded
- * back through the sandbox and checked, then renamed over the target.
+ * Saving is atomic (ofile.h): a temporary file beside the target,
+ * synced, loaded back through the sandbox and checked, then renamed over
+ * the target.
  */
 #include "scenario.h"
 #include "lua_host.h"
+#include "ofile.h"
 #include "report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* What a number measures: which helpers may show it, which unit the
  * comment gives. */
@@ -530,37 +529,6 @@ int gp_scenario_write_lua(FILE *f, const struct gp_scenario *s, struct gp_err *e
 
 /* --- saving ------------------------------------------------------------ */
 
-static int write_fd(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t k = write(fd, text, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		text += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
-/* The target's permissions when it exists, else what creating it would
- * give (0666 less the umask; mkstemp makes 0600). POSIX reads the umask
- * only by setting it: it is put back at once. */
-static int keep_mode(int fd, const char *path)
-{
-	struct stat st;
-	mode_t mode;
-	if (stat(path, &st) == 0) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(022);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	return fchmod(fd, mode);
-}
-
 /* The temporary file loads through the sandbox and validation, and
  * writes back as the same bytes: what is renamed over path is a file
  * geoplan reads as this scenario. */
@@ -583,54 +551,36 @@ static int check_reload(const char *tmp, const char *path, const char *text, siz
 	return 0;
 }
 
-/* After the rename the file is saved; syncing the directory makes the
- * rename itself durable where the file system allows it. */
-static void sync_dir(const char *path)
+/* "PATH: not saved: " and why, less the "PATH: " ofile's messages open
+ * with. */
+static int not_saved(struct gp_err *e, const char *path, const char *why)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else
-		slash[slash == dir] = '\0';
-	int fd = open(dir, O_RDONLY);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+	size_t n = strlen(path);
+	if (!strncmp(why, path, n) && !strncmp(why + n, ": ", 2))
+		why += n + 2;
+	return gp_errf(e, "%s: not saved: %s", path, why);
 }
 
 int gp_scenario_save(const char *path, const struct gp_scenario *s, struct gp_err *e)
 {
-	char tmp[4096];
 	size_t len;
-	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= sizeof tmp)
-		return gp_errf(e, "%s: path too long", path);
 	char *text = render(s, &len, e);
 	if (!text)
 		return -1;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		gp_errf(e, "%s: not saved: cannot create a file beside it: %s", path,
-			strerror(errno));
-		free(text);
-		return -1;
-	}
+	struct gp_ofile o;
+	struct gp_err oe = { "" };
 	int rc = 0;
-	if (write_fd(fd, text, len) || keep_mode(fd, path) || fsync(fd))
-		rc = gp_errf(e, "%s: not saved: writing %s: %s", path, tmp, strerror(errno));
-	if (close(fd) && !rc)
-		rc = gp_errf(e, "%s: not saved: writing %s: %s", path, tmp, strerror(errno));
-	if (!rc)
-		rc = check_reload(tmp, path, text, len, e);
-	if (!rc && rename(tmp, path))
-		rc = gp_errf(e, "%s: not saved: cannot rename %s over it: %s", path, tmp,
-			     strerror(errno));
+	if (gp_ofile_open(&o, path, &oe))
+		rc = not_saved(e, path, oe.msg);
+	else if (fwrite(text, 1, len, o.f) != len || gp_ofile_finish(&o, &oe))
+		rc = not_saved(e, path, oe.msg[0] ? oe.msg : strerror(errno));
+	/* In place (a device, a pipe) there is nothing to load back. */
+	if (!rc && !o.in_place)
+		rc = check_reload(o.tmp, path, text, len, e);
+	if (!rc && gp_ofile_commit(&o, &oe))
+		rc = not_saved(e, path, oe.msg);
 	if (rc)
-		unlink(tmp);
-	else
-		sync_dir(path);
+		gp_ofile_discard(&o);
 	free(text);
 	return rc;
 }

@@ -10,8 +10,8 @@ n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # c NAME RCS SECS PATTERN CMD...: run CMD under a SECS-second timeout;
-# expect an exit code among RCS (space separated), PATTERN (grep -E) in
-# its combined output, no sanitizer report, and an end within SECS.
+# expect an exit code among RCS (space separated), PATTERN (grep -E; ""
+# for none) in its combined output, no sanitizer report, and an end within SECS.
 c() {
 	name=$1 rcs=$2 secs=$3 pat=$4
 	shift 4
@@ -22,7 +22,7 @@ c() {
 	dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	ok=0
 	for r in $rcs; do [ "$rc" -eq "$r" ] && ok=1; done
-	if [ $ok -eq 1 ] && grep -qE -- "$pat" "$tmp/out" &&
+	if [ $ok -eq 1 ] && { [ -z "$pat" ] || grep -qE -- "$pat" "$tmp/out"; } &&
 	   ! grep -qE "runtime error|Sanitizer" "$tmp/out"; then
 		echo "ok $n - $name (exit $rc, $dt s)"
 	else
@@ -56,3 +56,17 @@ done
 c "xdc-milp: the limit passes while the model is built" 3 5 "xdc-milp nosol" \
 	"$G" sim samples/default.lua --schedule xdc-milp --time-limit 0.05 \
 	--set "plan.pipelines[1].micro_batches=300" --set "job.global_batch=600"
+# Output files are written whole or not at all (a temporary file
+# renamed over the target): a full disk says so and exits 1; a write
+# over a file leaves no temporary file beside it.
+c "gantt -o /dev/full" 1 10 "/dev/full: write failed: No space left on device" \
+	"$G" gantt samples/default.lua -o /dev/full
+mkdir "$tmp/o"
+echo old >"$tmp/o/g.svg"
+c "gantt over a file" 0 10 "" "$G" gantt samples/default.lua -o "$tmp/o/g.svg"
+n=$((n + 1))
+if [ "$(ls "$tmp/o")" = g.svg ] && head -1 "$tmp/o/g.svg" | grep -q '^<?xml'; then
+	echo "ok $n - gantt replaced the file, nothing beside it"
+else
+	echo "not ok $n - gantt -o: $(ls "$tmp/o" | tr '\n' ' ')"
+fi

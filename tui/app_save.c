@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "export.h"
+#include "ofile.h"
 
 static void free_saved(struct gp_app *a)
 {
@@ -111,7 +112,7 @@ static void save_to(struct gp_app *a, const char *path)
 		}
 	}
 	if (gp_scenario_save(path, a->run.sc, &e)) {
-		gp_app_say(a, GP_R_ERROR, "not saved: %s", e.msg);
+		gp_app_say(a, GP_R_ERROR, "%s", e.msg);   /* "PATH: not saved: why" */
 		return;
 	}
 	reload_saved(a, path, gp_app_unsaved(a), !self);
@@ -159,14 +160,18 @@ static void write_shot(struct gp_app *a, const char *path)
 	a->mode = GP_MODE_NORMAL;   /* the screen without the prompt */
 	gp_app_draw(a);
 	a->mode = m;
-	FILE *f = fopen(path, "w");
-	int rc = f ? gp_export(f, &a->cv, fmt, a->th->paper_fg, a->th->paper_bg,
-			       a->run.sc ? a->run.sc->name : "geoplan") : -1;
-	if (f && fclose(f))
-		rc = -1;
+	struct gp_ofile o;
+	struct gp_err e = { "" };
+	int rc = gp_ofile_open(&o, path, &e);
+	if (rc == 0 && gp_export(o.f, &a->cv, fmt, a->th->paper_fg, a->th->paper_bg,
+				 a->run.sc ? a->run.sc->name : "geoplan")) {
+		gp_ofile_discard(&o);
+		rc = gp_errf(&e, "%s: write failed", path);
+	} else if (rc == 0) {
+		rc = gp_ofile_commit(&o, &e);
+	}
 	if (rc)
-		gp_app_say(a, GP_R_ERROR, "not written: %s: %s", path,
-			   f ? "write failed" : strerror(errno));
+		gp_app_say(a, GP_R_ERROR, "not written: %s", e.msg);
 	else
 		gp_app_say(a, GP_R_OK, "wrote %s (%d x %d cells)", path, a->cv.w, a->cv.h);
 }

@@ -82,6 +82,9 @@ int cli_simulate(struct gp_run *r, const struct args *a, bool override, bool rec
 /* The exit code of a simulated plan: infeasible when it does not fit;
  * a gap when an optimiser did not reach --gap. */
 int cli_result_code(const struct gp_run *r, const struct args *a);
+/* Writes file out ("-": standard output) whole or not at all (ofile.h)
+ * with write(f, ud), nonzero on failure; the exit code, a failure said. */
+int cli_write_file(const char *out, int (*write)(FILE *f, const void *ud), const void *ud);
 
 /* looks.c: what the planner and its screenshots take from the command
  * line. */

@@ -2,22 +2,13 @@
  * cmd_gantt.c: geoplan gantt: the simulated iteration as an SVG Gantt
  * chart.
  */
-#include <errno.h>
-#include <string.h>
-
 #include "cli.h"
 #include "report.h"
 
-static int write_svg(const struct gp_run *r, const char *out)
+static int write_svg(FILE *f, const void *ud)
 {
-	bool to_stdout = !strcmp(out, "-");
-	FILE *f = to_stdout ? stdout : fopen(out, "w");
-	if (!f)
-		return cli_error(EXIT_INPUT, "%s: %s", out, strerror(errno));
-	int bad = gp_report_svg(f, r->sc, gp_run_plan_of(r), &r->res);
-	if (!to_stdout && fclose(f))
-		bad = 1;
-	return bad ? cli_error(EXIT_INPUT, "%s: write failed", out) : EXIT_OK;
+	const struct gp_run *r = ud;
+	return gp_report_svg(f, r->sc, gp_run_plan_of(r), &r->res);
 }
 
 static int run(const struct args *a)
@@ -30,7 +21,7 @@ static int run(const struct args *a)
 	if (rc == EXIT_OK)
 		rc = cli_simulate(&r, a, true, true);
 	if (rc == EXIT_OK)
-		rc = write_svg(&r, a->out);
+		rc = cli_write_file(a->out, write_svg, &r);   /* whole or not at all */
 	if (rc == EXIT_OK && !r.res.fits)
 		rc = cli_error(EXIT_INFEASIBLE, "%s: does not fit: %s", a->file, r.res.fit_msg);
 	gp_run_free(&r);

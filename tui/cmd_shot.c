@@ -6,7 +6,6 @@
  * shot is a screenshot for a design review and a golden file for a
  * test.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,20 +29,25 @@ static int press(struct gp_app *app, const char *script)
 	return EXIT_OK;
 }
 
+struct shot_out {
+	const struct gp_app *app;
+	enum gp_export_fmt fmt;
+};
+
+static int export_shot(FILE *f, const void *ud)
+{
+	const struct shot_out *s = ud;
+	const struct gp_app *app = s->app;
+	return gp_export(f, &app->cv, s->fmt, app->th->paper_fg, app->th->paper_bg,
+			 app->run.sc->name);
+}
+
 static int write_shot(struct gp_app *app, const char *out)
 {
-	enum gp_export_fmt fmt = GP_EXPORT_TEXT;   /* - : text on standard output */
-	if (strcmp(out, "-") && gp_export_format_of(out, &fmt))
+	struct shot_out s = { app, GP_EXPORT_TEXT };   /* - : text on standard output */
+	if (strcmp(out, "-") && gp_export_format_of(out, &s.fmt))
 		return cli_usage_error("shot: -o %s: expected a name ending in .svg, .html, .txt or .ans", out);
-	bool to_stdout = !strcmp(out, "-");
-	FILE *f = to_stdout ? stdout : fopen(out, "w");
-	if (!f)
-		return cli_error(EXIT_INPUT, "%s: %s", out, strerror(errno));
-	int bad = gp_export(f, &app->cv, fmt, app->th->paper_fg, app->th->paper_bg,
-			    app->run.sc->name);
-	if (!to_stdout && fclose(f))
-		bad = 1;
-	return bad ? cli_error(EXIT_INPUT, "%s: write failed", out) : EXIT_OK;
+	return cli_write_file(out, export_shot, &s);   /* whole or not at all */
 }
 
 static int run(const struct args *a)

@@ -3,10 +3,12 @@
  * load with the overrides, plan with the request the flags make,
  * simulate, and the exit code a result deserves.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ofile.h"
 
 /* The scripts' warnings and prints: standard error, never the output. */
 static void log_stderr(void *ud, const char *line)
@@ -104,4 +106,20 @@ int cli_result_code(const struct gp_run *r, const struct args *a)
 		       ? EXIT_GAP : EXIT_OK;
 	}
 	return EXIT_GAP;   /* the schedule MILP did not prove its schedule */
+}
+
+int cli_write_file(const char *out, int (*write)(FILE *f, const void *ud), const void *ud)
+{
+	struct gp_ofile o;
+	struct gp_err e = { "" };
+	if (!strcmp(out, "-"))
+		gp_ofile_stream(&o, stdout, "standard output");
+	else if (gp_ofile_open(&o, out, &e))
+		return cli_error(EXIT_INPUT, "%s", e.msg);
+	if (write(o.f, ud)) {
+		int err = errno;
+		gp_ofile_discard(&o);
+		return cli_error(EXIT_INPUT, "%s: write failed: %s", out, strerror(err));
+	}
+	return gp_ofile_commit(&o, &e) ? cli_error(EXIT_INPUT, "%s", e.msg) : EXIT_OK;
 }
