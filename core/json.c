@@ -2,6 +2,7 @@
  * json.c: the JSON writer (json.h).
  */
 #include "json.h"
+#include "escape.h"
 
 #include <math.h>
 
@@ -64,19 +65,10 @@ void gp_json_end(struct gp_json *j)
 	fputc(j->close[d], j->f);
 }
 
+/* Invalid UTF-8 too (escape.h): the output is always JSON. */
 static void put_str(struct gp_json *j, const char *s)
 {
-	fputc('"', j->f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(j->f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(j->f, "\\u%04x", c);
-		else
-			fputc(c, j->f);
-	}
-	fputc('"', j->f);
+	gp_esc_json(j->f, s);
 }
 
 void gp_json_key(struct gp_json *j, const char *key)

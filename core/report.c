@@ -2,6 +2,7 @@
  * report.c: text, JSON, CSV and plan writers (the SVG chart is in svg.c).
  */
 #include "report.h"
+#include "escape.h"
 
 #include <math.h>
 #include <string.h>
@@ -360,8 +361,10 @@ int gp_report_csv(FILE *f, const struct gp_scenario *sc,
 	for (int64_t i = 0; i < r->nspans; i++) {
 		const struct gp_span *s = &r->spans[i];
 		gp_row_label(sc, r, s->row, label, sizeof label);
-		fprintf(f, "%d,%s,%s,%d,%d,%.9g,%.9g\n", s->row, label,
-			span_names[s->kind], s->mb + 1, s->chunk + 1, s->t0, s->t1);
+		fprintf(f, "%d,", s->row);
+		gp_esc_csv(f, label);   /* names may hold commas, quotes, newlines */
+		fprintf(f, ",%s,%d,%d,%.9g,%.9g\n", span_names[s->kind], s->mb + 1,
+			s->chunk + 1, s->t0, s->t1);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -383,9 +386,11 @@ int gp_plan_write_lua(FILE *f, const struct gp_scenario *sc,
 		for (int j = 0; j < pp->nstages; j++) {
 			const struct gp_stage *st = &pp->stages[j];
 			const struct gp_pool *pool = &sc->dcs[st->dc].pools[st->pool];
-			fprintf(f, "%s        { dc = \"%s\", gpu = \"%s\", tp = %d, layers = { %d, %d }",
-				ind, sc->dcs[st->dc].name, sc->gpus[pool->gpu].name, st->tp,
-				st->first, st->last);
+			fprintf(f, "%s        { dc = ", ind);
+			gp_esc_lua(f, sc->dcs[st->dc].name);
+			fprintf(f, ", gpu = ");
+			gp_esc_lua(f, sc->gpus[pool->gpu].name);
+			fprintf(f, ", tp = %d, layers = { %d, %d }", st->tp, st->first, st->last);
 			if (st->recompute_set)
 				fprintf(f, ", recompute = \"%s\"", gp_recompute_name(st->recompute));
 			fprintf(f, " },\n");

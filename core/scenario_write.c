@@ -15,6 +15,7 @@
  */
 #include "scenario.h"
 #include "lua_host.h"
+#include "escape.h"
 #include "ofile.h"
 #include "report.h"
 
@@ -163,26 +164,10 @@ static void put_int(struct wr *w, const char *ind, const char *key, long v)
 	fprintf(w->f, "%s%s = %ld,\n", ind, key, v);
 }
 
-/* A Lua string literal: quotes, backslashes and control bytes escaped
- * (\ddd, three digits so a digit after it stays itself). */
-static void quote(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(f, "\\%c", *c);
-		else if (*c < 0x20 || *c == 0x7f)
-			fprintf(f, "\\%03u", *c);
-		else
-			fputc(*c, f);
-	}
-	fputc('"', f);
-}
-
 static void put_str(struct wr *w, const char *ind, const char *key, const char *s)
 {
 	fprintf(w->f, "%s%s = ", ind, key);
-	quote(w->f, s);
+	gp_esc_lua(w->f, s);
 	fprintf(w->f, ",\n");
 }
 
@@ -236,7 +221,7 @@ static bool gpu_needed(const struct gp_scenario *s, int i, const struct gp_scena
 static void write_gpu(struct wr *w, const struct gp_gpu *g)
 {
 	fprintf(w->f, "    [");
-	quote(w->f, g->name);
+	gp_esc_lua(w->f, g->name);
 	fprintf(w->f, "] = {\n");
 	put_num(w, "      ", "tflops", g->flops, Q_FLOPS);
 	put_num(w, "      ", "memory", g->memory, Q_MEM);
@@ -308,9 +293,9 @@ static void write_dcs(struct wr *w, const struct gp_scenario *s)
 static void write_link(struct wr *w, const struct gp_scenario *s, const struct gp_link *l)
 {
 	fprintf(w->f, "    {\n      ");
-	quote(w->f, s->dcs[l->from].name);
+	gp_esc_lua(w->f, s->dcs[l->from].name);
 	fprintf(w->f, ", ");
-	quote(w->f, s->dcs[l->to].name);
+	gp_esc_lua(w->f, s->dcs[l->to].name);
 	fprintf(w->f, ",\n");
 	put_num(w, "      ", "bandwidth", l->bandwidth, Q_BITS);
 	put_num(w, "      ", "latency", l->latency, Q_TIME);
@@ -398,16 +383,8 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	fprintf(w->f, "      overlap = %s,\n    },\n  },\n", j->sync_overlap ? "true" : "false");
 }
 
-static bool plain_name(const char *s)
-{
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20 || *s == 0x7f)
-			return false;
-	return true;
-}
-
-/* The plan names a stage's pool by its GPU type, and its writer puts
- * names in quotes as they are: refuse what would not read back. */
+/* The plan names a stage's pool by its GPU type: refuse what would not
+ * read back. */
 static int check_stage(struct wr *w, const struct gp_scenario *s, const struct gp_stage *st,
 		       int i, int j)
 {
@@ -424,11 +401,6 @@ static int check_stage(struct wr *w, const struct gp_scenario *s, const struct g
 			       i + 1, j + 1, dc->name, s->gpus[g].name);
 			return -1;
 		}
-	if (!plain_name(dc->name) || !plain_name(s->gpus[g].name)) {
-		w_fail(w, "pipelines[%d].stages[%d]: a plan cannot name DC \"%s\" or GPU \"%s\" (quotes, backslashes or control characters)",
-		       i + 1, j + 1, dc->name, s->gpus[g].name);
-		return -1;
-	}
 	return 0;
 }
 

@@ -7,6 +7,7 @@
  * the same kind, so a million-task iteration stays a file a browser opens.
  */
 #include "report.h"
+#include "escape.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,17 +43,6 @@ static double nice_step(double t, int n)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		default: fputc(*s, f);
-		}
-}
-
 int gp_report_svg(FILE *f, const struct gp_scenario *sc,
 		  const struct gp_plan *p, const struct gp_result *r)
 {
@@ -83,7 +73,7 @@ int gp_report_svg(FILE *f, const struct gp_scenario *sc,
 		W, H, W, H);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	fprintf(f, "<text x=\"%.0f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", left);
-	xml_text(f, sc->name);
+	gp_esc_xml(f, sc->name);
 	fprintf(f, ": %s", gp_sched_name(p->schedule));
 	if (r->chunks > 1)
 		fprintf(f, " x%d chunks", r->chunks);
@@ -115,7 +105,7 @@ int gp_report_svg(FILE *f, const struct gp_scenario *sc,
 				left, y, plotw, rowh);
 		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", left - 6,
 			y + rowh / 2 + 4);
-		xml_text(f, label);
+		gp_esc_xml(f, label);
 		fprintf(f, "</text>\n");
 	}
 	/* Spans, merged below a pixel. */

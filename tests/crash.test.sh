@@ -70,3 +70,36 @@ if [ "$(ls "$tmp/o")" = g.svg ] && head -1 "$tmp/o/g.svg" | grep -q '^<?xml'; th
 else
 	echo "not ok $n - gantt -o: $(ls "$tmp/o" | tr '\n' ' ')"
 fi
+# Names with a control byte, markup, quotes, a comma, a newline and bytes
+# that are not UTF-8: the SVG is XML, the JSON is JSON (U+FFFD for the
+# bytes), the CSV has seven fields a row, the plan reads back in Lua.
+N=$C/bad-names.lua
+"$G" gantt $N -o "$tmp/n.svg" >/dev/null 2>&1
+"$G" shot $N -o "$tmp/s.svg" >/dev/null 2>&1
+"$G" sim $N --json >"$tmp/n.json" 2>/dev/null
+"$G" sim $N --csv >"$tmp/n.csv" 2>/dev/null
+"$G" plan $N --engine megatron 2>/dev/null | sed -n '/^plan = {/,$p' >"$tmp/plan.lua"
+n=$((n + 1))
+if python3 -c "
+import csv, io, json, sys, xml.dom.minidom
+for f in ('$tmp/n.svg', '$tmp/s.svg'):
+    xml.dom.minidom.parse(f)
+d = json.load(open('$tmp/n.json', encoding='utf-8'))
+dc = d['stages'][0]['dc']
+assert dc == 'am\x01s,\"x\"\n<y>&\ufffd\ufffd', repr(dc)
+rows = list(csv.reader(io.open('$tmp/n.csv', encoding='utf-8', newline='')))
+assert len(rows) > 10 and all(len(r) == 7 for r in rows), set(len(r) for r in rows)
+assert any(r[1].startswith('p1 s1 am\x01s,\"x\"\n<y>&') for r in rows[1:]), rows[1]
+" 2>"$tmp/err"; then
+	echo "ok $n - names escaped: SVG and shot parse as XML, JSON and CSV read back"
+else
+	echo "not ok $n - names escaped: $(tail -1 "$tmp/err")"
+fi
+n=$((n + 1))
+got=$(lua5.4 -e "dofile('$tmp/plan.lua'); io.write(string.format('%q', plan.pipelines[1].stages[1].dc))" 2>&1)
+want=$(lua5.4 -e "io.write(string.format('%q', 'am\1s,\"x\"\n<y>&\255\254'))")
+if [ "$got" = "$want" ]; then
+	echo "ok $n - names escaped: the plan to paste back reads back in Lua"
+else
+	echo "not ok $n - plan paste-back: $got, wanted $want"
+fi

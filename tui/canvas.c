@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "canvas.h"
+#include "escape.h"
 
 struct range {
 	uint32_t lo, hi;
@@ -72,31 +73,10 @@ int gp_cv_wcwidth(wchar_t ch)
 
 int gp_cv_decode(const char *s, wchar_t *ch)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	uint32_t c = u[0], min;
-	int n;
-	*ch = 0xFFFD;
-	if (c < 0x80) {
-		*ch = (wchar_t)c;
-		return 1;
-	}
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2, c &= 0x1F, min = 0x80;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3, c &= 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4, c &= 0x07, min = 0x10000;
-	else
-		return 1;
-	for (int i = 1; i < n; i++) {
-		if ((u[i] & 0xC0) != 0x80)   /* a NUL ends the loop here too */
-			return 1;
-		c = c << 6 | (u[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 1;
+	uint32_t c;
+	int n = gp_utf8_decode(s, &c);   /* one decoder for core and the planner */
 	*ch = (wchar_t)c;
-	return n;
+	return n ? n : 1;
 }
 
 int gp_cv_encode(wchar_t ch, char out[4])
