@@ -103,3 +103,54 @@ if [ "$got" = "$want" ]; then
 else
 	echo "not ok $n - plan paste-back: $got, wanted $want"
 fi
+# sweep: a result line of any length (one over 32,767 bytes was dropped
+# and the sweep exited 0), a failed point exits 1, and SIGINT or SIGTERM
+# to sweep -j 2 ends its workers too.
+# (a value of 34 kB: 4096+0+0+... is a Lua expression for 4096)
+long=$(awk 'BEGIN { printf "4096"; while (n++ < 17000) printf "+0"; print "" }')
+"$G" sweep samples/default.lua --jsonl --set "job.seq=$long,2048" >"$tmp/long.jsonl" 2>&1
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/long.jsonl")" -eq 2 ] &&
+   [ "$(head -1 "$tmp/long.jsonl" | wc -c)" -gt 32768 ] &&
+   head -1 "$tmp/long.jsonl" | grep -q '"fits": true' &&
+   "$G" sweep samples/default.lua --points "$tmp/long.jsonl" --jsonl >"$tmp/long2.jsonl" 2>&1 &&
+   cmp -s "$tmp/long.jsonl" "$tmp/long2.jsonl"; then
+	echo "ok $n - sweep: a 34 kB point kept, and read back by --points"
+else
+	echo "not ok $n - sweep long lines: exit $rc, $(wc -lc <"$tmp/long.jsonl")"
+fi
+c "sweep: a failed point exits 1, its message in its row" 1 20 \
+	"count=-4 +failed: .*expected a positive integer, got -4" \
+	"$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4' -j 2
+for sig in INT TERM; do
+	n=$((n + 1))
+	if python3 - "$G" "$sig" >"$tmp/sig" 2>&1 <<'PY'
+import os, signal, subprocess, sys, time
+g, name = sys.argv[1], sys.argv[2]
+sig = getattr(signal, "SIG" + name)
+p = subprocess.Popen([g, "sweep", "samples/p1.lua", "--schedule", "xdc-milp", "--time-limit", "30",
+                      "-j", "2", "--set", "links[dc-a-dc-b].latency=0.5,0.6,0.7,0.8"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+def kids():
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(p.pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+t0 = time.time()
+while len(kids()) < 2 and time.time() - t0 < 20:
+    time.sleep(0.05)
+k = kids()
+assert len(k) == 2, "workers: %r" % k
+time.sleep(0.3)
+p.send_signal(sig)
+rc = p.wait(timeout=10)
+assert rc == -sig, "sweep exited %r, not by SIG%s" % (rc, name)
+time.sleep(0.2)
+alive = [x for x in k if os.path.exists("/proc/%d" % x) and
+         open("/proc/%d/stat" % x).read().split()[2] != "Z"]
+assert not alive, "workers left running: %r" % alive
+print("workers %r ended in %.2f s" % (k, time.time() - t0))
+PY
+	then echo "ok $n - SIG$sig to sweep -j 2 ends its workers ($(cat "$tmp/sig"))"
+	else echo "not ok $n - SIG$sig to sweep -j 2: $(tail -1 "$tmp/sig")"; fi
+done

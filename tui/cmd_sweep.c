@@ -4,12 +4,17 @@
  * own, which the parent prints in point order. --points reads points as
  * JSON lines {"set": ["PATH=V", ...]} and --jsonl writes them, so a
  * sweep larger than one machine splits with GNU parallel or a job array
- * and merges with cat.
+ * and merges with cat. A point that fails is a row with its message and
+ * makes the exit code 1; SIGINT, SIGTERM and SIGHUP end the workers with
+ * the sweep.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,6 +23,80 @@
 
 #define MAX_JOBS 256
 
+/* Four hex digits at s, or -1. */
+static long hex4(const char *s)
+{
+	long v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* The \u escape at *s (after the u; a surrogate pair takes two) as a
+ * code point, *s past it; U+FFFD for a lone surrogate, -1 if malformed. */
+static long json_u(const char **s)
+{
+	long c = hex4(*s);
+	if (c < 0)
+		return -1;
+	*s += 4;
+	if (c >= 0xD800 && c <= 0xDBFF && (*s)[0] == '\\' && (*s)[1] == 'u') {
+		long lo = hex4(*s + 2);
+		if (lo >= 0xDC00 && lo <= 0xDFFF) {
+			*s += 6;
+			return 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+		}
+	}
+	return c >= 0xD800 && c <= 0xDFFF ? 0xFFFD : c;
+}
+
+/* Appends code point c as UTF-8 to out[*n] (room for 4 checked). */
+static void put_utf8(char *out, size_t *n, long c)
+{
+	if (c < 0x80) {
+		out[(*n)++] = (char)c;
+	} else if (c < 0x800) {
+		out[(*n)++] = (char)(0xC0 | c >> 6);
+		out[(*n)++] = (char)(0x80 | (c & 0x3F));
+	} else if (c < 0x10000) {
+		out[(*n)++] = (char)(0xE0 | c >> 12);
+		out[(*n)++] = (char)(0x80 | (c >> 6 & 0x3F));
+		out[(*n)++] = (char)(0x80 | (c & 0x3F));
+	} else {
+		out[(*n)++] = (char)(0xF0 | c >> 18);
+		out[(*n)++] = (char)(0x80 | (c >> 12 & 0x3F));
+		out[(*n)++] = (char)(0x80 | (c >> 6 & 0x3F));
+		out[(*n)++] = (char)(0x80 | (c & 0x3F));
+	}
+}
+
+/* One character of a JSON string at *s (escapes decoded), *s past it;
+ * -1 if malformed. */
+static long json_char(const char **s)
+{
+	unsigned char c = (unsigned char)*(*s)++;
+	if (c != '\\')
+		return c;
+	switch (*(*s)++) {
+	case 'n': return '\n';
+	case 't': return '\t';
+	case 'r': return '\r';
+	case 'b': return '\b';
+	case 'f': return '\f';
+	case '"': return '"';
+	case '\\': return '\\';
+	case '/': return '/';
+	case 'u': return json_u(s);
+	default: return -1;
+	}
+}
+
 /* Reads a JSON string at *p (after the opening quote) into a new buffer. */
 static char *json_string(const char **p)
 {
@@ -25,19 +104,13 @@ static char *json_string(const char **p)
 	char *out = malloc(cap);
 	const char *s = *p;
 	while (out && *s && *s != '"') {
-		char c = *s++;
-		if (c == '\\') {
-			c = *s++;
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case '"': case '\\': case '/': break;
-			default:
-				free(out);
-				return NULL; /* \u and the rest: not in a PATH=VALUE */
-			}
+		bool raw = *s != '\\';
+		long c = json_char(&s);
+		if (c < 0) {
+			free(out);
+			return NULL;
 		}
-		if (n + 2 > cap) {
+		if (n + 5 > cap) {
 			char *nb = realloc(out, cap *= 2);
 			if (!nb) {
 				free(out);
@@ -45,7 +118,10 @@ static char *json_string(const char **p)
 			}
 			out = nb;
 		}
-		out[n++] = c;
+		if (raw)
+			out[n++] = (char)c;   /* a byte as it is: UTF-8 passes through */
+		else
+			put_utf8(out, &n, c);
 	}
 	if (!out || *s != '"') {
 		free(out);
@@ -56,25 +132,26 @@ static char *json_string(const char **p)
 	return out;
 }
 
-/* {"set": ["PATH=V", ...], ...} into sets[0..*n) (malloc'd strings). */
-static int parse_point_line(const char *line, char **sets, int max, int *n)
+/* {"set": ["PATH=V", ...], ...} into sets[0..*n) (malloc'd strings);
+ * the rest of the line after the list, or NULL. */
+static const char *parse_point_line(const char *line, char **sets, int max, int *n)
 {
 	const char *p = strstr(line, "\"set\"");
 	p = p ? strchr(p + 5, '[') : NULL;
 	if (!p)
-		return -1;
+		return NULL;
 	p++;
 	*n = 0;
 	for (;;) {
 		while (*p == ' ' || *p == '\t' || *p == ',')
 			p++;
 		if (*p == ']')
-			return 0;
+			return p + 1;
 		char *v = *p == '"' && *n < max ? (p++, json_string(&p)) : NULL;
 		if (!v) {
 			for (int i = 0; i < *n; i++)
 				free(sets[i]);
-			return -1;
+			return NULL;
 		}
 		sets[(*n)++] = v;
 	}
@@ -93,14 +170,15 @@ static int read_points(const struct args *a, struct gp_sweep *sw)
 	for (int i = 0; rc == EXIT_OK && i < a->nsets; i++)
 		if ((sw->base[sw->nbase] = strdup(a->sets[i])))
 			sw->nbase++;
-	char line[16384], *sets[GP_SWEEP_MAX_AXES + MAX_SETS];
+	char *line = NULL, *sets[GP_SWEEP_MAX_AXES + MAX_SETS];
+	size_t cap = 0;
 	long lineno = 0;
-	while (rc == EXIT_OK && fgets(line, sizeof line, f)) {
+	while (rc == EXIT_OK && getline(&line, &cap, f) >= 0) {   /* no length limit */
 		lineno++;
 		int n;
 		if (strspn(line, " \t\r\n") == strlen(line))
 			continue;
-		if (parse_point_line(line, sets, GP_SWEEP_MAX_AXES + MAX_SETS, &n)) {
+		if (!parse_point_line(line, sets, GP_SWEEP_MAX_AXES + MAX_SETS, &n)) {
 			rc = cli_error(EXIT_INPUT, "%s:%ld: expected {\"set\": [\"PATH=VALUE\", ...]}",
 				       a->points, lineno);
 			break;
@@ -110,6 +188,7 @@ static int read_points(const struct args *a, struct gp_sweep *sw)
 		for (int i = 0; i < n; i++)
 			free(sets[i]);
 	}
+	free(line);
 	if (f != stdin)
 		fclose(f);
 	if (rc)
@@ -162,58 +241,164 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 	fputc('\n', out);
 }
 
-static void print_row(const char *line)
+/* The message of a result line whose point failed (malloc'd), or NULL;
+ * the keys after the set list are numbers or this one string. */
+static char *line_error(const char *line)
+{
+	char *sets[GP_SWEEP_MAX_AXES + MAX_SETS];
+	int n;
+	const char *rest = parse_point_line(line, sets, GP_SWEEP_MAX_AXES + MAX_SETS, &n);
+	for (int i = 0; rest && i < n; i++)
+		free(sets[i]);
+	if (!rest)
+		return strdup("a result line that does not read back");
+	const char *p = strstr(rest, "\"error\": \"");
+	if (!p)
+		return NULL;
+	p += 10;
+	char *m = json_string(&p);
+	return m ? m : strdup("a message that does not read back");
+}
+
+/* A row: the point's values and figures, or its message. */
+static void print_row(const char *line, const char *err)
 {
 	char *sets[GP_SWEEP_MAX_AXES + MAX_SETS], vals[512] = "";
 	int n;
-	if (parse_point_line(line, sets, GP_SWEEP_MAX_AXES + MAX_SETS, &n) == 0)
-		for (int i = 0; i < n; i++) {
-			size_t l = strlen(vals);
-			snprintf(vals + l, sizeof vals - l, "%s%s", i ? "  " : "", sets[i]);
-			free(sets[i]);
-		}
+	const char *rest = parse_point_line(line, sets, GP_SWEEP_MAX_AXES + MAX_SETS, &n);
+	for (int i = 0; rest && i < n; i++) {
+		size_t l = strlen(vals);
+		snprintf(vals + l, sizeof vals - l, "%s%s", i ? "  " : "", sets[i]);
+		free(sets[i]);
+	}
 	double t, tok, usd, wan;
-	const char *m = strstr(line, "\"iteration_time_s\"");
-	if (m && sscanf(m, "\"iteration_time_s\": %lf, \"tokens_per_s\": %lf, \"mfu\": %*f, "
-			   "\"usd_per_iteration\": %lf, \"wan_bytes_per_iteration\": %lf",
-			&t, &tok, &usd, &wan) == 4)
+	const char *m = rest ? strstr(rest, "\"iteration_time_s\"") : NULL;
+	if (err)
+		printf("%-44s failed: %s\n", vals, err);
+	else if (m && sscanf(m, "\"iteration_time_s\": %lf, \"tokens_per_s\": %lf, \"mfu\": %*f, "
+				"\"usd_per_iteration\": %lf, \"wan_bytes_per_iteration\": %lf",
+			     &t, &tok, &usd, &wan) == 4)
 		printf("%-44s %11.4gs %12.4g %12.4g %12.4g%s\n", vals, t, tok, usd, wan,
-		       strstr(line, "\"fits\": false") ? "  (does not fit)" : "");
-	else {
-		const char *err = strstr(line, "\"error\": ");
-		printf("%-44s %s", vals, err ? err + 9 : "failed\n");
+		       strstr(m, "\"fits\": false") ? "  (does not fit)" : "");
+	else
+		printf("%-44s (no figures)\n", vals);
+}
+
+/* SIGCHLD's handler: none is needed (sigtimedwait takes the signal),
+ * but an ignored signal might not be kept pending. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/* The signals that end a sweep and its workers: those not ignored of
+ * SIGINT, SIGTERM and SIGHUP (a sweep started in the background ignores
+ * SIGINT, and so should its end), and SIGCHLD. */
+static void wait_set(sigset_t *set)
+{
+	static const int ends[] = { SIGINT, SIGTERM, SIGHUP };
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		struct sigaction cur;
+		if (sigaction(ends[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+			sigaddset(set, ends[i]);
 	}
 }
 
-/* Runs the points in `jobs` processes, worker w taking w, w + jobs, ...
- * into tmp[w]. */
-static int run_workers(const struct args *a, const struct gp_sweep *sw, int jobs, FILE **tmp)
+/* Reaps the workers that ended; -1 when one failed. */
+static int reap(const pid_t *pid, bool *alive, int jobs, int *left)
 {
-	pid_t pid[MAX_JOBS];
-	int rc = EXIT_OK;
+	int rc = 0;
 	for (int w = 0; w < jobs; w++) {
-		fflush(NULL);
-		pid[w] = jobs > 1 ? fork() : 0;
-		if (pid[w] < 0)
-			return cli_error(EXIT_INPUT, "sweep: fork: %s", strerror(errno));
-		if (pid[w] == 0) {
-			for (long k = w; k < sw->n; k += jobs)
-				eval_point(a, sw, k, tmp[w]);
-			fflush(tmp[w]);
-			if (jobs > 1)
-				_exit(0);
-		}
-	}
-	for (int w = 0; w < jobs && jobs > 1; w++) {
 		int st;
-		waitpid(pid[w], &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st))
-			rc = cli_error(EXIT_INPUT, "sweep: worker %d failed", w + 1);
+		if (alive[w] && waitpid(pid[w], &st, WNOHANG) == pid[w]) {
+			alive[w] = false;
+			(*left)--;
+			if (!WIFEXITED(st) || WEXITSTATUS(st))
+				rc = cli_error(EXIT_INPUT, "sweep: worker %d failed", w + 1);
+		}
 	}
 	return rc;
 }
 
-/* Prints the points in order; exit 1 when one failed. */
+/* Waits for the workers. A SIGINT, SIGTERM or SIGHUP goes to every
+ * worker still running, then ends the sweep the same way once they have
+ * ended (with old, the mask before, back in force). */
+static int wait_workers(const pid_t *pid, int jobs, const sigset_t *set, const sigset_t *old)
+{
+	bool alive[MAX_JOBS];
+	int left = jobs, rc = EXIT_OK;
+	for (int w = 0; w < jobs; w++)
+		alive[w] = pid[w] > 0;
+	while (left > 0) {
+		if (reap(pid, alive, jobs, &left))
+			rc = EXIT_INPUT;
+		if (!left)
+			break;
+		struct timespec tick = { 1, 0 };
+		int sig = sigtimedwait(set, NULL, &tick);
+		if (sig < 0 || sig == SIGCHLD)
+			continue;
+		for (int w = 0; w < jobs; w++)
+			if (alive[w])
+				kill(pid[w], sig);
+		for (int w = 0; w < jobs; w++)
+			if (alive[w])
+				waitpid(pid[w], NULL, 0);
+		signal(sig, SIG_DFL);
+		sigprocmask(SIG_SETMASK, old, NULL);
+		raise(sig);
+		return 128 + sig;   /* (only if the signal did not end us) */
+	}
+	return rc;
+}
+
+/* Runs the points in `jobs` processes, worker w taking w, w + jobs, ...
+ * into tmp[w]; one job runs here. */
+static int run_workers(const struct args *a, const struct gp_sweep *sw, int jobs, FILE **tmp)
+{
+	if (jobs <= 1) {
+		for (long k = 0; k < sw->n; k++)
+			eval_point(a, sw, k, tmp[0]);
+		fflush(tmp[0]);
+		return EXIT_OK;
+	}
+	pid_t pid[MAX_JOBS];
+	sigset_t set, old;
+	struct sigaction chld = { .sa_handler = on_child }, was;
+	sigemptyset(&chld.sa_mask);
+	wait_set(&set);
+	sigaction(SIGCHLD, &chld, &was);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int rc = EXIT_OK, started = 0;
+	for (int w = 0; w < jobs; w++) {
+		fflush(NULL);
+		pid[w] = fork();
+		if (pid[w] < 0) {
+			rc = cli_error(EXIT_INPUT, "sweep: fork: %s", strerror(errno));
+			for (int v = 0; v < w; v++)
+				kill(pid[v], SIGTERM);
+			break;
+		}
+		started++;
+		if (pid[w] == 0) {
+			sigaction(SIGCHLD, &was, NULL);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			for (long k = w; k < sw->n; k += jobs)
+				eval_point(a, sw, k, tmp[w]);
+			fflush(tmp[w]);
+			_exit(ferror(tmp[w]) ? 1 : 0);
+		}
+	}
+	int wr = wait_workers(pid, started, &set, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigaction(SIGCHLD, &was, NULL);
+	return rc ? rc : wr;
+}
+
+/* Prints the points in order (lines of any length); exit 1 when one
+ * failed. */
 static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FILE **tmp)
 {
 	if (!a->jsonl)
@@ -221,16 +406,29 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 		       "WAN bytes");
 	for (int w = 0; w < jobs; w++)
 		rewind(tmp[w]);
-	char line[32768];
-	for (long k = 0; k < sw->n; k++) {
-		if (!fgets(line, sizeof line, tmp[k % jobs]))
-			return cli_error(EXIT_INPUT, "sweep: point %ld is missing", k + 1);
+	char *line = NULL;
+	size_t cap = 0;
+	long failed = 0, first = -1;
+	int rc = EXIT_OK;
+	for (long k = 0; k < sw->n && rc == EXIT_OK; k++) {
+		if (getline(&line, &cap, tmp[k % jobs]) < 0) {
+			rc = cli_error(EXIT_INPUT, "sweep: point %ld is missing", k + 1);
+			break;
+		}
+		char *err = line_error(line);
+		if (err && failed++ == 0)
+			first = k;
 		if (a->jsonl)
 			fputs(line, stdout);
 		else
-			print_row(line);
+			print_row(line, err);
+		free(err);
 	}
-	return EXIT_OK;
+	free(line);
+	if (rc == EXIT_OK && failed)
+		rc = cli_error(EXIT_INPUT, "sweep: %ld of %ld points failed (the first: point %ld)",
+			       failed, sw->n, first + 1);
+	return rc;
 }
 
 static int run(const struct args *a)
