@@ -252,7 +252,7 @@ static bool mem_binds(const struct sm_graph *g, int d)
 static void add_memory_rows(const struct sm_graph *g, struct model *md, int d)
 {
 	int beg = g->rbeg[d], nr = g->rbeg[d + 1] - beg;
-	double cap = g->in->mem_free[d], s = cap > 0 ? 1 / cap : 1;
+	double cap = g->in->mem_free[d], s = cap > 0 ? 1 / cap : 1;   /* (cap > 0: no_room) */
 	char nm[48];
 	for (int k = 0; k < nr && !late(md); k++) {
 		const struct sm_task *t = &g->t[g->rtask[beg + k]];
@@ -527,6 +527,22 @@ static int too_big(const struct gp_sched_input *in, const char *what, struct gp_
 		       GP_SCHED_MILP_MAX_GRAPH_BYTES / 1e6, fit);
 }
 
+/* A device whose free memory cannot hold one micro-batch's activations
+ * (its static state may be more than the GPU has already): no order fits,
+ * so no model is built (GLPK's root LP failed on one, its memory rows far
+ * out of scale). -1 with e naming the stage. */
+static int no_room(const struct gp_sched_input *in, struct gp_err *e)
+{
+	for (int vs = 0; sm_mem_limited(in) && vs < in->S * in->v; vs++) {
+		int d = gp_vs_device(in->S, in->vshape, vs);
+		double act = in->act[vs], room = in->mem_free[d];
+		if (act > 0 && act > room + 1e-12 * act)
+			return gp_errf(e, "schedule milp: no schedule fits the activation memory: stage %d has %.4g GiB left for activations, less than one micro-batch's %.4g GiB",
+				       d + 1, room / 1073741824.0, act / 1073741824.0);
+	}
+	return 0;
+}
+
 /* The graph, its warm start and the model, within the budget; md->late
  * when the deadline passed first (then no model). */
 static int prepare(const struct gp_sched_input *in, const struct gp_schedule *warm,
@@ -581,7 +597,13 @@ int gp_sched_milp(const struct gp_sched_input *in, const struct gp_schedule *war
 	*rep = (struct gp_milp_report){ .status = GP_MILP_ERROR, .objective = HUGE_VAL,
 					.bound = -HUGE_VAL, .gap = HUGE_VAL };
 	double t0 = now_s(), end = time_limit > 0 ? t0 + time_limit : HUGE_VAL;
-	int rc = prepare(in, warm, end, &g, &md, &wpoint, why, sizeof why, e);
+	int rc = sm_check_input(in, e);
+	if (rc == 0 && no_room(in, e)) {
+		rep->status = GP_MILP_INFEASIBLE;
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = prepare(in, warm, end, &g, &md, &wpoint, why, sizeof why, e);
 	if (rc == 0 && (md.late || now_s() >= end)) {
 		/* The limit went on building the model: no solve. */
 		rep->status = GP_MILP_NOSOL;

@@ -4,7 +4,7 @@
  * xdc-greedy orders its tasks from them, the transfer paths between its
  * virtual stages and the memory each device has left; xdc-milp then
  * improves those orders with the schedule MILP (sched_milp.h), keeping
- * xdc-greedy's when it finds nothing in time. The devices' task ranges
+ * xdc-greedy's when it finds nothing in time or nothing fits the memory. The devices' task ranges
  * and memory peaks are set from the result.
  */
 #include "sim_int.h"
@@ -70,6 +70,13 @@ static int solve_milp(struct sim *s, const struct gp_sched_input *in,
 		/* Keep the greedy orders; say so. */
 		si->proven = false;
 		si->status = "nosol";
+		rc = 0;
+	} else if (rep.status == GP_MILP_INFEASIBLE) {
+		/* No order fits the memory: the greedy orders run, and the
+		 * simulator says which stage does not fit and by how much
+		 * (exit 4, as with any schedule). */
+		si->proven = false;
+		si->status = "infeasible";
 		rc = 0;
 	}
 	si->gap = si->objective > 0 ? (si->objective - si->bound) / si->objective : 0;

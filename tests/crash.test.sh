@@ -154,3 +154,13 @@ PY
 	then echo "ok $n - SIG$sig to sweep -j 2 ends its workers ($(cat "$tmp/sig"))"
 	else echo "not ok $n - SIG$sig to sweep -j 2: $(tail -1 "$tmp/sig")"; fi
 done
+# A schedule MILP that cannot fit (a stage's weights alone are more than
+# its GPU holds) failed in GLPK ("the root LP failed (GLPK code 5)",
+# exit 1); now it says what does not fit, as 1f1b does, with exit 4.
+for s in 1f1b xdc-milp; do
+	c "$s: a stage over its GPU's memory" 4 20 \
+		"does not fit: pipeline 1 stage 1 \(ams, H100, layers 1-40\) needs [0-9.]+ GiB per GPU, H100 has 74.5 GiB" \
+		"$G" sim samples/default.lua --schedule $s --set model=Llama-3-70B \
+		--set 'plan.pipelines[1].stages[1].layers={1,40}' --set 'plan.pipelines[1].stages[2].layers={41,60}' \
+		--set 'plan.pipelines[1].stages[3].layers={61,70}' --set 'plan.pipelines[1].stages[4].layers={71,80}'
+done

@@ -356,6 +356,32 @@ static void test_infeasible(void **state)
 	gp_milp_report_free(&rep);
 }
 
+/* No room for one activation on a stage whose static state is already
+ * more than its GPU holds (free memory negative, in bytes, as the
+ * simulator gives it): infeasible, naming the stage, before GLPK (whose
+ * root LP failed on such a model, code 5). */
+static void test_no_room(void **state)
+{
+	(void)state;
+	struct inst t = { .S = 2, .m = 4, .f = 1, .b = 2, .link = -1, .cap = { 1, 1 } };
+	inst_init(&t);
+	for (int i = 0; i < 2; i++) {
+		t.act[i] = 2e9;
+		t.wact[i] = 1e9;
+		t.mem[i] = 40e9;
+	}
+	t.mem[1] = -2.7e11;
+	struct gp_schedule sc;
+	struct gp_milp_report rep;
+	struct gp_err e = { "" };
+	assert_int_equal(gp_sched_milp(&t.in, NULL, 10, 0, &sc, &rep, &e), -1);
+	printf("# %s\n", e.msg);
+	assert_int_equal(rep.status, GP_MILP_INFEASIBLE);
+	assert_non_null(strstr(e.msg, "no schedule fits the activation memory: stage 2 has -251.5 GiB"));
+	assert_null(sc.tasks);
+	gp_milp_report_free(&rep);
+}
+
 /* (e) 8 x 16 with B and W split and no memory limit (2880 binaries)
  * under a 1 s limit, warm-started from ZB-H1: an incumbent no worse than
  * ZB-H1 that really runs in its time, an honest bound and gap, on time. */
@@ -699,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_shared_link),
 		cmocka_unit_test(test_infeasible),
+		cmocka_unit_test(test_no_room),
 		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_8x16_memory),
 		cmocka_unit_test(test_cbc),
