@@ -133,9 +133,17 @@ p = subprocess.Popen([g, "sweep", "samples/p1.lua", "--schedule", "xdc-milp", "-
                       "-j", "2", "--set", "links[dc-a-dc-b].latency=0.5,0.6,0.7,0.8"],
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-def kids():
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(p.pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
+def kids():   # from /proc: procps may not be installed
+    out = []
+    for d in os.listdir("/proc"):
+        try:
+            st = open("/proc/%s/stat" % d).read()
+        except (OSError, ValueError):
+            continue
+        f = st[st.rindex(")") + 2:].split()
+        if d.isdigit() and int(f[1]) == p.pid and f[0] != "Z":
+            out.append(int(d))
+    return out
 t0 = time.time()
 while len(kids()) < 2 and time.time() - t0 < 20:
     time.sleep(0.05)
