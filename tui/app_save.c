@@ -11,7 +11,6 @@
  */
 #include "app.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
