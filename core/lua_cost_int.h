@@ -34,6 +34,9 @@ struct gp_lua_cost {
 	struct gp_err err;      /* the batch's first failure */
 	long calls, stray;
 	bool warned[K_N];       /* one magnitude warning per operation */
+	struct gp_layer_q eff_q; /* the last efficiency call's query, and its answer */
+	double eff;
+	bool eff_valid;
 	void (*log)(void *ud, const char *line);
 	void *log_ud;
 };

@@ -173,6 +173,23 @@ static void test_efficiency_and_params(void **state)
 	gp_costtab_free(l);
 	gp_costtab_free(c);
 	gp_lua_cost_free(lc);
+
+	/* memory sees the efficiency of its own query (asked once per
+	 * layer entry: the tables ask time, then memory, of one query). */
+	lc = script("return { efficiency = function(g, l, c) return 0.1 * c.tp / 64 + (l.kind == 'logits' and 0.5 or 0) end,\n"
+		    "  memory = function(l, g, c) return g.efficiency * 1e9 end }\n");
+	l = gp_costtab_new(s, gp_lua_cost_model(lc), &e);
+	assert_non_null(l);
+	assert_close(gp_costtab_layer(l, 0, 0, 8, GP_RC_NONE)->m.act, (0.1 * 8 / 64) * 1e9, 1e-12);
+	assert_close(gp_costtab_logits(l, 0, 0, 2)->m.act, (0.1 * 2 / 64 + 0.5) * 1e9, 1e-12);
+	/* 32 heads: 6 TP degrees x (3 blocks + logits) per pool, two calls
+	 * each (efficiency, memory), and nothing else scripted. */
+	int pools = 0;
+	for (int d = 0; d < s->ndcs; d++)
+		pools += s->dcs[d].npools;
+	assert_int_equal(gp_lua_cost_calls(lc), pools * 6 * 4 * 2);
+	gp_costtab_free(l);
+	gp_lua_cost_free(lc);
 	gp_scenario_free(s);
 }
 
