@@ -256,7 +256,7 @@ if [ -z "$w" ]; then echo "ok $n - --help lines fit in 80 columns"; else echo "n
 t "sim refuses --engine" 2 "sim does not take --engine \(plan, sweep, sensitivity do\)" "$G" sim samples/default.lua --engine atlas
 t "sweep refuses --json" 2 "sweep does not take --json \(sim, plan, compare do\)" "$G" sweep samples/default.lua --json --set 'job.seq=1,2'
 t "plan refuses --csv" 2 "plan does not take --csv \(sim does\)" "$G" plan samples/default.lua --csv
-t "sim refuses -o" 2 "sim does not take -o \(gantt, shot do\)" "$G" sim samples/default.lua -o x
+t "sim refuses -o" 2 "sim does not take -o \(gantt, calibrate, shot do\)" "$G" sim samples/default.lua -o x
 t "a switch takes no value" 2 "--json takes no value" "$G" sim samples/default.lua --json=1
 # The budget binds every engine and the polish: the MILP's plan stays
 # within $10/h (it was $65.6/h after the polish), and compare's rows do

@@ -12,9 +12,12 @@
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_GAP = 3, EXIT_INFEASIBLE = 4 };
 
 #define MAX_SETS 64
+#define MAX_FILES 256
 
 struct args {
 	const char *file;
+	const char *files[MAX_FILES];   /* a command that takes FILE...: all of them */
+	int nfiles;
 	const char *sets[MAX_SETS];
 	int nsets;
 	const char *out;
@@ -43,12 +46,13 @@ struct cmd {
 	const char *help;      /* one line */
 	const char *opts;
 	bool file;
+	bool many;             /* FILE... (args.files), not one FILE */
 	int (*run)(const struct args *a);
 	const char *default_file;   /* when FILE is not given (else an error) */
 };
 
 extern const struct cmd cmd_check, cmd_sim, cmd_gantt, cmd_plan, cmd_compare,
-	cmd_sweep, cmd_sensitivity, cmd_run, cmd_tui, cmd_shot;
+	cmd_sweep, cmd_sensitivity, cmd_run, cmd_tui, cmd_shot, cmd_calibrate;
 
 /* The commands in the order --help lists them, NULL-terminated. */
 extern const struct cmd *const cli_cmds[];

@@ -8,7 +8,7 @@
 
 const struct cmd *const cli_cmds[] = {
 	&cmd_tui, &cmd_check, &cmd_sim, &cmd_gantt, &cmd_plan, &cmd_compare, &cmd_sweep,
-	&cmd_sensitivity, &cmd_shot, &cmd_run, NULL,
+	&cmd_sensitivity, &cmd_calibrate, &cmd_shot, &cmd_run, NULL,
 };
 
 const struct cmd *cli_find_cmd(const char *name)

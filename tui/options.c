@@ -345,9 +345,12 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 		if (w[0] == '-' && w[1] && !o)
 			return cli_usage_error("unknown option '%s'", w);
 		if (!o) {
-			if (a->file || !c->file)
+			if ((a->file && !c->many) || !c->file)
 				return cli_usage_error("unexpected argument '%s'", w);
-			a->file = w;
+			if (a->nfiles == MAX_FILES)
+				return cli_usage_error("at most %d files", MAX_FILES);
+			a->files[a->nfiles++] = w;
+			a->file = a->files[0];
 			continue;
 		}
 		if (!lists(c->opts, o->key))
@@ -375,7 +378,8 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 void cli_usage_line(const struct cmd *c, char *buf, size_t n)
 {
 	size_t l = (size_t)snprintf(buf, n, "%s%s", c->name,
-				    !c->file ? "" : c->default_file ? " [FILE]" : " FILE");
+				    !c->file ? "" : c->many ? " FILE..." :
+				    c->default_file ? " [FILE]" : " FILE");
 	for (int i = 0; i < NOPTS && l < n; i++) {
 		const struct opt *o = &opts[i];
 		if (!lists(c->opts, o->key))
