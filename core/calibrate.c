@@ -185,7 +185,7 @@ static int make_model(struct cal *c, struct gp_err *e)
 		const struct gp_cost_param *q = gp_lua_cost_param(c->lc, i);
 		struct gp_cal_param *p = &c->par[i];
 		snprintf(p->name, sizeof p->name, "%s", q->name);
-		p->unit = c->o->base ? "" : cal_form_unit(q->name);
+		p->unit = cal_form_unit(q->name);
 		p->def = p->value = q->value;
 		p->min = q->min;
 		p->max = q->max;

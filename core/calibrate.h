@@ -45,7 +45,8 @@ enum gp_cal_state { GP_CAL_FITTED, GP_CAL_FIXED, GP_CAL_UNSEEN };
 
 struct gp_cal_param {
 	char name[48];
-	const char *unit;     /* "s", "B", "" (a fraction or a factor) */
+	const char *unit;     /* "s", "B" or "" (a fraction, a factor, or not
+			       * known): by name, as the form's params have them */
 	double def, min, max, value;
 	enum gp_cal_state state;
 	char why[160];        /* not fitted: why */
