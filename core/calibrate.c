@@ -124,32 +124,61 @@ static void gpu_param(const struct cal_form *f, int n, const char *gpu, char *ou
 	}
 }
 
-/* The GPU types the runs' plans use, in the order they first appear. */
-static int make_form(struct cal *c, struct gp_err *e)
+/* Run j gives GPU type g another efficiency than the first run that
+ * uses it (the form's default for the type's parameter). */
+static void differs(const struct cal *c, int j, const struct gp_gpu *g, const char *param,
+		    double def)
+{
+	if (!c->o->log)
+		return;
+	char line[1024];
+	snprintf(line, sizeof line, "%s: its %s has efficiency %g, an earlier run's %g: one %s is fitted for both, from %g",
+		 c->runs[j].path, g->name, g->efficiency, def, param, def);
+	c->o->log(c->o->log_ud, line);
+}
+
+/* GPU type g of run j into the form, once (said: the types run j has
+ * been checked against already). */
+static int add_gpu(struct cal *c, int j, const struct gp_gpu *g, bool *said, struct gp_err *e)
 {
 	struct cal_form *f = &c->form;
+	int i = 0;
+	while (i < f->ngpus && strcmp(f->gpus[i].gpu, g->name))
+		i++;
+	if (i < f->ngpus) {
+		if (g->efficiency != f->gpus[i].efficiency && !said[i])
+			differs(c, j, g, f->gpus[i].param, f->gpus[i].efficiency);
+		said[i] = true;
+		return 0;
+	}
+	if (f->ngpus == CAL_MAX_GPUS)
+		return gp_errf(e, "the runs use more than %d GPU types", CAL_MAX_GPUS);
+	snprintf(f->gpus[i].gpu, sizeof f->gpus[i].gpu, "%s", g->name);
+	gpu_param(f, i, g->name, f->gpus[i].param, sizeof f->gpus[i].param);
+	f->gpus[i].efficiency = g->efficiency;
+	said[i] = true;
+	f->ngpus++;
+	return 0;
+}
+
+/* The GPU types the runs' plans use, in the order they first appear,
+ * and the bound on the reserve. */
+static int make_form(struct cal *c, struct gp_err *e)
+{
 	double least = HUGE_VAL;
 	for (int j = 0; j < c->n; j++) {
 		const struct gp_scenario *s = c->runs[j].r.sc;
+		bool said[CAL_MAX_GPUS] = { false };
 		for (int q = 0; q < s->plan.npipes; q++)
 			for (int t = 0; t < s->plan.pipes[q].nstages; t++) {
 				const struct gp_stage *st = &s->plan.pipes[q].stages[t];
 				const struct gp_gpu *g = &s->gpus[s->dcs[st->dc].pools[st->pool].gpu];
 				least = fmin(least, g->memory);
-				int i = 0;
-				while (i < f->ngpus && strcmp(f->gpus[i].gpu, g->name))
-					i++;
-				if (i < f->ngpus)
-					continue;
-				if (f->ngpus == CAL_MAX_GPUS)
-					return gp_errf(e, "the runs use more than %d GPU types", CAL_MAX_GPUS);
-				snprintf(f->gpus[i].gpu, sizeof f->gpus[i].gpu, "%s", g->name);
-				gpu_param(f, i, g->name, f->gpus[i].param, sizeof f->gpus[i].param);
-				f->gpus[i].efficiency = g->efficiency;
-				f->ngpus++;
+				if (add_gpu(c, j, g, said, e))
+					return -1;
 			}
 	}
-	f->reserve_max = 0.4 * least;
+	c->form.reserve_max = 0.4 * least;
 	return 0;
 }
 

@@ -102,19 +102,20 @@ static void print_runs(FILE *f, const struct gp_cal_fit *r)
 		w = (int)fmax(w, (double)strlen(r->runs[j].name));
 	char s[10][32];
 	fprintf(f, "%-*s  %-45s  %s\n", w, "", "iteration time", "peak memory");
-	fprintf(f, "%-*s  %9s %9s %7s %9s %7s  %10s %10s %7s %7s\n", w, "run", "measured",
+	fprintf(f, "%-*s  %9s %9s %7s %9s %7s  %9s %9s %7s %9s %7s\n", w, "run", "measured",
 		"predicted", "error", "left out", "error", "measured", "predicted", "error",
-		"left out");
+		"left out", "error");
 	for (int j = 0; j < r->nruns; j++) {
 		const struct gp_cal_run *x = &r->runs[j];
-		fprintf(f, "%-*s  %9s %9s %7s %9s %7s  %10s %10s %7s %7s%s\n", w, x->name,
+		bool lt = x->t_meas > 0 && isfinite(x->t_loo), lm = x->m_meas > 0 && isfinite(x->m_loo);
+		fprintf(f, "%-*s  %9s %9s %7s %9s %7s  %9s %9s %7s %9s %7s%s\n", w, x->name,
 			x->t_meas > 0 ? fmt_time(x->t_meas, s[0], 32) : "-",
 			fmt_time(x->t_pred, s[1], 32), fmt_err(x->t_pred, x->t_meas, s[2], 32),
-			x->t_meas > 0 ? fmt_time(x->t_loo, s[3], 32) : "-",
-			fmt_err(x->t_loo, x->t_meas, s[4], 32),
+			lt ? fmt_time(x->t_loo, s[3], 32) : "-", fmt_err(x->t_loo, x->t_meas, s[4], 32),
 			x->m_meas > 0 ? fmt_mem(x->m_meas, s[5], 32) : "-",
 			fmt_mem(x->m_pred, s[6], 32), fmt_err(x->m_pred, x->m_meas, s[7], 32),
-			fmt_err(x->m_loo, x->m_meas, s[8], 32), x->fits ? "" : "  DOES NOT FIT");
+			lm ? fmt_mem(x->m_loo, s[8], 32) : "-", fmt_err(x->m_loo, x->m_meas, s[9], 32),
+			x->fits ? "" : "  DOES NOT FIT");
 	}
 }
 
