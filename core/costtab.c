@@ -11,6 +11,7 @@
 #include "costtab.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -444,4 +445,63 @@ struct gp_comm gp_costtab_dp_ring(const struct gp_costtab *ct, const struct gp_s
 	struct gp_comm c = gp_costtab_ring_nic(ct, dc, pool);
 	c.bw *= r;
 	return c;
+}
+
+static bool same_comm(struct gp_comm a, struct gp_comm b)
+{
+	return a.lat == b.lat && a.bw == b.bw;
+}
+
+/* Two tables of one shape: the first entry that differs, named. */
+static bool same_pool_entries(const struct gp_costtab *a, const struct gp_costtab *b, int fp,
+			      char *what, size_t n)
+{
+	const struct ct_pool *x = &a->pools[fp], *y = &b->pools[fp];
+	for (int t = 0; t < a->ntp; t++) {
+		for (int r = 0; r < NRC; r++)
+			if (memcmp(&x->blk[t * NRC + r], &y->blk[t * NRC + r], sizeof *x->blk)) {
+				snprintf(what, n, "a block's time or memory at TP %d", a->tp[t]);
+				return false;
+			}
+		if (memcmp(&x->logits[t], &y->logits[t], sizeof *x->logits)) {
+			snprintf(what, n, "the logits layer's time or memory at TP %d", a->tp[t]);
+			return false;
+		}
+	}
+	if (x->opt_rate != y->opt_rate || x->reserve != y->reserve) {
+		snprintf(what, n, "the optimizer step or the reserve");
+		return false;
+	}
+	if (!same_comm(x->nic, y->nic) || !same_comm(x->ring_nvlink, y->ring_nvlink) ||
+	    !same_comm(x->ring_nic, y->ring_nic)) {
+		snprintf(what, n, "the NVLink or NIC figures");
+		return false;
+	}
+	return true;
+}
+
+bool gp_costtab_same(const struct gp_costtab *a, const struct gp_costtab *b, char *what,
+		     size_t n)
+{
+	if (a->npools != b->npools || a->nlinks != b->nlinks || a->ntp != b->ntp) {
+		snprintf(what, n, "the tables' shape");
+		return false;
+	}
+	for (int fp = 0; fp < a->npools; fp++)
+		if (!same_pool_entries(a, b, fp, what, n)) {
+			size_t l = strlen(what);
+			snprintf(what + l, n - l, " of pool %d of DC %d", a->pools[fp].pool + 1,
+				 a->pools[fp].dc + 1);
+			return false;
+		}
+	for (int i = 0; i < a->nlinks; i++)
+		if (!same_comm(a->links[i].p2p, b->links[i].p2p)) {
+			snprintf(what, n, "WAN link direction %d", i + 1);
+			return false;
+		}
+	if (a->state.replicated != b->state.replicated || a->state.sharded != b->state.sharded) {
+		snprintf(what, n, "the model state's bytes");
+		return false;
+	}
+	return true;
 }

@@ -41,6 +41,10 @@ int gp_costtab_update(struct gp_costtab *ct, const struct gp_scenario *sc,
  * caller's guard before look-ups by index. */
 int gp_costtab_check(const struct gp_costtab *ct, const struct gp_scenario *sc,
 		     struct gp_err *e);
+/* Every entry of a and b (tables of one scenario) bitwise equal; else
+ * false and what holds the first difference. */
+bool gp_costtab_same(const struct gp_costtab *a, const struct gp_costtab *b, char *what,
+		     size_t n);
 /* Cost-model operations called so far (for tests of the updates). */
 long gp_costtab_evals(const struct gp_costtab *ct);
 const struct gp_cost_model *gp_costtab_model(const struct gp_costtab *ct);

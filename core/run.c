@@ -400,3 +400,19 @@ void gp_run_cancel(struct gp_run *r)
 {
 	atomic_store(&r->cancel, 1);
 }
+
+int gp_run_check_pure(const struct gp_run *r, struct gp_err *e)
+{
+	if (!r->sc || !r->costs)
+		return gp_errf(e, "no scenario loaded");
+	struct gp_costtab *again = gp_costtab_new(r->sc, gp_costtab_model(r->costs), e);
+	if (!again)
+		return -1;
+	char what[200];
+	int rc = 0;
+	if (!gp_costtab_same(r->costs, again, what, sizeof what))
+		rc = gp_errf(e, "%s: the cost model is not pure: evaluated twice, %s differs (state kept between calls, in an upvalue or a table?)",
+			     r->script_path[0] ? r->script_path : "the cost model", what);
+	gp_costtab_free(again);
+	return rc;
+}

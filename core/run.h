@@ -107,5 +107,9 @@ struct gp_plan gp_run_sim_plan(const struct gp_plan *p, const struct gp_sim_req 
 /* The plan looked at, or NULL. */
 const struct gp_plan *gp_run_plan_of(const struct gp_run *r);
 void gp_run_cancel(struct gp_run *r);
+/* Fills the cost tables a second time and compares them bitwise with
+ * the run's: a cost model that keeps state between calls (an upvalue
+ * counter, a table it fills) gives other figures the second time. */
+int gp_run_check_pure(const struct gp_run *r, struct gp_err *e);
 
 #endif

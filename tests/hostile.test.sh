@@ -28,3 +28,23 @@ for f in tests/hostile/*.lua; do
 	fi
 done
 rm -f /tmp/hostile.$$
+# geoplan check evaluates a cost model twice: one that keeps state
+# between calls (here in an upvalue) is refused; a pure one passes.
+n=$((n + 1))
+T=$(mktemp)
+printf 'local n = 0\nreturn { compute = function(l, g, c) n = n + 1 return 1e-3 * n end }\n' >"$T"
+out=$("$G" check samples/default.lua --cost-model "$T" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && printf '%s' "$out" | grep -qF "the cost model is not pure: evaluated twice"; then
+	echo "ok $n - check refuses a cost model with state in an upvalue"
+else
+	echo "not ok $n - impure model: exit $rc: $out"
+fi
+n=$((n + 1))
+out=$("$G" check samples/p3.lua --cost-model scripts/default-model.lua 2>&1)
+if [ $? -eq 0 ] && printf '%s' "$out" | grep -qF "the same figures twice"; then
+	echo "ok $n - check passes scripts/default-model.lua as pure"
+else
+	echo "not ok $n - pure model refused: $out"
+fi
+rm -f "$T"

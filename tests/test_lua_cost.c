@@ -10,7 +10,10 @@
 #include "costtab.h"
 #include "lua_cost.h"
 #include "plan.h"
+#include "run.h"
 #include "sim.h"
+
+#include <unistd.h>
 
 static const char *const samples[] = { "samples/default.lua", "samples/p1.lua",
 	"samples/p2.lua", "samples/p3.lua", "samples/p4.lua", "samples/p5.lua",
@@ -331,6 +334,35 @@ static void test_never_called_outside_tables(void **state)
 	gp_scenario_free(s);
 }
 
+/* A model that keeps state between calls fills the tables differently
+ * the second time: gp_run_check_pure says so; a pure one passes. */
+static void test_impure_model_found(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/geoplan-impure-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	static const char text[] = "local n = 0\n"
+		"return { compute = function(l, g, c) n = n + 1\n"
+		"  return geoplan.default.compute(l, g, c) * (1 + n * 1e-6) end }\n";
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	struct gp_run r;
+	struct gp_err e = { "" };
+	gp_run_init(&r);
+	r.cost_path = path;
+	assert_int_equal(gp_run_load(&r, "samples/default.lua", NULL, 0, &e), 0);
+	assert_int_equal(gp_run_check_pure(&r, &e), -1);
+	assert_says(e.msg, "the cost model is not pure: evaluated twice, a block's time or memory at TP 1 of pool 1 of DC 1 differs");
+	gp_run_free(&r);
+	gp_run_init(&r);
+	r.cost_path = "scripts/default-model.lua";
+	assert_int_equal(gp_run_load(&r, "samples/p3.lua", NULL, 0, &e), 0);
+	assert_int_equal(gp_run_check_pure(&r, &e), 0);
+	gp_run_free(&r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_bad_results_refused),
 		cmocka_unit_test(test_bad_scripts_refused),
 		cmocka_unit_test(test_never_called_outside_tables),
+		cmocka_unit_test(test_impure_model_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
