@@ -26,7 +26,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%
 DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
 DEB_TEST  := libcmocka-dev mandoc lua5.4 clang coinor-cbc tmux
 
-.PHONY: all run check test bench deps deps-test clean lint lint-man screens
+.PHONY: all run check test bench deps deps-test clean lint lint-man screens fuzz
 
 all: $(B)/geoplan
 
@@ -96,7 +96,35 @@ check: $(B)/.deps-test
 	  LDFLAGS="-fsanitize=address,undefined" build/san/geoplan tests-bin
 	@sh tests/run.sh build build/san
 
-tests-bin: $(TESTS)
+tests-bin: $(TESTS) $(B)/tests/fuzz-cli
+
+# The CLI's mutation driver (tests/fuzz/cli.c): no library of ours.
+$(B)/tests/fuzz-cli: tests/fuzz/cli.c | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+# Fuzzing, a separate step: libFuzzer on the loader (tests/fuzz/load.c,
+# with ASan and UBSan) for FUZZ_SECS seconds from its corpus and the
+# samples, then FUZZ_RUNS mutated scenarios through the sanitizer
+# build's command line. New inputs go to build/fuzz/corpus; crashes to
+# build/fuzz/. make check runs a short pass of the second half.
+FUZZ_SECS ?= 60
+FUZZ_RUNS ?= 2000
+FUZZ_SEED ?= $(shell date +%s)
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+fuzz: $(B)/.deps-test
+	@$(MAKE) --no-print-directory -s B=build/fuzz CC=clang \
+	  CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build/fuzz/fuzz-load
+	@$(MAKE) --no-print-directory -s B=build/san CC=clang CFLAGS="$(FUZZ_FLAGS)" \
+	  LDFLAGS="-fsanitize=address,undefined" build/san/geoplan build/san/tests/fuzz-cli
+	@mkdir -p build/fuzz/corpus build/fuzz/found
+	cd build/fuzz && ./fuzz-load -max_total_time=$(FUZZ_SECS) -timeout=20 -rss_limit_mb=2048 \
+	  -dict=../../tests/fuzz/lua.dict corpus ../../tests/fuzz/corpus ../../samples
+	./build/san/tests/fuzz-cli build/san/geoplan --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED) \
+	  --out build/fuzz/found samples/*.lua tests/fuzz/corpus/*.lua
+
+$(B)/fuzz-load: tests/fuzz/load.c $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) $(LUA_CFLAGS) -Icore -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 bench: $(B)/geoplan $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 	@sh tests/bench.sh $(B)
