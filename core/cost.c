@@ -122,6 +122,12 @@ const struct gp_default_k *gp_default_constants(void)
 	return &k;
 }
 
+/* The constants an operation runs with: its ud's, or the built-in ones. */
+static const struct gp_default_k *kof(const void *ud)
+{
+	return ud ? ud : gp_default_constants();
+}
+
 double gp_eta_nvlink(void)
 {
 	return ETA_NVLINK;
@@ -141,14 +147,15 @@ double gp_nvlink_step(void)
  * the MLP), 2 in the backward (Megatron-LM, Shoeybi et al. 2019). Inside
  * a node they ride NVLink; a TP group wider than a node crosses the
  * inter-node network, where the ring's channels share the node's NICs. */
-static double tp_allreduce(const struct gp_layer_q *q, double bytes)
+static double tp_allreduce(const struct gp_default_k *k, const struct gp_layer_q *q,
+			   double bytes)
 {
 	if (q->tp <= 1)
 		return 0;
 	const struct gp_pool *p = q->pool;
 	if (q->tp <= p->per_node)
-		return gp_ring_allreduce(bytes, q->tp, p->nvlink * ETA_NVLINK, RING_STEP);
-	double bw = fmin(p->nvlink * ETA_NVLINK, p->network * ETA_NET * p->per_node);
+		return gp_ring_allreduce(bytes, q->tp, p->nvlink * k->eta_nvlink, k->ring_step);
+	double bw = fmin(p->nvlink * k->eta_nvlink, p->network * k->eta_net * p->per_node);
 	return gp_ring_allreduce(bytes, q->tp, bw, p->latency);
 }
 
@@ -157,17 +164,18 @@ static double tp_allreduce(const struct gp_layer_q *q, double bytes)
  * attention-core share (scores and context, 4bs^2h FLOPs and the score
  * elementwise work) is returned in *core: what selective recomputation
  * redoes. */
-static double layer_compute(const struct gp_layer_q *q, double *core)
+static double layer_compute(const struct gp_default_k *k, const struct gp_layer_q *q,
+			    double *core)
 {
 	const struct gp_model *m = &q->sc->model;
 	double b = q->sc->job.micro_batch, s = q->sc->job.seq, t = q->tp;
 	double h = m->hidden;
-	double eff = q->gpu->efficiency / (1 + GEMM_X0 / (h / t) + GEMM_Y0 / (b * s));
+	double eff = q->gpu->efficiency / (1 + k->gemm_x0 / (h / t) + k->gemm_y0 / (b * s));
 	double rate = q->gpu->flops * eff * t;
 	double attn_fl = 4 * b * s * s * h;
 	double gemm = (gp_layer_flops_fwd(m, b, s) - attn_fl) / rate;
-	double att_mem = K_ATT * b * m->heads * s * s / t / q->gpu->hbm_bw;
-	double mem = (K_REP * b * s * h + 4 * b * s * m->ffn / t) / q->gpu->hbm_bw;
+	double att_mem = k->k_att * b * m->heads * s * s / t / q->gpu->hbm_bw;
+	double mem = (k->k_rep * b * s * h + 4 * b * s * m->ffn / t) / q->gpu->hbm_bw;
 	*core = attn_fl / rate + att_mem;
 	return gemm + mem + *core;
 }
@@ -175,7 +183,7 @@ static double layer_compute(const struct gp_layer_q *q, double *core)
 static void default_layer_time(void *ud, const struct gp_layer_q *q,
 			       struct gp_layer_time *out)
 {
-	(void)ud;
+	const struct gp_default_k *k = kof(ud);
 	const struct gp_model *m = &q->sc->model;
 	double b = q->sc->job.micro_batch, s = q->sc->job.seq;
 	if (q->logits) {
@@ -185,8 +193,8 @@ static void default_layer_time(void *ud, const struct gp_layer_q *q,
 		*out = (struct gp_layer_time){ f, f, f };
 		return;
 	}
-	double core, c = layer_compute(q, &core);
-	double ar = tp_allreduce(q, 2 * b * s * m->hidden);
+	double core, c = layer_compute(k, q, &core);
+	double ar = tp_allreduce(k, q, 2 * b * s * m->hidden);
 	double f = c + 2 * ar;
 	double re = q->recompute == GP_RC_FULL ? f :
 		    q->recompute == GP_RC_SELECTIVE ? core : 0;
@@ -231,8 +239,8 @@ static void default_state_memory(void *ud, const struct gp_scenario *sc,
  * what it does in collectives. */
 static void default_p2p(void *ud, const struct gp_channel_q *q, struct gp_comm *out)
 {
-	(void)ud;
-	double eta = q->kind == GP_CH_NIC ? ETA_NET : q->kind == GP_CH_NVLINK ? ETA_NVLINK : 1;
+	const struct gp_default_k *k = kof(ud);
+	double eta = q->kind == GP_CH_NIC ? k->eta_net : q->kind == GP_CH_NVLINK ? k->eta_nvlink : 1;
 	*out = (struct gp_comm){ q->latency, q->bandwidth * eta };
 }
 
@@ -240,10 +248,10 @@ static void default_p2p(void *ud, const struct gp_channel_q *q, struct gp_comm *
  * latency instead of the nominal one. */
 static void default_allreduce(void *ud, const struct gp_channel_q *q, struct gp_comm *out)
 {
-	(void)ud;
+	const struct gp_default_k *k = kof(ud);
 	switch (q->kind) {
-	case GP_CH_NVLINK: *out = (struct gp_comm){ RING_STEP, q->bandwidth * ETA_NVLINK }; break;
-	case GP_CH_NIC: *out = (struct gp_comm){ q->latency, q->bandwidth * ETA_NET }; break;
+	case GP_CH_NVLINK: *out = (struct gp_comm){ k->ring_step, q->bandwidth * k->eta_nvlink }; break;
+	case GP_CH_NIC: *out = (struct gp_comm){ q->latency, q->bandwidth * k->eta_net }; break;
 	default: *out = (struct gp_comm){ q->latency, q->bandwidth }; break;
 	}
 }
@@ -276,8 +284,7 @@ double gp_dp_sync_time(const struct gp_sync_q *q)
  * (28 bytes by count; OPT_BYTES fitted). */
 static double default_optimizer(void *ud, const struct gp_gpu *g, double params)
 {
-	(void)ud;
-	return params * OPT_BYTES / g->hbm_bw;
+	return params * kof(ud)->opt_bytes / g->hbm_bw;
 }
 
 /* The default model reserves nothing: it predicts what the job's tensors

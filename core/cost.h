@@ -128,9 +128,17 @@ double gp_boundary_bytes(const struct gp_scenario *sc);
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
 
 /* The default model's fitted constants (cost.c says what each stands
- * for), for models that build on it (geoplan.default.constants). */
+ * for), for models that build on it (geoplan.default.constants). The
+ * default operations read them from their ud when it is not NULL, so a
+ * fit can run the default model with other constants:
+ * { gp_default_cost.ops, &my_constants }. */
+#define GP_DEFAULT_K(X) \
+	X(gemm_x0) X(gemm_y0) X(k_rep) X(k_att) X(eta_nvlink) X(eta_net) X(ring_step) \
+	X(opt_bytes)
 struct gp_default_k {
-	double gemm_x0, gemm_y0, k_rep, k_att, eta_nvlink, eta_net, ring_step, opt_bytes;
+#define GP_K_FIELD(n) double n;
+	GP_DEFAULT_K(GP_K_FIELD)
+#undef GP_K_FIELD
 };
 const struct gp_default_k *gp_default_constants(void);
 /* The default model's achieved fractions of nominal bandwidth for
