@@ -295,7 +295,9 @@ static bool same_shape(const struct gp_costtab *ct, const struct gp_scenario *sc
 static bool same_job(const struct gp_job *a, const struct gp_job *b)
 {
 	return a->seq == b->seq && a->micro_batch == b->micro_batch &&
-	       a->precision_bytes == b->precision_bytes;
+	       a->precision_bytes == b->precision_bytes && a->precision == b->precision &&
+	       a->attention == b->attention && a->sequence_parallel == b->sequence_parallel &&
+	       a->tp_overlap == b->tp_overlap;
 }
 
 static bool same_pool(const struct gp_pool *a, const struct gp_pool *b)

@@ -454,9 +454,11 @@ static int conv_links(struct lh_cv *c, int top)
 /* --- job ------------------------------------------------------------- */
 
 static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
-	"precision", "optimizer", "zero", "recompute", "sync", NULL };
+	"precision", "optimizer", "zero", "recompute", "attention", "sequence_parallel",
+	"tp_overlap", "p2p_overlap", "sync", NULL };
 static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
-static const char *const precisions[] = { "bf16", "fp16", NULL };
+static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
+static const char *const attentions[] = { "flash", "materialised", NULL };
 static const char *const optimizers[] = { "adam", NULL };
 const char *const lh_recomputes[] = { "none", "selective", "full", "auto", NULL };
 static const char *const sync_modes[] = { "flat", "hierarchical", "auto", NULL };
@@ -467,7 +469,7 @@ static int conv_job(struct lh_cv *c, int top)
 	struct gp_job *j = &c->s->job;
 	if (lh_get_table(c, top, "", "job", 1) != 1)
 		return -1;
-	int prec, opt, rc, mode;
+	int prec, opt, rc, mode, att;
 	if (lh_check_keys(c, -1, "job", job_keys, 0) ||
 	    lh_get_num(c, -1, "job", "seq", LH_REQ | LH_POS | LH_INT, 0, &j->seq) ||
 	    lh_get_num(c, -1, "job", "global_batch", LH_REQ | LH_POS | LH_INT, 0,
@@ -476,9 +478,15 @@ static int conv_job(struct lh_cv *c, int top)
 	    lh_get_enum(c, -1, "job", "precision", precisions, 0, &prec) ||
 	    lh_get_enum(c, -1, "job", "optimizer", optimizers, 0, &opt) ||
 	    lh_get_int(c, -1, "job", "zero", LH_NONNEG, 1, &j->zero) ||
-	    lh_get_enum(c, -1, "job", "recompute", lh_recomputes, GP_RC_NONE, &rc))
+	    lh_get_enum(c, -1, "job", "recompute", lh_recomputes, GP_RC_NONE, &rc) ||
+	    lh_get_enum(c, -1, "job", "attention", attentions, GP_ATT_FLASH, &att) ||
+	    lh_get_bool(c, -1, "job", "sequence_parallel", true, &j->sequence_parallel) ||
+	    lh_get_bool(c, -1, "job", "tp_overlap", true, &j->tp_overlap) ||
+	    lh_get_bool(c, -1, "job", "p2p_overlap", true, &j->p2p_overlap))
 		goto fail;
 	j->precision_bytes = 2;
+	j->precision = prec;
+	j->attention = att;
 	j->recompute = rc;
 	if (j->zero > 1) {
 		lh_err(c, "job.zero", "expected 0 or 1, got %d", j->zero);

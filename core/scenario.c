@@ -176,7 +176,9 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->micro_batch == b->micro_batch && a->precision_bytes == b->precision_bytes &&
 	       a->zero == b->zero && a->recompute == b->recompute &&
 	       a->sync_mode == b->sync_mode && a->sync_every == b->sync_every &&
-	       a->sync_overlap == b->sync_overlap;
+	       a->sync_overlap == b->sync_overlap && a->precision == b->precision &&
+	       a->attention == b->attention && a->sequence_parallel == b->sequence_parallel &&
+	       a->tp_overlap == b->tp_overlap && a->p2p_overlap == b->p2p_overlap;
 }
 
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b)

@@ -33,6 +33,14 @@ enum gp_sched {
 	GP_SCHED__N
 };
 
+/* The training stack (geoplan-scenario(5), job): what the kernels and
+ * the framework do, which the cost model and the simulator follow. The
+ * zero values are today's common stack (Megatron-Core, NeMo). */
+enum gp_precision { GP_PREC_BF16, GP_PREC_FP16, GP_PREC_FP8 };
+/* Flash (fused) attention never stores the s x s scores; materialised
+ * attention (Megatron-LM until 2022) computes and keeps them. */
+enum gp_attention { GP_ATT_FLASH, GP_ATT_MATERIALISED };
+
 /* AUTO (job.sync.mode only): the planner chooses per plan. */
 enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER, GP_SYNC_AUTO };
 enum gp_objective { GP_OBJ_TIME, GP_OBJ_COST, GP_OBJ_WAN };
@@ -81,11 +89,17 @@ struct gp_model {
 struct gp_job {
 	double seq, global_batch, micro_batch;
 	int precision_bytes;        /* 2 for bf16/fp16 */
+	enum gp_precision precision; /* of the GEMMs (fp8: Transformer Engine) */
+	enum gp_attention attention;
+	bool sequence_parallel;     /* norms and dropouts split over the TP group */
+	bool tp_overlap;            /* TP collectives overlap the GEMMs */
+	bool p2p_overlap;           /* stage boundaries do not block compute */
 	int zero;                   /* 0 or 1 */
 	enum gp_recompute recompute;
 	enum gp_sync_mode sync_mode;
 	int sync_every;             /* H: WAN sync every H steps */
-	bool sync_overlap;          /* DP sync overlaps backward */
+	bool sync_overlap;          /* DP sync overlaps compute (with zero,
+				     * the parameter all-gather too) */
 };
 
 struct gp_stage {

@@ -171,6 +171,11 @@ static void put_str(struct wr *w, const char *ind, const char *key, const char *
 	fprintf(w->f, ",\n");
 }
 
+static void put_bool(struct wr *w, const char *ind, const char *key, bool v)
+{
+	fprintf(w->f, "%s%s = %s,\n", ind, key, v ? "true" : "false");
+}
+
 /* names[i], the name of an enum value. */
 static void put_name(struct wr *w, const char *ind, const char *key, const char *const *names,
 		     int nnames, int i)
@@ -365,6 +370,8 @@ static void write_job(struct wr *w, const struct gp_job *j)
 {
 	static const char *const rc[] = { "none", "selective", "full", "auto" };
 	static const char *const modes[] = { "flat", "hierarchical", "auto" };
+	static const char *const precs[] = { "bf16", "fp16", "fp8" };
+	static const char *const atts[] = { "flash", "materialised" };
 	w->where = "job";
 	fprintf(w->f, "  job = {\n");
 	put_num(w, "    ", "seq", j->seq, Q_PLAIN);
@@ -373,10 +380,14 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	if (j->precision_bytes != 2)
 		w_fail(w, "precision of %d bytes: the file knows bf16 and fp16 (2 bytes)",
 		       j->precision_bytes);
-	put_str(w, "    ", "precision", "bf16");
+	put_name(w, "    ", "precision", precs, 3, (int)j->precision);
 	put_str(w, "    ", "optimizer", "adam");
 	put_int(w, "    ", "zero", j->zero);
 	put_name(w, "    ", "recompute", rc, 4, (int)j->recompute);
+	put_name(w, "    ", "attention", atts, 2, (int)j->attention);
+	put_bool(w, "    ", "sequence_parallel", j->sequence_parallel);
+	put_bool(w, "    ", "tp_overlap", j->tp_overlap);
+	put_bool(w, "    ", "p2p_overlap", j->p2p_overlap);
 	fprintf(w->f, "    sync = {\n");
 	put_name(w, "      ", "mode", modes, 3, (int)j->sync_mode);
 	put_int(w, "      ", "every", j->sync_every);
