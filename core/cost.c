@@ -88,7 +88,7 @@ double gp_ring_allreduce(double bytes, int p, double bw, double lat)
  * Calibration. The constants below are fitted once, for all rows at
  * the same time, to the 109 measured Megatron-LM iterations on A100 nodes
  * in tests/data (vTrain, MIT licence); make bench prints the fit
- * (tests/vtrain.c). Each stands for something physical:
+ * (tests/fidelity.c). Each stands for something physical:
  *
  *  GEMM_X0, GEMM_Y0  a GEMM runs below the GPU's ceiling (efficiency)
  *                    when its split dimension h/t or its row count b*s

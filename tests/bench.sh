@@ -4,8 +4,8 @@
 set -u
 B=${1:-build}
 G=$B/geoplan
-echo "== fidelity: vTrain A100 measurements (tests/data) =="
-"$B/tests/vtrain" tests/data/vtrain-a100-measured.csv
+echo "== fidelity: measured iterations (tests/data/sets: vTrain, Korthikanti, NeMo) =="
+"$B/tests/fidelity" --sets tests/data/sets
 echo
 echo "== simulator speed =="
 "$B/tests/simbench"
