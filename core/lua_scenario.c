@@ -15,7 +15,7 @@
 
 /* --- GPUs ---------------------------------------------------------- */
 
-static const char *const gpu_keys[] = { "tflops", "memory", "hbm_bandwidth",
+static const char *const gpu_keys[] = { "tflops", "fp8_tflops", "memory", "hbm_bandwidth",
 	"nvlink", "efficiency", "price_per_hour", NULL };
 
 static int find_gpu(const struct gp_scenario *s, const char *name)
@@ -34,6 +34,7 @@ static int conv_gpu(struct lh_cv *c, int t, const char *path, struct gp_gpu *g,
 	int req = known ? 0 : LH_REQ;
 	if (lh_check_keys(c, t, path, gpu_keys, 0) ||
 	    lh_get_num(c, t, path, "tflops", req | LH_POS, g->flops, &g->flops) ||
+	    lh_get_num(c, t, path, "fp8_tflops", LH_NONNEG, g->fp8_flops, &g->fp8_flops) ||
 	    lh_get_num(c, t, path, "memory", req | LH_POS, g->memory, &g->memory) ||
 	    lh_get_num(c, t, path, "hbm_bandwidth", req | LH_POS, g->hbm_bw, &g->hbm_bw) ||
 	    lh_get_num(c, t, path, "nvlink", LH_POS, known ? g->nvlink : 32e9, &g->nvlink) ||
@@ -459,7 +460,7 @@ static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
 static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
 static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const attentions[] = { "flash", "materialised", NULL };
-static const char *const optimizers[] = { "adam", NULL };
+static const char *const optimizers[] = { "adam", "adam-bf16", NULL };
 const char *const lh_recomputes[] = { "none", "selective", "full", "auto", NULL };
 static const char *const sync_modes[] = { "flat", "hierarchical", "auto", NULL };
 
@@ -486,6 +487,7 @@ static int conv_job(struct lh_cv *c, int top)
 		goto fail;
 	j->precision_bytes = 2;
 	j->precision = prec;
+	j->optimizer = opt;
 	j->attention = att;
 	j->recompute = rc;
 	if (j->zero > 1) {

@@ -138,7 +138,8 @@ void gp_scenario_free(struct gp_scenario *s)
 
 static bool same_gpu(const struct gp_gpu *a, const struct gp_gpu *b)
 {
-	return !strcmp(a->name, b->name) && a->flops == b->flops && a->memory == b->memory &&
+	return !strcmp(a->name, b->name) && a->flops == b->flops && a->fp8_flops == b->fp8_flops &&
+	       a->memory == b->memory &&
 	       a->hbm_bw == b->hbm_bw && a->nvlink == b->nvlink &&
 	       a->efficiency == b->efficiency && a->price_per_hour == b->price_per_hour;
 }
@@ -177,7 +178,8 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->zero == b->zero && a->recompute == b->recompute &&
 	       a->sync_mode == b->sync_mode && a->sync_every == b->sync_every &&
 	       a->sync_overlap == b->sync_overlap && a->precision == b->precision &&
-	       a->attention == b->attention && a->sequence_parallel == b->sequence_parallel &&
+	       a->attention == b->attention && a->optimizer == b->optimizer &&
+	       a->sequence_parallel == b->sequence_parallel &&
 	       a->tp_overlap == b->tp_overlap && a->p2p_overlap == b->p2p_overlap;
 }
 

@@ -34,12 +34,17 @@ enum gp_sched {
 };
 
 /* The training stack (geoplan-scenario(5), job): what the kernels and
- * the framework do, which the cost model and the simulator follow. The
- * zero values are today's common stack (Megatron-Core, NeMo). */
+ * the framework do, which the cost model and the simulator follow. A
+ * job that says nothing gets today's common stack (Megatron-Core, NeMo):
+ * bf16, flash attention, sequence parallelism, overlapped tensor-parallel
+ * and pipeline communication, fp32 Adam state. */
 enum gp_precision { GP_PREC_BF16, GP_PREC_FP16, GP_PREC_FP8 };
 /* Flash (fused) attention never stores the s x s scores; materialised
  * attention (Megatron-LM until 2022) computes and keeps them. */
 enum gp_attention { GP_ATT_FLASH, GP_ATT_MATERIALISED };
+/* Adam's sharded state (master weights, moments) in fp32, or in bf16 as
+ * NeMo's distributed_fused_adam with dtype bf16 keeps it. */
+enum gp_optimizer { GP_OPT_ADAM, GP_OPT_ADAM_BF16 };
 
 /* AUTO (job.sync.mode only): the planner chooses per plan. */
 enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER, GP_SYNC_AUTO };
@@ -53,6 +58,7 @@ struct gp_gpu {
 	double nvlink;         /* bytes/s per GPU per direction inside a node */
 	double efficiency;     /* achievable fraction of peak on large GEMMs */
 	double price_per_hour; /* USD per GPU hour */
+	double fp8_flops;      /* dense FP8 peak, FLOP/s; 0: no FP8 */
 };
 
 struct gp_pool {
@@ -91,6 +97,7 @@ struct gp_job {
 	int precision_bytes;        /* 2 for bf16/fp16 */
 	enum gp_precision precision; /* of the GEMMs (fp8: Transformer Engine) */
 	enum gp_attention attention;
+	enum gp_optimizer optimizer;
 	bool sequence_parallel;     /* norms and dropouts split over the TP group */
 	bool tp_overlap;            /* TP collectives overlap the GEMMs */
 	bool p2p_overlap;           /* stage boundaries do not block compute */

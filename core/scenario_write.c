@@ -203,7 +203,8 @@ static struct gp_scenario *catalog(struct gp_err *e)
 
 static bool same_numbers(const struct gp_gpu *a, const struct gp_gpu *b)
 {
-	return a->flops == b->flops && a->memory == b->memory && a->hbm_bw == b->hbm_bw &&
+	return a->flops == b->flops && a->fp8_flops == b->fp8_flops && a->memory == b->memory &&
+	       a->hbm_bw == b->hbm_bw &&
 	       a->nvlink == b->nvlink && a->efficiency == b->efficiency &&
 	       a->price_per_hour == b->price_per_hour;
 }
@@ -229,6 +230,7 @@ static void write_gpu(struct wr *w, const struct gp_gpu *g)
 	gp_esc_lua(w->f, g->name);
 	fprintf(w->f, "] = {\n");
 	put_num(w, "      ", "tflops", g->flops, Q_FLOPS);
+	put_num(w, "      ", "fp8_tflops", g->fp8_flops, Q_FLOPS);
 	put_num(w, "      ", "memory", g->memory, Q_MEM);
 	put_num(w, "      ", "hbm_bandwidth", g->hbm_bw, Q_BYTES_S);
 	put_num(w, "      ", "nvlink", g->nvlink, Q_BYTES_S);
@@ -372,6 +374,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	static const char *const modes[] = { "flat", "hierarchical", "auto" };
 	static const char *const precs[] = { "bf16", "fp16", "fp8" };
 	static const char *const atts[] = { "flash", "materialised" };
+	static const char *const opts[] = { "adam", "adam-bf16" };
 	w->where = "job";
 	fprintf(w->f, "  job = {\n");
 	put_num(w, "    ", "seq", j->seq, Q_PLAIN);
@@ -381,7 +384,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 		w_fail(w, "precision of %d bytes: the file knows bf16 and fp16 (2 bytes)",
 		       j->precision_bytes);
 	put_name(w, "    ", "precision", precs, 3, (int)j->precision);
-	put_str(w, "    ", "optimizer", "adam");
+	put_name(w, "    ", "optimizer", opts, 2, (int)j->optimizer);
 	put_int(w, "    ", "zero", j->zero);
 	put_name(w, "    ", "recompute", rc, 4, (int)j->recompute);
 	put_name(w, "    ", "attention", atts, 2, (int)j->attention);

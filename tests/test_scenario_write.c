@@ -217,7 +217,7 @@ static void test_edited_scenario(void **state)
 	struct gp_scenario *s = scen("%s", rich);
 	struct gp_scenario *d = gp_scenario_dup(s, 1);
 	assert_non_null(d);
-	struct gp_gpu aaa = { "AAA", 5e14, 96.0 * 1073741824, 4e12, 4.5e11, 0.7, 4 };
+	struct gp_gpu aaa = { "AAA", 5e14, 96.0 * 1073741824, 4e12, 4.5e11, 0.7, 4, 0 };
 	d->gpus[d->ngpus] = aaa;
 	int a = gp_find_dc(d, "a"), b = gp_find_dc(d, "b");
 	d->dcs[b].pools[0].gpu = d->ngpus++;
