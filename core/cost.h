@@ -2,7 +2,8 @@
  * cost.h: the cost model: how long compute, communication and the
  * optimizer take, and how much memory a stage needs.
  *
- * The default model (cost.c) implements the formulas of
+ * The default model (cost_default.c, on the closed forms of cost.c)
+ * implements the formulas of
  * geoplan-scenario(5), each with its source. It sits behind struct
  * gp_cost_ops so that another model (a Lua script) can replace any
  * operation. Only the cost tables (costtab.c) call the operations; the
@@ -94,6 +95,11 @@ struct gp_cost_ops {
 	 * slack): part of every peak. The query's tp is 1, its recompute
 	 * and logits unset. */
 	double (*reserve)(void *ud, const struct gp_layer_q *q);
+	/* Optional (NULL: the default model's). The share of an overlapped
+	 * DP gradient collective's time that the compute it overlaps on a GPU
+	 * of the pool loses (its kernels hold SMs and HBM bandwidth). The
+	 * query is as for reserve. */
+	double (*sync_contention)(void *ud, const struct gp_layer_q *q);
 	/* Optional: bracket each batch of calls a table build or update
 	 * makes. An operation that fails records why and returns harmless
 	 * values; end then returns -1 with e, and the batch is not used. */
@@ -113,7 +119,11 @@ double gp_layer_flops_fwd(const struct gp_model *m, double b, double s);
 double gp_logits_flops_fwd(const struct gp_model *m, double b, double s);
 double gp_layer_params(const struct gp_model *m);
 double gp_embedding_params(const struct gp_model *m);
-/* Stored activation bytes of one layer for one micro-batch per GPU. */
+/* Stored activation bytes of one layer for one micro-batch per GPU,
+ * for the job's stack (its micro-batch, sequence, attention kernel and
+ * sequence parallelism), and for today's (flash, sequence parallel). */
+double gp_layer_act_job(const struct gp_model *m, const struct gp_job *j, int tp,
+			enum gp_recompute rc);
 double gp_layer_act_bytes(const struct gp_model *m, double b, double s,
 			  int tp, enum gp_recompute rc);
 /* Of those, what W still needs after B (the inputs of the GEMMs). */
@@ -133,8 +143,9 @@ double gp_ring_allreduce(double bytes, int p, double bw, double lat);
  * fit can run the default model with other constants:
  * { gp_default_cost.ops, &my_constants }. */
 #define GP_DEFAULT_K(X) \
-	X(gemm_x0) X(gemm_y0) X(k_rep) X(k_att) X(eta_nvlink) X(eta_net) X(ring_step) \
-	X(opt_bytes)
+	X(gemm_x0) X(gemm_y0) X(k_rep) X(k_att) X(k_bwd) X(flash_eff) X(flash_bwd) X(tp_ov) \
+	X(fp8_eff) X(ce_bytes) X(eta_nvlink) X(eta_net) X(ring_step) X(opt_bytes) \
+	X(reserve) X(frag) X(dp_cont)
 struct gp_default_k {
 #define GP_K_FIELD(n) double n;
 	GP_DEFAULT_K(GP_K_FIELD)

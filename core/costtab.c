@@ -25,6 +25,7 @@ struct ct_pool {
 	struct gp_layer_cost *logits;  /* [ntp] */
 	double opt_rate;               /* optimizer seconds per parameter */
 	double reserve;                /* bytes per GPU the job cannot use */
+	double contention;             /* compute lost to overlapped DP sync */
 	struct gp_comm nic, ring_nvlink, ring_nic;
 };
 
@@ -140,6 +141,10 @@ static void eval_pool(struct gp_costtab *ct, const struct gp_scenario *sc, struc
 		p->reserve = ct->cm.ops->reserve(ct->cm.ud, &gq);
 		ct->evals++;
 	}
+	/* A model without the operation (a script) gets the default's. */
+	p->contention = ct->cm.ops->sync_contention
+			? ct->cm.ops->sync_contention(ct->cm.ud, &gq)
+			: gp_default_cost.ops->sync_contention(NULL, &gq);
 	struct gp_channel_q nic = { .sc = sc, .kind = GP_CH_NIC, .dc = p->dc, .pool = pool,
 				    .bandwidth = pool->network, .latency = pool->latency };
 	struct gp_channel_q nvl = { .sc = sc, .kind = GP_CH_NVLINK, .dc = p->dc, .pool = pool,
@@ -297,7 +302,7 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	return a->seq == b->seq && a->micro_batch == b->micro_batch &&
 	       a->precision_bytes == b->precision_bytes && a->precision == b->precision &&
 	       a->attention == b->attention && a->sequence_parallel == b->sequence_parallel &&
-	       a->tp_overlap == b->tp_overlap;
+	       a->tp_overlap == b->tp_overlap && a->optimizer == b->optimizer;
 }
 
 static bool same_pool(const struct gp_pool *a, const struct gp_pool *b)
@@ -308,7 +313,8 @@ static bool same_pool(const struct gp_pool *a, const struct gp_pool *b)
 
 static bool same_gpu(const struct gp_gpu *a, const struct gp_gpu *b)
 {
-	return !strcmp(a->name, b->name) && a->flops == b->flops && a->memory == b->memory &&
+	return !strcmp(a->name, b->name) && a->flops == b->flops && a->fp8_flops == b->fp8_flops &&
+	       a->memory == b->memory &&
 	       a->hbm_bw == b->hbm_bw && a->nvlink == b->nvlink &&
 	       a->efficiency == b->efficiency;
 }
@@ -393,6 +399,11 @@ double gp_costtab_optimizer(const struct gp_costtab *ct, int dc, int pool, doubl
 double gp_costtab_reserve(const struct gp_costtab *ct, int dc, int pool)
 {
 	return pool_of(ct, dc, pool)->reserve;
+}
+
+double gp_costtab_contention(const struct gp_costtab *ct, int dc, int pool)
+{
+	return pool_of(ct, dc, pool)->contention;
 }
 
 double gp_costtab_state_bytes(const struct gp_costtab *ct, int d)

@@ -61,6 +61,8 @@ double gp_costtab_optimizer(const struct gp_costtab *ct, int dc, int pool,
 			    double params);
 /* Bytes of each GPU of the pool the job cannot use (part of every peak). */
 double gp_costtab_reserve(const struct gp_costtab *ct, int dc, int pool);
+/* The share of overlapped DP sync time compute on the pool loses. */
+double gp_costtab_contention(const struct gp_costtab *ct, int dc, int pool);
 /* Model state per parameter with ZeRO-1 (when the job says so) over d
  * replicas. */
 double gp_costtab_state_bytes(const struct gp_costtab *ct, int d);

@@ -16,6 +16,9 @@
 #include "scenario.h"
 
 static const char *const rc_names[] = { "none", "selective", "full" };
+static const char *const lv_precision_names[] = { "bf16", "fp16", "fp8" };
+static const char *const lv_attention_names[] = { "flash", "materialised" };
+static const char *const lv_optimizer_names[] = { "adam", "adam-bf16" };
 static const char *const ch_names[] = { "nvlink", "nic", "wan" };
 
 const char *lv_recompute_name(enum gp_recompute rc)
@@ -124,6 +127,13 @@ void lv_push_layer(lua_State *L, const struct gp_layer_q *q)
 	lua_setfield(L, -2, "gated");
 	set_num(L, "seq", s);
 	set_num(L, "micro_batch", b);
+	set_str(L, "precision", lv_precision_names[q->sc->job.precision]);
+	set_str(L, "attention", lv_attention_names[q->sc->job.attention]);
+	set_str(L, "optimizer", lv_optimizer_names[q->sc->job.optimizer]);
+	lua_pushboolean(L, q->sc->job.sequence_parallel);
+	lua_setfield(L, -2, "sequence_parallel");
+	lua_pushboolean(L, q->sc->job.tp_overlap);
+	lua_setfield(L, -2, "tp_overlap");
 	set_num(L, "flops", q->logits ? gp_logits_flops_fwd(m, b, s) : gp_layer_flops_fwd(m, b, s));
 	set_num(L, "params", q->logits ? gp_embedding_params(m) : gp_layer_params(m));
 	lv_readonly(L, "layer");
@@ -134,6 +144,7 @@ void lv_push_gpu(lua_State *L, const struct gp_gpu *g, double efficiency)
 	lua_createtable(L, 0, 7);
 	set_str(L, "name", g->name);
 	set_num(L, "tflops", g->flops);
+	set_num(L, "fp8_tflops", g->fp8_flops);
 	set_num(L, "memory", g->memory);
 	set_num(L, "hbm_bandwidth", g->hbm_bw);
 	set_num(L, "nvlink", g->nvlink);
@@ -247,10 +258,41 @@ static void rd_gpu(lua_State *L, int t, struct gp_gpu *g)
 {
 	luaL_checktype(L, t, LUA_TTABLE);
 	g->flops = rd_num(L, t, "gpu", "tflops");
+	g->fp8_flops = lua_getfield(L, t, "fp8_tflops") == LUA_TNIL ? 0
+		       : rd_num(L, t, "gpu", "fp8_tflops");
+	lua_pop(L, 1);
 	g->hbm_bw = rd_num(L, t, "gpu", "hbm_bandwidth");
 	g->efficiency = rd_num(L, t, "gpu", "efficiency");
 	g->memory = rd_num(L, t, "gpu", "memory");
 	g->nvlink = rd_num(L, t, "gpu", "nvlink");
+}
+
+/* The stack fields of a layer table; a table without them (made by a
+ * script) gets the job defaults. */
+static int rd_opt_choice(lua_State *L, const char *key, const char *const *names, int n)
+{
+	if (lua_getfield(L, 1, key) == LUA_TNIL) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	lua_pop(L, 1);
+	return rd_choice(L, 1, "layer", key, names, n);
+}
+
+static bool rd_opt_bool(lua_State *L, const char *key)
+{
+	bool v = lua_getfield(L, 1, key) == LUA_TNIL || lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
+static void rd_stack(lua_State *L, struct gp_job *j)
+{
+	j->precision = (enum gp_precision)rd_opt_choice(L, "precision", lv_precision_names, 3);
+	j->attention = (enum gp_attention)rd_opt_choice(L, "attention", lv_attention_names, 2);
+	j->optimizer = (enum gp_optimizer)rd_opt_choice(L, "optimizer", lv_optimizer_names, 2);
+	j->sequence_parallel = rd_opt_bool(L, "sequence_parallel");
+	j->tp_overlap = rd_opt_bool(L, "tp_overlap");
 }
 
 static void rd_layer_q(lua_State *L, struct rd_q *r)
@@ -271,6 +313,7 @@ static void rd_layer_q(lua_State *L, struct rd_q *r)
 	lua_pop(L, 1);
 	r->sc.job.seq = rd_num(L, 1, "layer", "seq");
 	r->sc.job.micro_batch = rd_num(L, 1, "layer", "micro_batch");
+	rd_stack(L, &r->sc.job);
 	rd_gpu(L, 2, &r->gpu);
 	double tp = rd_num(L, 3, "ctx", "tp");
 	if (!(tp >= 1 && tp <= 1e6) || tp != (int)tp)
@@ -375,8 +418,10 @@ static int d_optimizer(lua_State *L)
 /* reserve(gpu, ctx) -> bytes per GPU the job cannot use. */
 static int d_reserve(lua_State *L)
 {
-	luaL_checktype(L, 1, LUA_TTABLE);
-	lua_pushnumber(L, 0);
+	struct gp_gpu g = { .flops = 0 };
+	rd_gpu(L, 1, &g);
+	struct gp_layer_q q = { .gpu = &g, .tp = 1 };
+	lua_pushnumber(L, gp_default_cost.ops->reserve(NULL, &q));
 	return 1;
 }
 
@@ -392,6 +437,14 @@ static void push_constants(lua_State *L)
 	set_num(L, "eta_net", k->eta_net);
 	set_num(L, "ring_step", k->ring_step);
 	set_num(L, "opt_bytes", k->opt_bytes);
+	set_num(L, "k_bwd", k->k_bwd);
+	set_num(L, "flash_eff", k->flash_eff);
+	set_num(L, "flash_bwd", k->flash_bwd);
+	set_num(L, "tp_ov", k->tp_ov);
+	set_num(L, "fp8_eff", k->fp8_eff);
+	set_num(L, "ce_bytes", k->ce_bytes);
+	set_num(L, "reserve", k->reserve);
+	set_num(L, "frag", k->frag);
 	lv_readonly(L, "geoplan.default.constants");
 }
 

@@ -28,6 +28,7 @@ enum ev_type {
 	EV_SYNC,       /* a = device: a local sync phase ended */
 	EV_KICK,       /* a = device: a sync bucket becomes ready */
 	EV_OPT_END,    /* a = device */
+	EV_SENT,       /* a = device: its blocking send is done */
 };
 
 struct ev {
@@ -91,6 +92,7 @@ struct bucket {
 	double shard;        /* bytes each TP rank all-reduces */
 	double wan;          /* bytes per ring edge across DCs, this device's share */
 	int32_t src;         /* recording: the gradient task that made it ready */
+	double l0[2], l1[2]; /* its local phases, start and end (0, 0: none) */
 };
 
 struct xfer {
@@ -285,6 +287,7 @@ static void on_link(struct sim *s, int li, uint64_t gen)
 
 static void try_start(struct sim *s, int di);
 static void sync_kick(struct sim *s, int di);
+static void on_free(struct sim *s, int di);
 
 static void deliver(struct sim *s, int g, int64_t idx)
 {
@@ -308,9 +311,14 @@ double sim_intra_p2p(struct sim *s, int g, int a, int b, double bytes)
 	return gp_costtab_intra_p2p(s->ct, s->sc, x->dc, x->pool, x->tp, y->pool, y->tp, bytes);
 }
 
-/* Sends the output of (vs, mb), span src, to virtual stage `to`. */
-static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd,
-		 int32_t src)
+/* Sends the output of (vs, mb), span src, to virtual stage `to`.
+ * Returns how long the sender is held: a stage boundary inside a DC
+ * blocks it for the transfer unless the job overlaps point-to-point
+ * communication with compute (Megatron-LM's batched, blocking
+ * send/receive pairs without --overlap-p2p-communication); WAN
+ * transfers run on their links either way. */
+static double send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd,
+		   int32_t src)
 {
 	struct group *gr = &s->g[g];
 	int a = gp_vs_device(gr->S, gr->vshape, from_vs);
@@ -319,18 +327,20 @@ static void send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd,
 	if (a == b) {
 		note_dep(s, g, idx, src);
 		push(s, s->now, EV_ARRIVE, g, idx);
-		return;
+		return 0;
 	}
 	double bytes = gp_boundary_bytes(s->sc);
 	int da = sim_stage_dc(s, g, a), db = sim_stage_dc(s, g, b);
 	if (da == db) {
+		double t = sim_intra_p2p(s, g, a, b, bytes);
 		note_dep(s, g, idx, src);
-		push(s, s->now + sim_intra_p2p(s, g, a, b, bytes), EV_ARRIVE, g, idx);
-		return;
+		push(s, s->now + t, EV_ARRIVE, g, idx);
+		return s->sc->job.p2p_overlap ? 0 : t;
 	}
 	int li = sim_link_index(s->sc, da, db);
 	link_send(s, li, bytes, gr->R, s->l[li].lat,
 		  bwd ? GP_SPAN_GRAD : GP_SPAN_ACT, g, mb, -1, idx, src);
+	return 0;
 }
 
 static void add_buckets(struct sim *s, int di, int vs, double t0, double t1);
@@ -403,20 +413,34 @@ static void on_task_end(struct sim *s, int di)
 	struct group *gr = &s->g[d->g];
 	const struct gp_task *t = &gr->sc.tasks[d->next];
 	int vs = gp_vs_of(gr->S, gr->vshape, d->s, t->chunk);
+	double hold = 0;
 	d->busy = false;
 	d->next++;
 	d->last_end = s->now;
 	if (t->kind == GP_TASK_F) {
 		if (vs + 1 < gr->VS) {
-			send(s, d->g, vs, vs + 1, t->mb, 0, d->span);
+			hold = send(s, d->g, vs, vs + 1, t->mb, 0, d->span);
 		} else {
 			int64_t i = (int64_t)vs * gr->m + t->mb;
 			gr->bin[i] = s->now;
 			note_dep(s, d->g, i * 2 + 1, d->span);
 		}
 	} else if (t->kind == GP_TASK_B && vs > 0) {
-		send(s, d->g, vs, vs - 1, t->mb, 1, d->span);
+		hold = send(s, d->g, vs, vs - 1, t->mb, 1, d->span);
 	}
+	if (hold > 0) {
+		d->busy = true;   /* until EV_SENT */
+		push(s, s->now + hold, EV_SENT, di, 0);
+		return;
+	}
+	on_free(s, di);
+}
+
+/* Device di may start its next task, or its sync when it has none. */
+static void on_free(struct sim *s, int di)
+{
+	struct dev *d = &s->d[di];
+	d->busy = false;
 	try_start(s, di);
 	if (d->next == d->end)
 		sync_kick(s, di);
@@ -442,13 +466,16 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes)
 			       .dcs = d->k, .mode = s->mode,
 			       .every = s->sc->job.sync_every };
 	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q),
-					   d->span };
+					   d->span, { 0, 0 }, { 0, 0 } };
 	return 0;
 }
 
 /* The last gradient task of chunk vs runs over [t0, t1]: its layers'
- * gradients are final one by one (backward order), each a bucket; without
- * overlap the whole device is one bucket once all its chunks are done. */
+ * gradients are final one by one (backward order), in buckets of whole
+ * layers; without overlap the whole device is one bucket once all its
+ * chunks are done. A bucket holds at least max(40M, 1M x D) parameters
+ * of the GPU's shard, Megatron-Core's default (DistributedDataParallel-
+ * Config.bucket_size), so the rings' latency does not grow with D. */
 static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 {
 	struct dev *d = &s->d[di];
@@ -465,9 +492,23 @@ static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 			add_bucket(s, d, t1, d->grad_bytes);
 		return;
 	}
-	for (int k = 1; k <= n; k++)
-		add_bucket(s, d, t0 + (t1 - t0) * k / n, per_layer);
+	double shard = per_layer / s->sc->job.precision_bytes / st->tp;
+	double want = fmax(40e6, 1e6 * d->D);
+	int g = shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
+	for (int k = 0; k < n; k += g) {
+		int e = k + g < n ? k + g : n;
+		add_bucket(s, d, t0 + (t1 - t0) * e / n, per_layer * (e - k));
+	}
 	sync_kick(s, di);
+}
+
+/* Local phase k (0 or 1) of bucket b, starting now: its time, kept so
+ * that what ran under compute can slow that compute (start_opt). */
+static double local_phase(const struct sim *s, struct bucket *b, int k, double t)
+{
+	b->l0[k] = s->now;
+	b->l1[k] = s->now + t;
+	return t;
 }
 
 static double local_allreduce(const struct dev *d, double shard, int ranks)
@@ -488,14 +529,21 @@ static void record_sync(struct sim *s, struct dev *d, double t)
 	d->sync_ready = s->now + t;
 }
 
+/* The optimizer runs once the sync is done and the compute, slowed by
+ * the contention share of the local sync time that ran under it, is. */
 static void start_opt(struct sim *s, int di)
 {
 	struct dev *d = &s->d[di];
-	double t0 = fmax(s->now, d->last_end);
+	double under = 0;
+	for (int i = 0; i < d->nbk; i++)
+		for (int k = 0; k < 2; k++)
+			under += fmax(0, fmin(d->bk[i].l1[k], d->last_end) - d->bk[i].l0[k]);
+	double ready = d->last_end + d->cont * under;
+	double t0 = fmax(s->now, ready);
 	/* It waited for the last sync phase or the last compute task. */
-	bool synced = d->sync_dep >= 0 && d->sync_ready > d->last_end;
+	bool synced = d->sync_dep >= 0 && d->sync_ready > ready;
 	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0, synced ? d->sync_dep : d->span,
-	       synced ? d->sync_ready : d->last_end);
+	       synced ? d->sync_ready : ready);
 	push(s, t0 + d->t_opt, EV_OPT_END, di, 0);
 }
 
@@ -535,7 +583,7 @@ static void sync_kick(struct sim *s, int di)
 	else
 		t = 0;
 	record_sync(s, d, t);
-	push(s, s->now + t, EV_SYNC, di, 0);
+	push(s, s->now + local_phase(s, b, 0, t), EV_SYNC, di, 0);
 }
 
 static void on_sync(struct sim *s, int di)
@@ -562,7 +610,7 @@ static void on_sync(struct sim *s, int di)
 		double t = s->mode == GP_SYNC_HIER
 			   ? local_allreduce(d, b->shard, d->local) / 2 : 0;
 		record_sync(s, d, t);
-		push(s, s->now + t, EV_SYNC, di, 0);
+		push(s, s->now + local_phase(s, b, 1, t), EV_SYNC, di, 0);
 		return;
 	}
 	d->sync_busy = false;
@@ -632,6 +680,7 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 				sync_kick(&s, ev.a);
 				break;
 			case EV_OPT_END: s.d[ev.a].t_end = s.now; break;
+			case EV_SENT: on_free(&s, ev.a); break;
 			}
 		}
 		if (s.cancelled)

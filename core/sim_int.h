@@ -64,6 +64,7 @@ struct dev {
 	int D, k, local;     /* replicas in all, DCs, replicas in this DC */
 	int *ring;           /* the k DCs, in ring order */
 	double local_bw, local_lat;
+	double cont;         /* compute lost per second of sync under it */
 	double grad_bytes;   /* whole stage, all TP ranks */
 	double t_opt, t_end;   /* optimizer time, and when it ends */
 	double stat;           /* bytes of weights, gradients, optimizer state */

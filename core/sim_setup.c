@@ -213,6 +213,7 @@ static int dp_group(struct sim *s, struct dev *d)
 	struct gp_comm c = gp_costtab_dp_ring(s->ct, s->sc, me->dc, me->pool, me->tp, ranks);
 	d->local_bw = c.bw;
 	d->local_lat = c.lat;
+	d->cont = gp_costtab_contention(s->ct, me->dc, me->pool);
 	return 0;
 }
 

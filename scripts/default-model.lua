@@ -30,54 +30,95 @@ local function ring(bytes, p, bw, lat)
   return 2 * (p - 1) * lat + 2.0 * (p - 1) / p * bytes / bw
 end
 
--- Megatron's TP all-reduces: NVLink inside a node, the NICs beyond.
-local function tp_allreduce(ctx, bytes)
+-- A pass's TP collectives: two all-reduces (or with sequence parallelism
+-- all-gathers and reduce-scatters of the same bytes); NVLink inside a
+-- node, the NICs beyond.
+local function tp_comm(ctx, bytes)
   local tp, pool = ctx.tp, ctx.pool
   if tp <= 1 then return 0 end
   if tp <= pool.per_node then
-    return ring(bytes, tp, pool.nvlink * k.eta_nvlink, k.ring_step)
+    return 2 * ring(bytes, tp, pool.nvlink * k.eta_nvlink, k.ring_step)
   end
   local bw = math.min(pool.nvlink * k.eta_nvlink, pool.network * k.eta_net * pool.per_node)
-  return ring(bytes, tp, bw, pool.latency)
+  return 2 * ring(bytes, tp, bw, pool.latency)
 end
 
--- One TP rank's compute: GEMMs at a size-dependent efficiency plus the
--- memory-bound elementwise work; also the attention core's share.
-local function block_compute(l, gpu, ctx)
-  local b, s, t, h = l.micro_batch, l.seq, ctx.tp, l.hidden
-  local eff = gpu.efficiency / (1 + k.gemm_x0 / (h / t) + k.gemm_y0 / (b * s))
-  local rate = gpu.tflops * eff * t
-  local attn_fl = 4 * b * s * s * h
-  local gemm = (block_flops(l) - attn_fl) / rate
-  local att_mem = k.k_att * b * l.heads * s * s / t / gpu.hbm_bandwidth
-  local mem = (k.k_rep * b * s * h + 4 * b * s * l.ffn / t) / gpu.hbm_bandwidth
-  local core = attn_fl / rate + att_mem
-  return gemm + mem + core, core
+-- What stays exposed: overlapped collectives hide behind the GEMMs;
+-- without, sequence parallelism hides the backward's all-gathers.
+local function tp_exposed(l, comm, gemm, bwd)
+  if not l.sequence_parallel then return comm end
+  if not l.tp_overlap then
+    if bwd then return comm / 2 end
+    return comm
+  end
+  return math.max(0, comm - gemm) + k.tp_ov * comm
+end
+
+-- GEMM FLOP/s of the TP group, derated for small GEMMs; FP8 at its peak.
+local function gemm_rate(l, gpu, ctx, fp8)
+  local t = ctx.tp
+  local eff = gpu.efficiency / (1 + k.gemm_x0 / (l.hidden / t) + k.gemm_y0 / (l.micro_batch * l.seq))
+  local peak = gpu.tflops
+  if fp8 and gpu.fp8_tflops > 0 then peak = gpu.fp8_tflops * k.fp8_eff end
+  return peak * eff * t
+end
+
+-- The attention core: materialised scores (GEMMs and their elementwise
+-- work), or flash attention on the causal half.
+local function attention_core(l, gpu, ctx)
+  local b, s, h, t = l.micro_batch, l.seq, l.hidden, ctx.tp
+  local fl = 4 * b * s * s * h
+  if l.attention == "flash" then
+    local f = fl / 2 / (gpu.tflops * gpu.efficiency * k.flash_eff * t)
+    return f, k.flash_bwd * f
+  end
+  local gemm = fl / gemm_rate(l, gpu, ctx, false)
+  local mem = k.k_att * b * l.heads * s * s / t / gpu.hbm_bandwidth
+  return gemm + mem, 2 * gemm + k.k_bwd * mem
 end
 
 local function compute(l, gpu, ctx)
-  local b, s = l.micro_batch, l.seq
+  local b, s, h, t = l.micro_batch, l.seq, l.hidden, ctx.tp
   if l.kind == "logits" then
-    local f = 2 * b * s * l.hidden * l.vocab / (gpu.tflops * gpu.efficiency * ctx.tp)
-    return f, f, f
+    local f = 2 * b * s * h * l.vocab / (gpu.tflops * gpu.efficiency * t)
+    local ce = k.ce_bytes * b * s * l.vocab / t / gpu.hbm_bandwidth
+    return f + ce, f + ce, f
   end
-  local c, core = block_compute(l, gpu, ctx)
-  local ar = tp_allreduce(ctx, 2 * b * s * l.hidden)
-  local f = c + 2 * ar
+  local g = l.gated and 3 or 2
+  local attn_fl = 4 * b * s * s * h
+  local gemm = (block_flops(l) - attn_fl) / gemm_rate(l, gpu, ctx, l.precision == "fp8")
+  local core_f, core_b = attention_core(l, gpu, ctx)
+  local rep = l.sequence_parallel and t or 1
+  local mem_f = (k.k_rep * b * s * h / rep + 2 * g * b * s * l.ffn / t) / gpu.hbm_bandwidth
+  local comm = tp_comm(ctx, 2 * b * s * h)
+  local f = gemm + core_f + mem_f + tp_exposed(l, comm, gemm, false)
   local re = 0
-  if ctx.recompute == "full" then re = f elseif ctx.recompute == "selective" then re = core end
-  return f, c + 2 * ar + re, c
+  if ctx.recompute == "full" then re = f elseif ctx.recompute == "selective" then re = core_f end
+  return f, gemm + core_b + k.k_bwd * mem_f + tp_exposed(l, comm, gemm, true) + re, gemm
 end
 
--- Stored activations (Korthikanti et al., MLSys '23) and what W keeps.
+-- Stored activations (Korthikanti et al., MLSys '23, generalised to GQA
+-- and gated MLPs; no scores with flash attention) and what W keeps.
 local function memory(l, gpu, ctx)
   local b, s, tp = l.micro_batch, l.seq, ctx.tp
   if l.kind == "logits" then return 4 * b * s * l.vocab / tp, 0 end
-  local h, a = l.hidden, l.heads
+  local h, a, g = l.hidden, l.heads, l.gated and 3 or 2
+  local rep = l.sequence_parallel and tp or 1
   local act
-  if ctx.recompute == "full" then act = 2 * s * b * h
-  elseif ctx.recompute == "selective" then act = 34 * s * b * h / tp
-  else act = s * b * h * (34 + 5 * a * s / h) / tp end
+  if ctx.recompute == "full" then
+    act = 2 * s * b * h / rep
+  else
+    local split = 4 + 4 * l.kv_heads / a + 2 * l.ffn * (g - 1) / h + 2 * l.ffn / h
+    local outside = 10
+    if l.precision == "fp8" then
+      outside = outside - 2
+      split = split - l.ffn / h
+    end
+    act = s * b * h * (outside / rep + split / tp)
+    if l.attention == "materialised" and ctx.recompute ~= "selective" then
+      act = act + 5 * a * s * s * b / tp
+    end
+  end
   local wact = (6 * s * b * h + 2 * s * b * l.ffn) / tp
   if wact > act then wact = act end
   return act, wact
@@ -97,5 +138,5 @@ return {
     return { latency = ch.latency, bandwidth = ch.bandwidth }
   end,
   optimizer = function(gpu, n, ctx) return n * k.opt_bytes / gpu.hbm_bandwidth end,
-  reserve = function(gpu, ctx) return 0 end,
+  reserve = function(gpu, ctx) return k.reserve + k.frag * gpu.memory end,
 }

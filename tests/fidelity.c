@@ -14,6 +14,7 @@
  * fields a user writes.
  *
  * usage: fidelity [--rows] [--check] [--fit NAMES] [--cost-model FILE]
+ *                 [--constants K=V,...] [--scenarios DIR]
  *                 { --sets FILE | [--name N] [--stack K=V,...] CSV } ...
  * --name and --stack apply to the CSV after them; a sets file
  * (tests/data/sets) lists data sets a line each: name, CSV, the limits
@@ -25,7 +26,9 @@
  * --fit a,b,...: Nelder-Mead over those constants of the default model
  * (names of geoplan.default.constants, or eff.GPU for a catalog
  * efficiency), minimising the mean of the data sets' MAPEs; prints the
- * constants found and the fidelity with them.
+ * constants found and the fidelity with them; --constants a=V,... sets
+ * some first (names as for --fit). --scenarios DIR writes
+ * each row's scenario as DIR/SET-LINE.lua, for geoplan sim or gantt.
  */
 #include <math.h>
 #include <stddef.h>
@@ -41,14 +44,14 @@
 
 #define MAX_SETS 8
 #define MAX_ROWS 512
-#define MAX_FIT 16
+#define MAX_FIT 24
 #define VAL 48
 
 /* What a row may say; K_ stacks are the keys --stack takes. */
 enum col {
 	K_LAYERS, K_HIDDEN, K_HEADS, K_KV, K_FFN, K_VOCAB, K_MLP, K_SEQ, K_GPUS, K_PER_NODE,
 	K_NIC, K_GPU, K_TP, K_PP, K_DP, K_MB, K_GBS, K_VS, K_RC, K_SP, K_SYNC_OV, K_PREC,
-	K_ATT, K_TPOV, K_P2POV, K_ZERO, K_SEC, K_MSEC, K_MODEL, K_RUN, K_PARAMS, NCOL
+	K_ATT, K_TPOV, K_P2POV, K_ZERO, K_OPT, K_SEC, K_MSEC, K_MODEL, K_RUN, K_PARAMS, NCOL
 };
 
 static const struct {
@@ -80,6 +83,7 @@ static const struct {
 	[K_TPOV] = { "tp_overlap", { 0 } },
 	[K_P2POV] = { "p2p_overlap", { 0 } },
 	[K_ZERO] = { "zero", { 0 } },
+	[K_OPT] = { "optimizer", { 0 } },
 	[K_SEC] = { "iteration_s", { "step_s" } },
 	[K_MSEC] = { "iteration time (ms)", { 0 } },
 	[K_MODEL] = { "model", { 0 } },
@@ -105,24 +109,38 @@ struct dset {
 };
 
 /* A constant being fitted: one of the default model's, or a catalog
- * efficiency (eff.GPU). */
+ * efficiency (eff.GPU), within the range that keeps it physical. */
 struct fitp {
 	char name[64];
 	double *at;
 	double eff;
 	char gpu[GP_NAME_MAX];
+	double lo, hi;
+};
+
+/* What each constant may be (cost_default.c says what it stands for). */
+static const struct {
+	const char *name;
+	double lo, hi;
+} ranges[] = {
+	{ "gemm_x0", 0, 1000 }, { "gemm_y0", 0, 10000 }, { "k_rep", 0, 100 },
+	{ "k_att", 0, 100 }, { "k_bwd", 0.5, 3 }, { "flash_eff", 0.7, 1.2 },
+	{ "flash_bwd", 2, 3.5 }, { "tp_ov", 0, 1 }, { "fp8_eff", 0.3, 1 },
+	{ "ce_bytes", 0, 40 }, { "eta_nvlink", 0.4, 1 }, { "eta_net", 0.4, 1 },
+	{ "ring_step", 0, 1e-4 }, { "opt_bytes", 12, 80 }, { "reserve", 0, 1e10 },
+	{ "frag", 0, 0.3 }, { "dp_cont", 0, 1 }, { "eff.", 0.2, 1 },
 };
 
 struct run {
 	int show, check;
-	const char *fit, *cost_model;
+	const char *fit, *cost_model, *dump, *kset;
 	struct dset sets[MAX_SETS];
 	int nsets;
 	struct gp_default_k k;
 	struct gp_cost_model model;
 	struct gp_lua_cost *lc;
 	struct fitp fp[MAX_FIT];
-	int nfp;
+	int nfp, nfit;          /* constants given; the first nfit are fitted */
 };
 
 /* --- reading the CSV files ------------------------------------------ */
@@ -242,10 +260,14 @@ static void gpus_text(const struct run *run, char *out, size_t n)
 {
 	size_t l = 0;
 	out[0] = 0;
-	for (int i = 0; i < run->nfp; i++)
-		if (run->fp[i].gpu[0] && l < n)
+	for (int i = 0; i < run->nfp; i++) {
+		bool seen = false;   /* the first of a GPU's is the one fitted */
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(run->fp[j].gpu, run->fp[i].gpu);
+		if (run->fp[i].gpu[0] && !seen && l < n)
 			l += (size_t)snprintf(out + l, n - l, "%s[\"%s\"] = { efficiency = %.17g }",
 					      l ? ", " : " gpus = { ", run->fp[i].gpu, run->fp[i].eff);
+	}
 	if (l && l < n)
 		snprintf(out + l, n - l, " },");
 }
@@ -267,7 +289,7 @@ static char *row_text(const struct run *run, const struct row *r)
 {
 	size_t n = 1 << 16;
 	char *buf = malloc(n), *stages = malloc(n / 2), gpus[1024], att[64], sp[64], tpo[64],
-	     p2p[64], prec[64];
+	     p2p[64], prec[64], opt[64];
 	if (!buf || !stages) {
 		free(buf);
 		free(stages);
@@ -277,6 +299,7 @@ static char *row_text(const struct run *run, const struct row *r)
 	gpus_text(run, gpus, sizeof gpus);
 	opt_str(att, sizeof att, "attention", r->v[K_ATT]);
 	opt_str(prec, sizeof prec, "precision", r->v[K_PREC]);
+	opt_str(opt, sizeof opt, "optimizer", r->v[K_OPT]);
 	opt_bool(sp, sizeof sp, "sequence_parallel", r->v[K_SP]);
 	opt_bool(tpo, sizeof tpo, "tp_overlap", r->v[K_TPOV]);
 	opt_bool(p2p, sizeof p2p, "p2p_overlap", r->v[K_P2POV]);
@@ -292,14 +315,14 @@ static char *row_text(const struct run *run, const struct row *r)
 		 " model = { layers = %.0f, hidden = %.0f, heads = %.0f, kv_heads = %.0f, ffn = %.0f,\n"
 		 "   vocab = %.0f, gated = %s },\n"
 		 " job = { seq = %.0f, global_batch = %.0f, micro_batch = %.0f, recompute = '%s',\n"
-		 "   zero = %.0f, %s%s%s%s%s sync = { overlap = %s } },\n"
+		 "   zero = %.0f, %s%s%s%s%s%s sync = { overlap = %s } },\n"
 		 " plan = { schedule = '%s', chunks = %.0f, pipelines = { { micro_batches = %.0f,\n"
 		 "   replicas = %.0f, stages = { %s } } } } }\n",
 		 gpus, r->v[K_GPU][0] ? r->v[K_GPU] : "H100", tp * pp * dp, num(r, K_PER_NODE, 8),
 		 num(r, K_NIC, 400), num(r, K_LAYERS, 0), h, heads, num(r, K_KV, heads),
 		 num(r, K_FFN, 4 * h), num(r, K_VOCAB, 50257), gated ? "true" : "false",
 		 num(r, K_SEQ, 2048), gbs, mb, r->v[K_RC][0] ? r->v[K_RC] : "none",
-		 num(r, K_ZERO, 1), prec, att, sp, tpo, p2p,
+		 num(r, K_ZERO, 1), prec, opt, att, sp, tpo, p2p,
 		 r->v[K_SYNC_OV][0] && !yes(r->v[K_SYNC_OV]) ? "false" : "true",
 		 vs > 1 ? "interleaved" : "1f1b", vs, gbs / (mb * dp), dp, stages);
 	free(stages);
@@ -429,21 +452,53 @@ static double *constant(struct gp_default_k *k, const char *name)
 	return NULL;
 }
 
-static int fit_params(struct run *run)
+/* A catalog efficiency's value as the first scenario has it. */
+static int catalog_eff(const struct run *run, struct fitp *p)
+{
+	for (const struct fitp *q = run->fp; q < p; q++)
+		if (!strcmp(q->gpu, p->gpu)) {
+			p->eff = q->eff;   /* set by --constants */
+			return 0;
+		}
+	const struct gp_scenario *s = run->nsets && run->sets[0].n ? run->sets[0].rows[0].sc : NULL;
+	for (int i = 0; s && i < s->ngpus; i++)
+		if (!strcmp(s->gpus[i].name, p->gpu)) {
+			p->eff = s->gpus[i].efficiency;
+			return 0;
+		}
+	fprintf(stderr, "--fit: no GPU \"%s\" in the catalog\n", p->gpu);
+	return -1;
+}
+
+/* NAME or NAME=VALUE, ...: the constants to fit or to set. */
+static int fit_params(struct run *run, const char *list)
 {
 	char buf[512], *f[MAX_FIT];
-	snprintf(buf, sizeof buf, "%s", run->fit);
+	snprintf(buf, sizeof buf, "%s", list);
 	int n = split(buf, f, MAX_FIT);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && run->nfp < MAX_FIT; i++) {
+		char *eq = strchr(f[i], '=');
+		if (eq)
+			*eq = 0;
 		struct fitp *p = &run->fp[run->nfp++];
 		snprintf(p->name, sizeof p->name, "%s", f[i]);
 		if (!strncmp(f[i], "eff.", 4)) {
 			snprintf(p->gpu, sizeof p->gpu, "%s", f[i] + 4);
-			p->eff = !strncmp(p->gpu, "A100", 4) ? GP_DEFAULT_EFFICIENCY : 0.75;
+			if (catalog_eff(run, p))
+				return -1;
 		} else if (!(p->at = constant(&run->k, f[i]))) {
 			fprintf(stderr, "--fit: no constant \"%s\"\n", f[i]);
 			return -1;
 		}
+		p->lo = -HUGE_VAL;
+		p->hi = HUGE_VAL;
+		for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
+			if (!strncmp(f[i], ranges[r].name, strlen(ranges[r].name))) {
+				p->lo = ranges[r].lo;
+				p->hi = ranges[r].hi;
+			}
+		if (eq)
+			*(p->at ? p->at : &p->eff) = atof(eq + 1);
 	}
 	return 0;
 }
@@ -453,17 +508,28 @@ static double *fit_value(struct fitp *p)
 	return p->at ? p->at : &p->eff;
 }
 
-/* The objective: the mean of the data sets' MAPEs. */
+/* The objective: the mean of the data sets' MAPEs, plus ten times what
+ * a set's MAPE exceeds its limit, at the constants clamped to their
+ * ranges, plus how far outside them x is. */
 static double objective(struct run *run, const double *x)
 {
-	for (int i = 0; i < run->nfp; i++)
-		*fit_value(&run->fp[i]) = x[i];
+	double out = 0;
+	for (int i = 0; i < run->nfit; i++) {
+		struct fitp *p = &run->fp[i];
+		double v = fmin(fmax(x[i], p->lo), p->hi);
+		out += fabs(x[i] - v) / (fabs(v) + 1e-9);
+		*fit_value(p) = v;
+	}
 	if (evaluate(run))
 		return 1e9;
 	double sum = 0;
-	for (int d = 0; d < run->nsets; d++)
-		sum += run->sets[d].mape;
-	return sum / run->nsets;
+	for (int d = 0; d < run->nsets; d++) {
+		const struct dset *ds = &run->sets[d];
+		sum += ds->mape / run->nsets;
+		if (ds->max_mape >= 0 && ds->mape > ds->max_mape)
+			sum += 10 * (ds->mape - ds->max_mape);
+	}
+	return sum + 100 * out;
 }
 
 /* Nelder-Mead (Lagarias et al. 1998 coefficients) from x, steps of 10 %. */
@@ -526,15 +592,10 @@ static void nelder_mead(struct run *run, double *x, int n, int iters)
 	objective(run, x);
 }
 
-static int fit(struct run *run)
+/* Catalog efficiencies live in the scenario text: parse it on every
+ * evaluation then. */
+static void reparse(struct run *run)
 {
-	if (fit_params(run))
-		return 2;
-	double x[MAX_FIT];
-	for (int i = 0; i < run->nfp; i++)
-		x[i] = *fit_value(&run->fp[i]);
-	/* Catalog efficiencies live in the scenario text: parse every
-	 * evaluation then. */
 	bool text = false;
 	for (int i = 0; i < run->nfp; i++)
 		text |= run->fp[i].gpu[0] != 0;
@@ -543,15 +604,51 @@ static int fit(struct run *run)
 			gp_scenario_free(run->sets[d].rows[i].sc);
 			run->sets[d].rows[i].sc = NULL;
 		}
-	nelder_mead(run, x, run->nfp, 60 * run->nfp);
+}
+
+static int fit(struct run *run)
+{
+	int n0 = run->nfp;
+	if (fit_params(run, run->fit))
+		return 2;
+	reparse(run);
+	double x[MAX_FIT];
+	/* The set ones stay; the fitted ones move. */
+	struct fitp *fp = run->fp + n0;
+	int nf = run->nfp - n0;
+	for (int i = 0; i < nf; i++)
+		x[i] = *fit_value(&fp[i]);
+	struct fitp keep[MAX_FIT];
+	memcpy(keep, run->fp, sizeof keep);
+	memmove(run->fp, fp, sizeof *fp * (size_t)nf);
+	memcpy(run->fp + nf, keep, sizeof *fp * (size_t)n0);
+	run->nfit = nf;
+	nelder_mead(run, x, nf, 60 * nf);
 	printf("fitted:");
-	for (int i = 0; i < run->nfp; i++)
-		printf(" %s = %.5g", run->fp[i].name, x[i]);
+	for (int i = 0; i < nf; i++)
+		printf(" %s=%.5g", run->fp[i].name, *fit_value(&run->fp[i]));
 	printf("\n");
 	return 0;
 }
 
 /* --- driver ---------------------------------------------------------- */
+
+/* --scenarios DIR: row i of set ds as DIR/NAME-ROW.lua (ROW its line). */
+static int dump_row(const struct run *run, const struct dset *ds, int i)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s-%d.lua", run->dump, ds->name, i + 2);
+	char *text = row_text(run, &ds->rows[i]);
+	FILE *f = text ? fopen(path, "w") : NULL;
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	} else {
+		fprintf(stderr, "%s: cannot write\n", path);
+	}
+	free(text);
+	return f ? 0 : -1;
+}
 
 static int load(struct run *run)
 {
@@ -572,6 +669,8 @@ static int load(struct run *run)
 			return 1;
 		for (int i = 0; i < ds->n; i++) {
 			struct gp_err e = { "" };
+			if (run->dump && dump_row(run, ds, i))
+				return 1;
 			ds->rows[i].sc = row_scenario(run, &ds->rows[i], &e);
 			if (!ds->rows[i].sc) {
 				fprintf(stderr, "%s row %d: %s\n", ds->path, i + 2, e.msg);
@@ -699,6 +798,10 @@ static int parse_args(int argc, char **argv, struct run *run)
 			run->fit = argv[++i];
 		else if (!strcmp(a, "--cost-model") && more)
 			run->cost_model = argv[++i];
+		else if (!strcmp(a, "--constants") && more)
+			run->kset = argv[++i];
+		else if (!strcmp(a, "--scenarios") && more)
+			run->dump = argv[++i];
 		else if (!strcmp(a, "--sets") && more) {
 			if (read_sets(run, argv[++i]))
 				return 1;
@@ -731,10 +834,14 @@ int main(int argc, char **argv)
 		return 1;
 	int rc = parse_args(argc, argv, run);
 	if (rc == 2)
-		fprintf(stderr, "usage: fidelity [--rows] [--check] [--fit NAMES] [--cost-model FILE]\n"
+		fprintf(stderr, "usage: fidelity [--rows] [--check] [--fit NAMES] [--cost-model FILE] [--scenarios DIR]\n"
 				"  { --sets FILE | [--name N] [--stack K=V,...] CSV } ...\n");
 	if (rc == 0)
 		rc = load(run);
+	if (rc == 0 && run->kset) {
+		rc = fit_params(run, run->kset) ? 2 : 0;
+		reparse(run);
+	}
 	if (rc == 0 && run->fit)
 		rc = fit(run);
 	if (rc == 0)

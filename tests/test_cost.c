@@ -1,7 +1,11 @@
 /*
  * test_cost.c: FLOP, parameter and memory counts of two catalog models
- * against values worked out by hand, and the all-reduce times the
- * simulator produces against the closed forms of geoplan-scenario(5).
+ * against values worked out by hand, for each training-stack feature
+ * and with the features off (Korthikanti et al.'s closed forms); a
+ * block's time part by part and feature by feature; the 22B layer of
+ * Korthikanti et al., Table 4, against its measured times; and the
+ * all-reduce times the simulator produces against the closed forms of
+ * geoplan-scenario(5).
  */
 #include <math.h>
 #include "testutil.h"
@@ -24,8 +28,13 @@ static struct gp_model model_of(const char *name)
  * = 173948534784 + 1235116032 = 175183650816 (the "175B").
  * Forward FLOPs, b = 1, s = 2048: 24bsh^2 + 4bs^2h
  * = 24 * 2048 * 150994944 + 4 * 4194304 * 12288 = 7421703487488 + 206158430208.
- * Activations, t = 8, no recomputation: sbh(34 + 5as/h)/t
- * = 2048 * 12288 * (34 + 80) / 8 = 358612992 bytes. */
+ * Activations, t = 8, no recomputation (Korthikanti et al., equations 2
+ * and 5), materialised attention: with sequence parallelism sbh(34 +
+ * 5as/h)/t = 2048 * 12288 * (34 + 80) / 8 = 358612992 bytes; without,
+ * sbh(10 + 24/t + 5as/(ht)) = 25165824 * (10 + 3 + 10) = 578813952.
+ * Flash attention drops the scores: 34sbh/t = 106954752 (selective
+ * recomputation the same); FP8 GEMM inputs in one byte: sbh(8 + 20)/t.
+ * Full recomputation: 2sbh, split by sequence parallelism. */
 static void test_gpt3_counts(void **state)
 {
 	(void)state;
@@ -35,10 +44,22 @@ static void test_gpt3_counts(void **state)
 		     175183650816.0, 1e-12);
 	assert_close(gp_layer_flops_fwd(&m, 1, 2048), 7421703487488.0 + 206158430208.0, 1e-12);
 	assert_close(gp_logits_flops_fwd(&m, 1, 2048), 2.0 * 2048 * 12288 * 50257, 1e-12);
-	assert_close(gp_layer_act_bytes(&m, 1, 2048, 8, GP_RC_NONE), 358612992.0, 1e-12);
-	assert_close(gp_layer_act_bytes(&m, 1, 2048, 8, GP_RC_SELECTIVE),
-		     34.0 * 2048 * 12288 / 8, 1e-12);
-	assert_close(gp_layer_act_bytes(&m, 1, 2048, 8, GP_RC_FULL), 2.0 * 2048 * 12288, 1e-12);
+	struct gp_job mat = { .seq = 2048, .micro_batch = 1, .attention = GP_ATT_MATERIALISED,
+			      .sequence_parallel = true };
+	double sbh = 2048.0 * 12288;
+	assert_close(gp_layer_act_job(&m, &mat, 8, GP_RC_NONE), 358612992.0, 1e-12);
+	assert_close(gp_layer_act_job(&m, &mat, 8, GP_RC_SELECTIVE), 34 * sbh / 8, 1e-12);
+	assert_close(gp_layer_act_job(&m, &mat, 8, GP_RC_FULL), 2 * sbh / 8, 1e-12);
+	mat.sequence_parallel = false;
+	assert_close(gp_layer_act_job(&m, &mat, 8, GP_RC_NONE), 578813952.0, 1e-12);
+	assert_close(gp_layer_act_job(&m, &mat, 8, GP_RC_SELECTIVE), sbh * (10 + 3), 1e-12);
+	assert_close(gp_layer_act_job(&m, &mat, 8, GP_RC_FULL), 2 * sbh, 1e-12);
+	/* Today's stack: flash attention, sequence parallelism. */
+	assert_close(gp_layer_act_bytes(&m, 1, 2048, 8, GP_RC_NONE), 106954752.0, 1e-12);
+	assert_close(gp_layer_act_bytes(&m, 1, 2048, 8, GP_RC_SELECTIVE), 106954752.0, 1e-12);
+	struct gp_job fp8 = { .seq = 2048, .micro_batch = 1, .sequence_parallel = true,
+			      .precision = GP_PREC_FP8 };
+	assert_close(gp_layer_act_job(&m, &fp8, 8, GP_RC_NONE), sbh * 28 / 8, 1e-12);
 }
 
 /* Llama-3-70B: h = 8192, 64 heads, 8 KV heads, f = 28672 gated.
@@ -56,6 +77,12 @@ static void test_llama70b_counts(void **state)
 		     70553698304.0, 1e-12);
 	assert_close(gp_layer_flops_fwd(&m, 1, 4096),
 		     687194767360.0 + 549755813888.0 + 549755813888.0 + 5772436045824.0, 1e-12);
+	/* Activations, flash attention, sequence parallelism, t = 8: outside
+	 * the TP split 10 (norm inputs 4, QKV and MLP inputs 4, masks 2);
+	 * split Q 2, K and V 4k/a = 0.5, output projection input 2, gated
+	 * MLP outputs 2 x 2f/h = 14 and activation 2f/h = 7: 25.5. */
+	double sbh = 4096.0 * 8192;
+	assert_close(gp_layer_act_bytes(&m, 1, 4096, 8, GP_RC_NONE), sbh * 35.5 / 8, 1e-12);
 	/* Mixed-precision Adam: 16 bytes a parameter; ZeRO-1 over 8: 4 + 1.5. */
 	assert_close(gp_state_bytes_per_param(0, 8), 16, 0);
 	assert_close(gp_state_bytes_per_param(1, 8), 5.5, 1e-12);
@@ -77,16 +104,160 @@ static void test_stage_memory(void **state)
 	struct gp_err e;
 	assert_int_equal(gp_simulate(s, &s->plan, NULL, &r, &e), 0);
 	double layer = 855654400.0, emb = 128256.0 * 8192;
+	/* Every GPU loses the runtime's reserve and the allocator's share. */
+	const struct gp_default_k *k = gp_default_constants();
+	double reserve = k->reserve + k->frag * 80.0 * 1073741824;
 	/* stage 2: 20 layers, 16 bytes each / 8, 3 micro-batches in flight of
-	 * 20 x 4096 x 8192 x (34 + 5 x 64 x 4096 / 8192) / 8 bytes. */
-	double act = 20 * 4096.0 * 8192 * (34 + 5 * 64 * 4096 / 8192.0) / 8;
-	assert_close(r.devs[1].mem_peak, 20 * layer * 16 / 8 + 3 * act, 1e-9);
+	 * 20 x 4096 x 8192 x (10 + 25.5) / 8 bytes (flash, sequence parallel). */
+	double act = 20 * 4096.0 * 8192 * 35.5 / 8;
+	assert_close(r.devs[1].mem_peak, 20 * layer * 16 / 8 + reserve + 3 * act, 1e-9);
 	/* stage 1 also holds the embedding, 4 in flight. */
-	assert_close(r.devs[0].mem_peak, (20 * layer + emb) * 16 / 8 + 4 * act, 1e-9);
-	/* It does not fit an 80 GB H100, and says so. */
+	assert_close(r.devs[0].mem_peak, (20 * layer + emb) * 16 / 8 + reserve + 4 * act, 1e-9);
+	assert_true(r.fits);
+	gp_result_free(&r);
+	/* Materialised attention keeps the scores, 5as^2b/t more a layer:
+	 * that does not fit an 80 GiB H100, and says so. */
+	s->job.attention = GP_ATT_MATERIALISED;
+	assert_int_equal(gp_simulate(s, &s->plan, NULL, &r, &e), 0);
+	act += 20 * 5 * 64 * 4096.0 * 4096 / 8;
+	assert_close(r.devs[1].mem_peak, 20 * layer * 16 / 8 + reserve + 3 * act, 1e-9);
 	assert_false(r.fits);
 	assert_non_null(strstr(r.fit_msg, "pipeline 1 stage 1"));
 	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
+/* A GPU of round figures, one node of 8, a block of h 4096, 32 heads (8
+ * KV), f 16384, seq 2048, micro-batch 1, and the job fields `job`. */
+static struct gp_scenario *round_gpu(const char *job)
+{
+	return scen("return { gpus = { X = { tflops = 1e15, fp8_tflops = 2e15, memory = 1e11,"
+		    "   hbm_bandwidth = 1e12, nvlink = 1e11, efficiency = 0.5 } },"
+		    " dcs = { { name = 'a', pools = { { gpu = 'X', count = 8 } } } },"
+		    " model = { layers = 2, hidden = 4096, heads = 32, kv_heads = 8, ffn = 16384,"
+		    "   vocab = 32000 },"
+		    " job = { seq = 2048, global_batch = 1%s } }", job);
+}
+
+static struct gp_layer_time layer_of(const struct gp_scenario *s, int tp,
+				     enum gp_recompute rc, int logits)
+{
+	const struct gp_pool *p = &s->dcs[0].pools[0];
+	struct gp_layer_q q = { .sc = s, .gpu = &s->gpus[p->gpu], .pool = p, .tp = tp,
+				.recompute = rc, .logits = logits };
+	struct gp_layer_time t;
+	gp_default_cost.ops->layer_time(NULL, &q, &t);
+	return t;
+}
+
+static void assert_layer(const struct gp_layer_time *t, double f, double b, double w)
+{
+	assert_close(t->f, f, 1e-12);
+	assert_close(t->b, b, 1e-12);
+	assert_close(t->w, w, 1e-12);
+}
+
+/* A block on TP 4, part by part as cost_default.c states it, and what
+ * each stack feature changes: the attention kernel, sequence
+ * parallelism, TP overlap, FP8 GEMMs, recomputation; and the logits. */
+static void test_block_time_by_parts(void **state)
+{
+	(void)state;
+	const struct gp_default_k *k = gp_default_constants();
+	double b = 1, sq = 2048, h = 4096, a = 32, f = 16384, t = 4, bsh = b * sq * h;
+	struct gp_scenario *s = round_gpu("");
+	double attn = 4 * b * sq * sq * h, fl = gp_layer_flops_fwd(&s->model, b, sq);
+	double eff = 0.5 / (1 + k->gemm_x0 / (h / t) + k->gemm_y0 / (b * sq));
+	double gemm = (fl - attn) / (1e15 * eff * t);
+	/* Flash: the causal half of the scores, its backward FLASH_BWD x. */
+	double cf = attn / 2 / (1e15 * 0.5 * k->flash_eff * t), cb = k->flash_bwd * cf;
+	double mem = (k->k_rep * bsh / t + 4 * b * sq * f / t) / 1e12;
+	double comm = 2 * gp_ring_allreduce(2 * bsh, 4, 1e11 * k->eta_nvlink, k->ring_step);
+	double ex = fmax(0, comm - gemm) + k->tp_ov * comm;
+	double fwd = gemm + cf + mem + ex;
+	struct gp_layer_time x = layer_of(s, 4, GP_RC_NONE, 0);
+	assert_layer(&x, fwd, gemm + cb + k->k_bwd * mem + ex, gemm);
+	/* Recomputation: selective redoes the attention core, full the
+	 * forward. */
+	x = layer_of(s, 4, GP_RC_SELECTIVE, 0);
+	assert_layer(&x, fwd, gemm + cb + k->k_bwd * mem + ex + cf, gemm);
+	x = layer_of(s, 4, GP_RC_FULL, 0);
+	assert_layer(&x, fwd, gemm + cb + k->k_bwd * mem + ex + fwd, gemm);
+	/* The logits: one GEMM at the ceiling and the cross-entropy. */
+	double lg = 2 * bsh * 32000 / (1e15 * 0.5 * t), ce = k->ce_bytes * b * sq * 32000 / t / 1e12;
+	x = layer_of(s, 4, GP_RC_NONE, 1);
+	assert_layer(&x, lg + ce, lg + ce, lg);
+	gp_scenario_free(s);
+
+	/* Materialised: the scores' GEMMs at the GEMM rate, and mask, softmax
+	 * and dropout at HBM speed; backward twice the GEMMs. */
+	s = round_gpu(", attention = 'materialised'");
+	double mg = attn / (1e15 * eff * t), mm = k->k_att * b * a * sq * sq / t / 1e12;
+	x = layer_of(s, 4, GP_RC_NONE, 0);
+	assert_layer(&x, gemm + mg + mm + mem + ex,
+		     gemm + 2 * mg + k->k_bwd * mm + k->k_bwd * mem + ex, gemm);
+	gp_scenario_free(s);
+
+	/* Without sequence parallelism the norms and dropouts run on every
+	 * rank, and no collective is overlapped. */
+	s = round_gpu(", sequence_parallel = false");
+	double rep = (k->k_rep * bsh + 4 * b * sq * f / t) / 1e12;
+	x = layer_of(s, 4, GP_RC_NONE, 0);
+	assert_layer(&x, gemm + cf + rep + comm, gemm + cb + k->k_bwd * rep + comm, gemm);
+	gp_scenario_free(s);
+
+	/* Sequence parallel without TP overlap: the forward's collectives
+	 * exposed, half the backward's (its all-gathers hide under the
+	 * input-gradient GEMMs). */
+	s = round_gpu(", tp_overlap = false");
+	x = layer_of(s, 4, GP_RC_NONE, 0);
+	assert_layer(&x, gemm + cf + mem + comm, gemm + cb + k->k_bwd * mem + comm / 2, gemm);
+	gp_scenario_free(s);
+
+	/* FP8: the GEMMs at FP8_EFF of the FP8 peak; the rest unchanged. */
+	s = round_gpu(", precision = 'fp8'");
+	double g8 = (fl - attn) / (2e15 * k->fp8_eff * eff * t);
+	double ex8 = fmax(0, comm - g8) + k->tp_ov * comm;
+	x = layer_of(s, 4, GP_RC_NONE, 0);
+	assert_layer(&x, g8 + cf + mem + ex8, g8 + cb + k->k_bwd * mem + ex8, g8);
+	/* ... but at the 16-bit rate on a GPU without FP8. */
+	s->gpus[s->dcs[0].pools[0].gpu].fp8_flops = 0;
+	x = layer_of(s, 4, GP_RC_NONE, 0);
+	assert_close(x.w, gemm, 1e-12);
+	gp_scenario_free(s);
+}
+
+/* The 22B layer of Korthikanti et al. (h 6144, 64 heads, s 2048, b 4, TP
+ * 8 on A100-80; their Megatron-LM materialises the scores and overlaps
+ * no TP communication), Table 4: forward 7.7 ms and backward 11.9 ms
+ * without recomputation (not twice the forward), 19.5 with full
+ * recomputation, 13.2 with selective; sequence parallelism takes the
+ * forward to 7.2. The constants are fitted to whole iterations, not to
+ * these: the model gives 7.87, 13.40, 21.28, 15.31 and 7.63 ms. The
+ * forwards hold within 10 %; the backwards come out 9-16 % long (the
+ * fit trades them against the rest of the iteration), so they are held
+ * within 20 %, and their ratio to the forward under 1.8 (a fixed 2x
+ * backward gives 2; the measured ratio is 1.55). */
+static void test_korthikanti_layer(void **state)
+{
+	(void)state;
+	const char *fmt = "return { dcs = { { name = 'a', pools = { { gpu = 'A100-80', count = 8 } } } },"
+			  " model = { layers = 48, hidden = 6144, heads = 64, vocab = 51200 },"
+			  " job = { seq = 2048, global_batch = 4, micro_batch = 4, attention = 'materialised',"
+			  "   tp_overlap = false, sequence_parallel = %s } }";
+	struct gp_scenario *s = scen(fmt, "false");
+	struct gp_layer_time x = layer_of(s, 8, GP_RC_NONE, 0);
+	assert_close(x.f, 7.7e-3, 0.1);
+	assert_close(x.b + x.w, 11.9e-3, 0.2);
+	assert_true(x.b + x.w < 1.8 * x.f);
+	x = layer_of(s, 8, GP_RC_FULL, 0);
+	assert_close(x.b + x.w, 19.5e-3, 0.2);
+	x = layer_of(s, 8, GP_RC_SELECTIVE, 0);
+	assert_close(x.b + x.w, 13.2e-3, 0.2);
+	gp_scenario_free(s);
+	s = scen(fmt, "true");
+	x = layer_of(s, 8, GP_RC_NONE, 0);
+	assert_close(x.f, 7.2e-3, 0.1);
 	gp_scenario_free(s);
 }
 
@@ -185,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_gpt3_counts),
 		cmocka_unit_test(test_llama70b_counts),
 		cmocka_unit_test(test_stage_memory),
+		cmocka_unit_test(test_block_time_by_parts),
+		cmocka_unit_test(test_korthikanti_layer),
 		cmocka_unit_test(test_flat_allreduce_time),
 		cmocka_unit_test(test_hierarchical_allreduce_time),
 	};

@@ -96,7 +96,7 @@ static void test_units_and_catalog(void **state)
 	const struct gp_pool *p = &s->dcs[0].pools[0];
 	const struct gp_gpu *g = &s->gpus[p->gpu];
 	assert_close(g->flops, 989e12, 1e-12);
-	assert_close(g->memory, 80e9, 1e-12);
+	assert_close(g->memory, 80.0 * 1073741824, 1e-12);
 	assert_close(g->efficiency, 0.4, 1e-12);
 	assert_close(g->price_per_hour, 2.5, 1e-12);
 	assert_close(p->network, 50e9, 1e-12);
