@@ -164,11 +164,12 @@ static const char truth[] =
 	"    local a, w = geoplan.default.memory(layer, gpu, ctx)\n"
 	"    return 1.3 * a, 1.3 * w\n"
 	"  end,\n"
-	"  reserve = function(gpu, ctx) return 3e9 end,\n"
+	"  reserve = function(gpu, ctx) return geoplan.default.reserve(gpu, ctx) + 3e9 end,\n"
 	"}\n";
 
 /* A run: stages of one GPU type each (a: A100-80, h: H100), 8 layers
- * shared evenly, and the job's shape. */
+ * shared evenly, and the job's shape; the attention scores materialised,
+ * so that the form's attention_scores has score work to see. */
 struct spec {
 	const char *gpus;
 	int tp, seq, mb, m, replicas;
@@ -230,7 +231,8 @@ static void scenario_text(char *buf, size_t n, const struct spec *sp, double t, 
 		 "  name = 'run-%s-%d-%d-%d',\n"
 		 "  dcs = { { name = 'dc', pools = { %s} } },\n"
 		 "  model = { name = 'small', layers = 8, hidden = 2048, heads = 8, ffn = 8192, vocab = 32000 },\n"
-		 "  job = { seq = %d, global_batch = %d, micro_batch = %d, recompute = '%s' },\n"
+		 "  job = { seq = %d, global_batch = %d, micro_batch = %d, recompute = '%s',\n"
+		 "          attention = 'materialised' },\n"
 		 "%s"
 		 "  plan = { schedule = '1f1b', pipelines = { { micro_batches = %d, replicas = %d, stages = { %s } } } },\n"
 		 "}\n",
