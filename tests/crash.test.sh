@@ -167,7 +167,7 @@ done
 # exit 1); now it says what does not fit, as 1f1b does, with exit 4.
 for s in 1f1b xdc-milp; do
 	c "$s: a stage over its GPU's memory" 4 20 \
-		"does not fit: pipeline 1 stage 1 \(ams, H100, layers 1-40\) needs [0-9.]+ GiB per GPU, H100 has 74.5 GiB" \
+		"does not fit: pipeline 1 stage 1 \(ams, H100, layers 1-40\) needs [0-9.]+ GiB per GPU, H100 has 80.0 GiB" \
 		"$G" sim samples/default.lua --schedule $s --set model=Llama-3-70B \
 		--set 'plan.pipelines[1].stages[1].layers={1,40}' --set 'plan.pipelines[1].stages[2].layers={41,60}' \
 		--set 'plan.pipelines[1].stages[3].layers={61,70}' --set 'plan.pipelines[1].stages[4].layers={71,80}'
