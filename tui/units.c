@@ -8,6 +8,7 @@
  * evaluates it in its sandbox.
  */
 #include "units.h"
+#include "fmt.h"
 #include "scenario.h"
 
 #include <ctype.h>
@@ -513,33 +514,10 @@ void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n)
 
 void gp_unit_grouped(double v, char *buf, size_t n)
 {
-	if (!isfinite(v) || fabs(v) >= 1e15) {
-		snprintf(buf, n, "%.4g", v);
-		gp_c_point(buf);
-		return;
-	}
-	char d[32];
-	snprintf(d, sizeof d, "%.0f", fabs(v));
-	size_t len = strlen(d), o = 0;
-	if (v <= -0.5 && o + 1 < n)
-		buf[o++] = '-';
-	for (size_t i = 0; i < len && o + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = d[i];
-	}
-	buf[o] = 0;
+	gp_fmt_grouped(v, buf, n);
 }
 
 void gp_unit_bytes10(double v, char *buf, size_t n)
 {
-	static const char *const names[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-	int i = 0;
-	double x = v;
-	while (fabs(x) >= 999.5 && i < 6) {
-		x /= 1000;
-		i++;
-	}
-	snprintf(buf, n, "%.3g %s", x, names[i]);
-	gp_c_point(buf);
+	gp_fmt_bytes(v, buf, n);
 }

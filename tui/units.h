@@ -45,10 +45,10 @@ int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy);
 void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
 
 /* A count with thousands grouped, no exponent: "67,540", "1,692,000"
- * (rounded to whole numbers; beyond 1e15 "%.4g"). */
+ * (rounded to whole numbers; beyond 1e15 "%.4g"): gp_fmt_grouped. */
 void gp_unit_grouped(double v, char *buf, size_t n);
 /* Bytes in decimal units, 3 significant digits: "4.29 GB", "1.36 TB"
- * (as links are sold and bills are written). */
+ * (as links are sold and bills are written): gp_fmt_bytes. */
 void gp_unit_bytes10(double v, char *buf, size_t n);
 
 #endif
