@@ -3,8 +3,10 @@
  */
 #include "report.h"
 #include "escape.h"
+#include "unused.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const span_names[GP_SPAN__N] = {
@@ -27,31 +29,6 @@ void gp_row_label(const struct gp_scenario *sc, const struct gp_result *r,
 	}
 }
 
-/* Human-readable bytes: 1.2 GB, 640 MB (decimal, as links are sold). */
-static const char *hbytes(double b, char *buf, size_t n)
-{
-	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB" };
-	int i = 0;
-	while (fabs(b) >= 1000 && i < 5) {
-		b /= 1000;
-		i++;
-	}
-	snprintf(buf, n, i ? "%.3g %s" : "%.0f %s", b, u[i]);
-	return buf;
-}
-
-/* Seconds with a unit that keeps three significant digits. */
-static const char *htime(double t, char *buf, size_t n)
-{
-	if (t >= 1 || t == 0)
-		snprintf(buf, n, "%.3g s", t);
-	else if (t >= 1e-3)
-		snprintf(buf, n, "%.3g ms", t * 1e3);
-	else
-		snprintf(buf, n, "%.3g us", t * 1e6);
-	return buf;
-}
-
 double gp_result_peak_memory(const struct gp_result *r)
 {
 	double m = 0;
@@ -60,122 +37,40 @@ double gp_result_peak_memory(const struct gp_result *r)
 	return m;
 }
 
-/* "measured   iteration 2.91 s, predicted 2.68 s (-7.9 %)", per figure
- * the scenario gives. */
-static void measured_text(FILE *f, const struct gp_scenario *sc, const struct gp_result *r)
+double gp_result_idle(const struct gp_result *r)
 {
-	char a[32], b[32];
-	double t = sc->measured.iteration_time, m = sc->measured.peak_memory;
-	if (t > 0)
-		fprintf(f, "measured   iteration %s, predicted %s (%+.1f %%)\n", htime(t, a, sizeof a),
-			htime(r->iteration_time, b, sizeof b), 100 * (r->iteration_time - t) / t);
-	if (m > 0) {
-		double p = gp_result_peak_memory(r);
-		fprintf(f, "measured   peak memory %.1f GiB, predicted %.1f GiB (%+.1f %%)\n",
-			m / 1073741824.0, p / 1073741824.0, 100 * (p - m) / m);
-	}
+	/* bubble is idle over [0, compute_end) (sim.h). */
+	double T = r->iteration_time;
+	return T > 0 ? 1 - (1 - r->bubble) * r->compute_end / T : 0;
 }
 
-int gp_report_text(FILE *f, const struct gp_scenario *sc,
-		   const struct gp_plan *p, const struct gp_result *r)
+double gp_result_idle_after(const struct gp_result *r)
 {
-	char a[32], b[32], c[32];
-	const struct gp_model *m = &sc->model;
-	int shapes = p->npipes, stages = 0;
+	double T = r->iteration_time;
+	return T > 0 ? fmax(0, T - r->compute_end) / T : 0;
+}
+
+double gp_result_sync_exposed(const struct gp_result *r)
+{
+	double x = 0;
+	for (int i = 0; i < r->ndevs; i++)
+		x = fmax(x, r->devs[i].sync_exposed);
+	return x;
+}
+
+void gp_report_prices(const struct gp_scenario *sc, const struct gp_plan *p,
+		      const struct gp_result *r, bool *gpus, bool *egress)
+{
+	*gpus = *egress = false;
 	for (int i = 0; i < p->npipes; i++)
-		stages += p->pipes[i].nstages;
-	fprintf(f, "scenario   %s (%s)\n", sc->name, sc->path);
-	fprintf(f, "model      %s: %d layers, hidden %.0f, %.0f heads (%.0f KV), FFN %.0f%s\n",
-		m->name, m->layers, m->hidden, m->heads, m->kv_heads, m->ffn,
-		m->gated ? " gated" : "");
-	fprintf(f, "job        %.0f sequences x %.0f tokens, micro-batch %.0f, sync %s every %d\n",
-		sc->job.global_batch, sc->job.seq, sc->job.micro_batch,
-		gp_sync_name(gp_plan_sync(sc, p)), sc->job.sync_every);
-	fprintf(f, "plan       %s", gp_sched_name(p->schedule));
-	if (r->chunks > 1)
-		fprintf(f, " x%d chunks", r->chunks);
-	fprintf(f, ", %d pipeline shape%s, %d stage devices, %d GPUs\n", shapes,
-		shapes == 1 ? "" : "s", stages, r->gpus);
-	fprintf(f, "\niteration  %s   tokens/s %.4g   MFU %.1f %%   bubble %.1f %%\n",
-		htime(r->iteration_time, a, sizeof a), r->tokens_per_s,
-		100 * r->mfu, 100 * r->bubble);
-	fprintf(f, "cost       $%.4g per iteration ($%.4g GPUs, $%.4g egress)\n",
-		r->usd_per_iteration, r->usd_gpu, r->usd_egress);
-	fprintf(f, "WAN        %s per step", hbytes(r->wan_bytes, a, sizeof a));
-	if (r->wan_bytes > 0) {
-		fprintf(f, ": %s pipeline, %s gradient sync",
-			hbytes(r->wan_bytes - r->wan_bytes_sync, b, sizeof b),
-			hbytes(r->wan_bytes_sync, c, sizeof c));
-		if (sc->job.sync_every > 1)
-			fprintf(f, " (every %d steps, amortised)", sc->job.sync_every);
-	}
-	fprintf(f, "\n");
-	if (r->cost_model[0])
-		fprintf(f, "cost model %s\n", r->cost_model);
-	measured_text(f, sc, r);
-	if (!r->fits)
-		fprintf(f, "memory     DOES NOT FIT: %s\n", r->fit_msg);
-	if (r->solver.present) {
-		const struct gp_solver_info *si = &r->solver;
-		fprintf(f, "solver     %s %s: estimate %s", si->engine, si->status,
-			htime(si->objective, a, sizeof a));
-		if (si->unit && !strcmp(si->unit, "usd"))
-			fprintf(f, ", $%.4g per iteration, bound $%.4g, gap %.2f %%", si->value,
-				si->value_bound, 100 * si->gap);
-		else if (si->unit)
-			fprintf(f, ", %.4g WAN bytes, bound %.4g, gap %.2f %%", si->value,
-				si->value_bound, 100 * si->gap);
-		else if (isfinite(si->bound))
-			fprintf(f, ", bound %s, gap %.2f %%", htime(si->bound, b, sizeof b),
-				100 * si->gap);
-		else
-			fprintf(f, ", no bound");
-		fprintf(f, ", %.3g s", si->seconds);
-		if (si->rows)
-			fprintf(f, " (%d rows, %d binaries)", si->rows, si->binaries);
-		if (si->has_own && si->polished)
-			fprintf(f, "; its plan simulated %s, polished by the search to %s (below)\n",
-				htime(si->own_sim, b, sizeof b), htime(r->iteration_time, c, sizeof c));
-		else
-			fprintf(f, "; simulated %s%s\n",
-				htime(si->rows ? r->compute_end : r->iteration_time, c, sizeof c),
-				si->has_own ? ", the search seeded with it found nothing faster" : "");
-	}
-	fprintf(f, "\n%-4s %-5s %-8s %-9s %3s %-9s %-9s %9s %9s %9s %8s %13s\n", "pipe",
-		"stage", "dc", "gpu", "tp", "layers", "recompute", "F", "B", "W",
-		"busy", "memory GiB");
-	for (int i = 0; i < r->ndevs; i++) {
-		const struct gp_dev_result *d = &r->devs[i];
-		const struct gp_stage *st = &p->pipes[d->pipeline].stages[d->stage];
-		const struct gp_pool *pool = &sc->dcs[d->dc].pools[d->pool];
-		char pipe[16], lay[24], tf[16], tb[16], tw[16];
-		snprintf(pipe, sizeof pipe, d->replicas > 1 ? "%dx%d" : "%d",
-			 d->pipeline + 1, d->replicas);
-		snprintf(lay, sizeof lay, "%d-%d", st->first, st->last);
-		fprintf(f, "%-4s %-5d %-8s %-9s %3d %-9s %-9s %9s %9s %9s %7.1f%% %5.1f /%5.1f%s\n",
-			pipe, d->stage + 1, sc->dcs[d->dc].name, sc->gpus[pool->gpu].name,
-			d->tp, lay, gp_recompute_name(d->recompute),
-			htime(d->t_f, tf, sizeof tf), htime(d->t_b, tb, sizeof tb),
-			d->t_w > 0 ? htime(d->t_w, tw, sizeof tw) : "-",
-			r->iteration_time > 0 ? 100 * d->busy / r->iteration_time : 0,
-			d->mem_peak / 1073741824.0, d->mem_capacity / 1073741824.0,
-			d->mem_peak > d->mem_capacity ? " !" : "");
-	}
-	int any = 0;
-	for (int i = 0; i < r->nlinks; i++) {
-		const struct gp_link_result *l = &r->links[i];
-		if (l->bytes <= 0)
-			continue;
-		if (!any++)
-			fprintf(f, "\n%-20s %12s %12s %7s\n", "link", "bytes", "busy", "util");
-		char name[64];
-		snprintf(name, sizeof name, "%s -> %s", sc->dcs[l->from].name,
-			 sc->dcs[l->to].name);
-		fprintf(f, "%-20s %12s %12s %6.1f%%\n", name, hbytes(l->bytes, a, sizeof a),
-			htime(l->busy, b, sizeof b),
-			r->iteration_time > 0 ? 100 * l->busy / r->iteration_time : 0);
-	}
-	return ferror(f) ? -1 : 0;
+		for (int k = 0; k < p->pipes[i].nstages; k++) {
+			const struct gp_stage *st = &p->pipes[i].stages[k];
+			if (sc->gpus[sc->dcs[st->dc].pools[st->pool].gpu].price_per_hour > 0)
+				*gpus = true;
+		}
+	for (int i = 0; i < r->nlinks && i < sc->nlinks; i++)
+		if (r->links[i].bytes > 0 && sc->links[i].price_per_gb > 0)
+			*egress = true;
 }
 
 void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
@@ -279,6 +174,49 @@ static void json_link(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_end(j);
 }
 
+/* Which prices the cost is made of: a GPU type's the plan uses, a link's
+ * it sends bytes over. */
+static void json_prices(struct gp_json *j, const struct gp_scenario *sc,
+			const struct gp_plan *p, const struct gp_result *r)
+{
+	bool gpus, egress;
+	gp_report_prices(sc, p, r, &gpus, &egress);
+	gp_json_key(j, "prices_given");
+	gp_json_obj(j, false);
+	gp_json_kbool(j, "gpus", gpus);
+	gp_json_kbool(j, "egress", egress);
+	gp_json_end(j);
+}
+
+/* The GPUs there are, and what the plan leaves idle and why (unused.h). */
+static void json_unused(struct gp_json *j, const struct gp_scenario *sc,
+			const struct gp_plan *p, const struct gp_result *r)
+{
+	int total = 0, n = 0;
+	for (int d = 0; d < sc->ndcs; d++)
+		for (int q = 0; q < sc->dcs[d].npools; q++)
+			total += sc->dcs[d].pools[q].count;
+	gp_json_kint(j, "gpus_available", total);
+	struct gp_unused *u = NULL;
+	gp_unused_find(sc, p, r, &u, &n);
+	gp_json_key(j, "unused");
+	gp_json_arr(j, n > 0);
+	for (int i = 0; i < n; i++) {
+		const struct gp_dc *dc = &sc->dcs[u[i].dc];
+		gp_json_obj(j, false);
+		gp_json_kstr(j, "dc", dc->name);
+		if (u[i].pool >= 0)
+			gp_json_kstr(j, "gpu", sc->gpus[dc->pools[u[i].pool].gpu].name);
+		gp_json_kint(j, "idle_gpus", u[i].idle);
+		gp_json_kint(j, "of", u[i].count);
+		if (u[i].why[0])
+			gp_json_kstr(j, "why", u[i].why);
+		gp_json_end(j);
+	}
+	gp_json_end(j);
+	free(u);
+}
+
 /* The metrics every summary carries (sim, plan, compare, sweep). */
 void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r)
 {
@@ -286,6 +224,9 @@ void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r)
 	gp_json_knum(j, "tokens_per_s", r->tokens_per_s);
 	gp_json_knum(j, "mfu", r->mfu);
 	gp_json_knum(j, "bubble_fraction", r->bubble);
+	gp_json_knum(j, "idle_fraction", gp_result_idle(r));
+	gp_json_knum(j, "idle_after_backward_fraction", gp_result_idle_after(r));
+	gp_json_knum(j, "sync_exposed_s", gp_result_sync_exposed(r));
 	gp_json_knum(j, "usd_per_iteration", r->usd_per_iteration);
 	gp_json_knum(j, "usd_gpu_per_iteration", r->usd_gpu);
 	gp_json_knum(j, "usd_egress_per_iteration", r->usd_egress);
@@ -301,6 +242,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_kstr(j, "schedule", gp_sched_name(p->schedule));
 	gp_json_kint(j, "chunks", r->chunks);
 	gp_report_json_metrics(j, r);
+	json_prices(j, sc, p, r);
 	gp_json_key(j, "sync");
 	gp_json_obj(j, false);
 	gp_json_kstr(j, "mode", gp_sync_name(gp_plan_sync(sc, p)));
@@ -308,6 +250,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_kbool(j, "overlap", sc->job.sync_overlap);
 	gp_json_end(j);
 	gp_json_kint(j, "gpus", r->gpus);
+	json_unused(j, sc, p, r);
 	gp_json_kbool(j, "fits", r->fits);
 	gp_json_knum(j, "peak_memory_bytes", gp_result_peak_memory(r));
 	if (r->cost_model[0])

@@ -1,8 +1,8 @@
 /*
  * report.h: what a simulated iteration looks like on paper: a text
- * summary, JSON (the contract of geoplan(1), JSON OUTPUT), the timeline as CSV, and
- * an SVG Gantt chart. Writers take a FILE * from the caller; core never
- * decides where output goes.
+ * summary (report_text.c), JSON (the contract of geoplan(1), JSON
+ * OUTPUT), the timeline as CSV, and an SVG Gantt chart (svg.c). Writers
+ * take a FILE * from the caller; core never decides where output goes.
  */
 #ifndef GP_REPORT_H
 #define GP_REPORT_H
@@ -14,6 +14,19 @@
 
 /* The highest peak of any GPU, bytes. */
 double gp_result_peak_memory(const struct gp_result *r);
+/* The GPUs' idle share of the iteration (GPU-weighted), and the part of
+ * it after the last backward (exposed DP sync and the optimizer step):
+ * the rest is the bubble. */
+double gp_result_idle(const struct gp_result *r);
+double gp_result_idle_after(const struct gp_result *r);
+/* DP sync past the last backward, the worst stage's, s. */
+double gp_result_sync_exposed(const struct gp_result *r);
+/* Whether the cost has prices in it: a GPU type the plan uses has a
+ * price; a link the iteration sends bytes over has one. */
+void gp_report_prices(const struct gp_scenario *sc, const struct gp_plan *p,
+		      const struct gp_result *r, bool *gpus, bool *egress);
+/* "label      text", the text wrapped before column 80 under itself. */
+void gp_report_line(FILE *f, const char *label, const char *text);
 
 int gp_report_text(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);

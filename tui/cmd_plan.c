@@ -20,8 +20,10 @@ static int run(const struct args *a)
 			gp_report_json(stdout, r.sc, p, &r.res);
 		} else {
 			gp_report_text(stdout, r.sc, p, &r.res);
-			if (r.rep.note[0])
-				printf("\nnote       %s\n", r.rep.note);
+			if (r.rep.note[0]) {
+				putchar('\n');
+				gp_report_line(stdout, "note", r.rep.note);
+			}
 			printf("\n-- the plan, to paste into the scenario:\n");
 			gp_plan_write_lua(stdout, r.sc, p, "");
 		}

@@ -1,0 +1,302 @@
+/*
+ * report_text.c: the text summary of a simulated iteration (report.h),
+ * the one sim and plan print: figures with units, the GPUs' idle time
+ * split into the bubble and the wait after the last backward, cost only
+ * from prices the scenario gives, what the plan leaves unused and why,
+ * then the stages and links as tables as wide as their names. Its words
+ * are the JSON's (geoplan(1), JSON OUTPUT).
+ */
+#include "report.h"
+#include "fmt.h"
+#include "table.h"
+#include "unused.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RT_WIDTH 79    /* lines wrap before this column */
+#define RT_LABEL 11    /* "iteration  " */
+
+void gp_report_line(FILE *f, const char *label, const char *text)
+{
+	int col = fprintf(f, "%-*s", RT_LABEL - 1, label);
+	const char *p = text;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		int w = (int)word;
+		if (col + 1 + w > RT_WIDTH && col > RT_LABEL)
+			col = fprintf(f, "\n%*s", RT_LABEL - 1, "") - 1;
+		col += fprintf(f, " %.*s", w, p);
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* "measured   iteration 2.91 s, predicted 2.68 s (-7.9 %)", per figure
+ * the scenario gives. */
+static void rt_measured(FILE *f, const struct gp_scenario *sc, const struct gp_result *r)
+{
+	char a[32], b[32], line[160];
+	double t = sc->measured.iteration_time, m = sc->measured.peak_memory;
+	if (t > 0) {
+		snprintf(line, sizeof line, "iteration %s, predicted %s (%+.1f %%)",
+			 gp_fmt_time(t, 3, a, sizeof a), gp_fmt_time(r->iteration_time, 3, b, sizeof b),
+			 100 * (r->iteration_time - t) / t);
+		gp_report_line(f, "measured", line);
+	}
+	if (m > 0) {
+		double p = gp_result_peak_memory(r);
+		snprintf(line, sizeof line, "peak memory %s, predicted %s (%+.1f %%)",
+			 gp_fmt_gib(m, a, sizeof a), gp_fmt_gib(p, b, sizeof b), 100 * (p - m) / m);
+		gp_report_line(f, "measured", line);
+	}
+}
+
+static int rt_gpus_available(const struct gp_scenario *sc)
+{
+	int n = 0;
+	for (int d = 0; d < sc->ndcs; d++)
+		for (int q = 0; q < sc->dcs[d].npools; q++)
+			n += sc->dcs[d].pools[q].count;
+	return n;
+}
+
+static void rt_head(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
+		    const struct gp_result *r)
+{
+	const struct gp_model *m = &sc->model;
+	int stages = 0;
+	for (int i = 0; i < p->npipes; i++)
+		stages += p->pipes[i].nstages;
+	char line[640];
+	snprintf(line, sizeof line, "%s (%s)", sc->name, sc->path);
+	gp_report_line(f, "scenario", line);
+	snprintf(line, sizeof line, "%s: %d layers, hidden %.0f, %.0f heads (%.0f KV), FFN %.0f%s",
+		 m->name, m->layers, m->hidden, m->heads, m->kv_heads, m->ffn,
+		 m->gated ? " gated" : "");
+	gp_report_line(f, "model", line);
+	snprintf(line, sizeof line, "%.0f sequences x %.0f tokens, micro-batch %.0f, recompute %s",
+		 sc->job.global_batch, sc->job.seq, sc->job.micro_batch,
+		 gp_recompute_name(sc->job.recompute));
+	gp_report_line(f, "job", line);
+	int l = snprintf(line, sizeof line, "%s", gp_sched_name(p->schedule));
+	if (r->chunks > 1)
+		l += snprintf(line + l, sizeof line - (size_t)l, " x%d chunks", r->chunks);
+	snprintf(line + l, sizeof line - (size_t)l, ", %d pipeline shape%s, %d stage devices, %d of %d GPUs",
+		 p->npipes, p->npipes == 1 ? "" : "s", stages, r->gpus, rt_gpus_available(sc));
+	gp_report_line(f, "plan", line);
+}
+
+static void rt_time(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
+		    const struct gp_result *r)
+{
+	char a[32], b[32], c[32], d[32], line[256];
+	fprintf(f, "\niteration  %s   tokens/s %s   MFU %s   bubble %s\n",
+		gp_fmt_time(r->iteration_time, 3, a, sizeof a),
+		gp_fmt_si(r->tokens_per_s, 3, "", b, sizeof b), gp_fmt_pct(r->mfu, c, sizeof c),
+		gp_fmt_pct(r->bubble, d, sizeof d));
+	double idle = gp_result_idle(r), after = gp_result_idle_after(r);
+	snprintf(line, sizeof line, "%s of the iteration, %s after the last backward",
+		 gp_fmt_pct(idle, a, sizeof a), gp_fmt_pct(after, b, sizeof b));
+	gp_report_line(f, "GPU idle", line);
+	char every[32] = "every iteration";
+	if (sc->job.sync_every > 1)
+		snprintf(every, sizeof every, "every %d iterations", sc->job.sync_every);
+	snprintf(line, sizeof line, "%s, %s; exposed %s (the worst stage)",
+		 gp_sync_name(gp_plan_sync(sc, p)), every,
+		 gp_fmt_time(gp_result_sync_exposed(r), 3, a, sizeof a));
+	gp_report_line(f, "DP sync", line);
+}
+
+static void rt_cost(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
+		    const struct gp_result *r)
+{
+	bool gp, ep;
+	gp_report_prices(sc, p, r, &gp, &ep);
+	if (!gp && (!ep || r->wan_bytes <= 0)) {
+		gp_report_line(f, "cost", "no prices given (gpus' price_per_hour, links' price_per_gb)");
+		return;
+	}
+	char a[32], b[32], gpus[64], egress[64], line[256];
+	if (gp)
+		snprintf(gpus, sizeof gpus, "GPUs %s", gp_fmt_usd(r->usd_gpu, a, sizeof a));
+	else
+		snprintf(gpus, sizeof gpus, "no GPU prices given");
+	if (r->wan_bytes <= 0)
+		snprintf(egress, sizeof egress, "no WAN traffic");
+	else if (ep)
+		snprintf(egress, sizeof egress, "WAN egress %s", gp_fmt_usd(r->usd_egress, a, sizeof a));
+	else
+		snprintf(egress, sizeof egress, "no egress prices given");
+	snprintf(line, sizeof line, "%s per iteration: %s, %s",
+		 gp_fmt_usd(r->usd_per_iteration, b, sizeof b), gpus, egress);
+	gp_report_line(f, "cost", line);
+}
+
+static void rt_wan(FILE *f, const struct gp_scenario *sc, const struct gp_result *r)
+{
+	char a[32], b[32], c[32], line[256];
+	if (r->wan_bytes <= 0) {
+		gp_report_line(f, "WAN", "0 B per iteration: no stage boundary or DP sync crosses a DC");
+		return;
+	}
+	int l = snprintf(line, sizeof line, "%s per iteration: pipeline %s, gradient sync %s",
+			 gp_fmt_bytes(r->wan_bytes, a, sizeof a),
+			 gp_fmt_bytes(r->wan_bytes - r->wan_bytes_sync, b, sizeof b),
+			 gp_fmt_bytes(r->wan_bytes_sync, c, sizeof c));
+	if (sc->job.sync_every > 1)
+		snprintf(line + l, sizeof line - (size_t)l, " (every %d iterations, amortised)",
+			 sc->job.sync_every);
+	gp_report_line(f, "WAN", line);
+}
+
+static void rt_unused(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
+		      const struct gp_result *r)
+{
+	struct gp_unused *u;
+	int n;
+	if (gp_unused_find(sc, p, r, &u, &n))
+		return;
+	for (int i = 0; i < n; i++) {
+		char line[640];
+		const struct gp_dc *dc = &sc->dcs[u[i].dc];
+		if (u[i].pool < 0)
+			snprintf(line, sizeof line, "%s: all %d GPUs, no stage there%s%s", dc->name,
+				 u[i].count, u[i].why[0] ? ": " : "", u[i].why);
+		else
+			snprintf(line, sizeof line, "%s/%s: %d of %d GPUs%s%s", dc->name,
+				 sc->gpus[dc->pools[u[i].pool].gpu].name, u[i].idle, u[i].count,
+				 u[i].why[0] ? ": " : "", u[i].why);
+		gp_report_line(f, "unused", line);
+	}
+	free(u);
+}
+
+/* The solver's figures in the objective's unit. */
+static void rt_solver(FILE *f, const struct gp_result *r)
+{
+	const struct gp_solver_info *si = &r->solver;
+	char a[32], b[32], c[32], line[512];
+	int l = snprintf(line, sizeof line, "%s %s: estimate %s", si->engine, si->status,
+			 gp_fmt_time(si->objective, 3, a, sizeof a));
+	size_t k = sizeof line;
+	if (si->unit && !strcmp(si->unit, "usd"))
+		l += snprintf(line + l, k - (size_t)l, ", %s per iteration, bound %s, gap %.2f %%",
+			      gp_fmt_usd(si->value, a, sizeof a),
+			      gp_fmt_usd(si->value_bound, b, sizeof b), 100 * si->gap);
+	else if (si->unit)
+		l += snprintf(line + l, k - (size_t)l, ", %s over the WAN, bound %s, gap %.2f %%",
+			      gp_fmt_bytes(si->value, a, sizeof a),
+			      gp_fmt_bytes(si->value_bound, b, sizeof b), 100 * si->gap);
+	else if (isfinite(si->bound))
+		l += snprintf(line + l, k - (size_t)l, ", bound %s, gap %.2f %%",
+			      gp_fmt_time(si->bound, 3, b, sizeof b), 100 * si->gap);
+	else
+		l += snprintf(line + l, k - (size_t)l, ", no bound");
+	l += snprintf(line + l, k - (size_t)l, ", %s", gp_fmt_time(si->seconds, 3, a, sizeof a));
+	if (si->rows)
+		l += snprintf(line + l, k - (size_t)l, " (%d rows, %d binaries)", si->rows,
+			      si->binaries);
+	if (si->has_own && si->polished)
+		snprintf(line + l, k - (size_t)l, "; its plan simulated %s, polished by the search to %s (below)",
+			 gp_fmt_time(si->own_sim, 3, b, sizeof b),
+			 gp_fmt_time(r->iteration_time, 3, c, sizeof c));
+	else
+		snprintf(line + l, k - (size_t)l, "; simulated %s%s",
+			 gp_fmt_time(si->rows ? r->compute_end : r->iteration_time, 3, c, sizeof c),
+			 si->has_own ? ", the search seeded with it found nothing faster" : "");
+	gp_report_line(f, "solver", line);
+}
+
+static void rt_stages(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
+		      const struct gp_result *r)
+{
+	static const char *const heads[] = { "pipe", "replicas", "stage", "DC", "GPU", "TP",
+		"layers", "recompute", "F", "B", "W", "busy", "memory GiB" };
+	struct gp_table t;
+	gp_table_init(&t, "rrrllrllrrrrr", heads);
+	char a[32];
+	bool same_rc = true;
+	for (int i = 0; i < r->ndevs; i++) {
+		const struct gp_dev_result *d = &r->devs[i];
+		const struct gp_stage *st = &p->pipes[d->pipeline].stages[d->stage];
+		gp_table_row(&t);
+		gp_table_set(&t, 0, "%d", d->pipeline + 1);
+		gp_table_set(&t, 1, "%d", d->replicas);
+		gp_table_set(&t, 2, "%d", d->stage + 1);
+		gp_table_set(&t, 3, "%s", sc->dcs[d->dc].name);
+		gp_table_set(&t, 4, "%s", sc->gpus[sc->dcs[d->dc].pools[d->pool].gpu].name);
+		gp_table_set(&t, 5, "%d", d->tp);
+		gp_table_set(&t, 6, "%d-%d", st->first, st->last);
+		gp_table_set(&t, 7, "%s", gp_recompute_name(d->recompute));
+		gp_table_set(&t, 8, "%s", gp_fmt_time(d->t_f, 3, a, sizeof a));
+		gp_table_set(&t, 9, "%s", gp_fmt_time(d->t_b, 3, a, sizeof a));
+		if (d->t_w > 0)
+			gp_table_set(&t, 10, "%s", gp_fmt_time(d->t_w, 3, a, sizeof a));
+		gp_table_set(&t, 11, "%s",
+			     gp_fmt_pct(r->iteration_time > 0 ? d->busy / r->iteration_time : 0, a,
+					sizeof a));
+		gp_table_set(&t, 12, "%.1f / %.1f%s", d->mem_peak / 1073741824.0,
+			     d->mem_capacity / 1073741824.0,
+			     d->mem_peak > d->mem_capacity ? " over" : "");
+		same_rc = same_rc && d->recompute == sc->job.recompute;
+	}
+	t.hide[7] = same_rc;   /* the job line says it */
+	t.hide[10] = !gp_table_used(&t, 10);
+	fprintf(f, "\nstages (F, B%s: per micro-batch; busy: share of the iteration computing;\n"
+		"memory: peak of capacity)\n", t.hide[10] ? "" : ", W");
+	gp_table_print(&t, f, "");
+	gp_table_free(&t);
+}
+
+static void rt_links(FILE *f, const struct gp_scenario *sc, const struct gp_result *r)
+{
+	static const char *const heads[] = { "link", "bytes", "of which sync", "busy", "util" };
+	struct gp_table t;
+	gp_table_init(&t, "lrrrr", heads);
+	char a[32];
+	for (int i = 0; i < r->nlinks; i++) {
+		const struct gp_link_result *l = &r->links[i];
+		if (l->bytes <= 0)
+			continue;
+		gp_table_row(&t);
+		gp_table_set(&t, 0, "%s -> %s", sc->dcs[l->from].name, sc->dcs[l->to].name);
+		gp_table_set(&t, 1, "%s", gp_fmt_bytes(l->bytes, a, sizeof a));
+		gp_table_set(&t, 2, "%s", gp_fmt_bytes(l->sync_bytes, a, sizeof a));
+		gp_table_set(&t, 3, "%s", gp_fmt_time(l->busy, 3, a, sizeof a));
+		gp_table_set(&t, 4, "%s",
+			     gp_fmt_pct(r->iteration_time > 0 ? l->busy / r->iteration_time : 0, a,
+					sizeof a));
+	}
+	if (t.nrows) {
+		fprintf(f, "\nWAN links (bytes per iteration; util: share of the iteration busy)\n");
+		gp_table_print(&t, f, "");
+	}
+	gp_table_free(&t);
+}
+
+int gp_report_text(FILE *f, const struct gp_scenario *sc,
+		   const struct gp_plan *p, const struct gp_result *r)
+{
+	rt_head(f, sc, p, r);
+	rt_time(f, sc, p, r);
+	rt_cost(f, sc, p, r);
+	rt_wan(f, sc, r);
+	rt_unused(f, sc, p, r);
+	if (r->cost_model[0])
+		gp_report_line(f, "cost model", r->cost_model);
+	rt_measured(f, sc, r);
+	if (!r->fits) {
+		char line[600];
+		snprintf(line, sizeof line, "DOES NOT FIT: %s", r->fit_msg);
+		gp_report_line(f, "memory", line);
+	}
+	if (r->solver.present)
+		rt_solver(f, r);
+	rt_stages(f, sc, p, r);
+	rt_links(f, sc, r);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,192 @@
+/*
+ * unused.c: the DCs and pools a plan leaves idle, and the scenario's
+ * facts that explain it (unused.h). Each reason is a figure the reader
+ * can check in the scenario file, never a guess at what the planner
+ * thought; when none applies the reason is left empty.
+ */
+#include "unused.h"
+#include "cost.h"
+#include "fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A latency this long is a typo more often than a link. */
+#define UN_LATENCY_SUSPECT 1.0   /* s */
+/* Links at most this fraction of the slowest one in use are "slower". */
+#define UN_SLOWER 0.5
+/* A gradient transfer longer than this share of the iteration is "too
+ * slow" to join the DP sync. */
+#define UN_GRAD_SHARE 0.25
+
+struct un_ctx {
+	const struct gp_scenario *sc;
+	const struct gp_result *r;
+	int *used;        /* GPUs per pool, flattened by off[] */
+	int *off;
+	bool *dc_used;
+};
+
+static int un_pool_used(const struct un_ctx *c, int d, int q)
+{
+	return c->used[c->off[d] + q];
+}
+
+/* A link touching DC d (to or from anywhere) with a latency of a second
+ * or more: milliseconds written as seconds? */
+static bool un_latency(const struct un_ctx *c, int d, char *why, size_t n)
+{
+	const struct gp_scenario *s = c->sc;
+	for (int i = 0; i < s->nlinks; i++) {
+		const struct gp_link *l = &s->links[i];
+		if ((l->from == d || l->to == d) && l->latency >= UN_LATENCY_SUSPECT) {
+			char t[32];
+			snprintf(why, n, "link %s -> %s has a latency of %s: milliseconds written as seconds? ms(%g) is %g ms",
+				 s->dcs[l->from].name, s->dcs[l->to].name,
+				 gp_fmt_time(l->latency, 3, t, sizeof t), l->latency, l->latency);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The fastest round trip of DC d to a DC in use: the slower direction of
+ * each pair, the best pair; 0 when no DC in use is linked both ways. */
+static double un_best_link(const struct un_ctx *c, int d, int *to)
+{
+	const struct gp_scenario *s = c->sc;
+	double best = 0;
+	for (int u = 0; u < s->ndcs; u++) {
+		if (!c->dc_used[u])
+			continue;
+		const struct gp_link *a = gp_find_link(s, d, u), *b = gp_find_link(s, u, d);
+		double bw = a && b ? fmin(a->bandwidth, b->bandwidth) : 0;
+		if (bw > best) {
+			best = bw;
+			*to = u;
+		}
+	}
+	return best;
+}
+
+/* The slowest WAN link direction the iteration sent bytes over; 0: none. */
+static double un_slowest_in_use(const struct un_ctx *c)
+{
+	double slow = 0;
+	for (int i = 0; c->r && i < c->r->nlinks; i++) {
+		const struct gp_link_result *lr = &c->r->links[i];
+		const struct gp_link *l = gp_find_link(c->sc, lr->from, lr->to);
+		if (lr->bytes > 0 && l && (slow == 0 || l->bandwidth < slow))
+			slow = l->bandwidth;
+	}
+	return slow;
+}
+
+/* Why DC d, linked to the DCs in use, is left out: its links. */
+static void un_links(const struct un_ctx *c, int d, char *why, size_t n)
+{
+	const struct gp_scenario *s = c->sc;
+	int to = -1;
+	double best = un_best_link(c, d, &to), ref = un_slowest_in_use(c);
+	char a[32], b[32], g[32], t[32], it[32];
+	if (best == 0) {
+		snprintf(why, n, "no link both ways to a DC the plan uses");
+		return;
+	}
+	if (ref > 0 && best <= UN_SLOWER * ref) {
+		snprintf(why, n, "its links to the DCs in use reach %s at best, against %s on the slowest link the plan uses",
+			 gp_fmt_bitrate(best, a, sizeof a), gp_fmt_bitrate(ref, b, sizeof b));
+		return;
+	}
+	const struct gp_model *m = &s->model;
+	double grad = (m->layers * gp_layer_params(m) + 2 * gp_embedding_params(m)) *
+		      s->job.precision_bytes;
+	double secs = grad / best + gp_find_link(s, d, to)->latency;
+	if (c->r && c->r->iteration_time > 0 && secs > UN_GRAD_SHARE * c->r->iteration_time)
+		snprintf(why, n, "the model's gradients (%s) take %s over its best link to the DCs in use (%s to %s), against an iteration of %s",
+			 gp_fmt_bytes(grad, g, sizeof g), gp_fmt_time(secs, 3, t, sizeof t),
+			 gp_fmt_bitrate(best, a, sizeof a), s->dcs[to].name,
+			 gp_fmt_time(c->r->iteration_time, 3, it, sizeof it));
+}
+
+static int un_push(struct gp_unused **out, int *n, int *cap, const struct gp_unused *u)
+{
+	if (*n == *cap) {
+		int nc = *cap ? 2 * *cap : 8;
+		struct gp_unused *o = realloc(*out, sizeof *o * (size_t)nc);
+		if (!o)
+			return -1;
+		*out = o;
+		*cap = nc;
+	}
+	(*out)[(*n)++] = *u;
+	return 0;
+}
+
+/* GPUs per pool the plan takes, and which DCs it uses. */
+static int un_count(struct un_ctx *c, const struct gp_plan *p)
+{
+	const struct gp_scenario *s = c->sc;
+	c->off = calloc((size_t)s->ndcs + 1, sizeof *c->off);
+	c->dc_used = calloc((size_t)s->ndcs + 1, sizeof *c->dc_used);
+	if (!c->off || !c->dc_used)
+		return -1;
+	for (int d = 0; d < s->ndcs; d++)
+		c->off[d + 1] = c->off[d] + s->dcs[d].npools;
+	c->used = calloc((size_t)c->off[s->ndcs] + 1, sizeof *c->used);
+	if (!c->used)
+		return -1;
+	for (int i = 0; i < p->npipes; i++)
+		for (int k = 0; k < p->pipes[i].nstages; k++) {
+			const struct gp_stage *st = &p->pipes[i].stages[k];
+			c->used[c->off[st->dc] + st->pool] += st->tp * p->pipes[i].replicas;
+			c->dc_used[st->dc] = true;
+		}
+	return 0;
+}
+
+static int un_collect(struct un_ctx *c, struct gp_unused **out, int *n)
+{
+	const struct gp_scenario *s = c->sc;
+	int cap = 0;
+	for (int d = 0; d < s->ndcs; d++) {
+		if (c->dc_used[d])
+			continue;
+		struct gp_unused u = { .dc = d, .pool = -1 };
+		for (int q = 0; q < s->dcs[d].npools; q++)
+			u.count += s->dcs[d].pools[q].count;
+		u.idle = u.count;
+		if (!un_latency(c, d, u.why, sizeof u.why))
+			un_links(c, d, u.why, sizeof u.why);
+		if (un_push(out, n, &cap, &u))
+			return -1;
+	}
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; c->dc_used[d] && q < s->dcs[d].npools; q++) {
+			int have = s->dcs[d].pools[q].count, take = un_pool_used(c, d, q);
+			struct gp_unused u = { .dc = d, .pool = q, .idle = have - take, .count = have };
+			if (take < have && un_push(out, n, &cap, &u))
+				return -1;
+		}
+	return 0;
+}
+
+int gp_unused_find(const struct gp_scenario *sc, const struct gp_plan *p,
+		   const struct gp_result *r, struct gp_unused **out, int *n)
+{
+	struct un_ctx c = { .sc = sc, .r = r };
+	*out = NULL;
+	*n = 0;
+	int rc = un_count(&c, p) ? -1 : un_collect(&c, out, n);
+	free(c.used);
+	free(c.off);
+	free(c.dc_used);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}

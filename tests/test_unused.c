@@ -1,0 +1,130 @@
+/*
+ * test_unused.c: what a plan leaves idle and why (unused.c): on three
+ * DCs of which the plan uses two, each reason the scenario can give for
+ * the third (a slower link, with the figures; a latency of seconds; no
+ * link; gradients too slow for an iteration, in bytes and seconds worked
+ * out here from the model's shape), and a pool used in part.
+ */
+#include "testutil.h"
+#include "cost.h"
+#include "fmt.h"
+#include "unused.h"
+
+/* Three DCs of 8 H100; the plan: one pipeline a -> b, 4 GPUs each,
+ * unless plan_one_dc (all in a). links: the links table's text. */
+static struct gp_scenario *three(const char *links, bool plan_one_dc)
+{
+	return scen("return { dcs = {\n"
+		    "  { name = 'a', pools = { { gpu = 'H100', count = 8 } } },\n"
+		    "  { name = 'b', pools = { { gpu = 'H100', count = 8 } } },\n"
+		    "  { name = 'c', pools = { { gpu = 'H100', count = 8 } } } },\n"
+		    " links = { %s },\n"
+		    " model = 'OPT-350M', job = { seq = 2048, global_batch = 8 },\n"
+		    " plan = { pipelines = { { micro_batches = 8, stages = {\n"
+		    "  { dc = 'a', tp = 4, layers = { 1, 12 } }, { dc = '%s', tp = 4, layers = { 13, 24 } } } } } } }",
+		    links, plan_one_dc ? "a" : "b");
+}
+
+/* The reasons for s's plan, simulated; *n entries. */
+static struct gp_unused *find(struct gp_scenario *s, int *n, struct gp_result *r)
+{
+	struct gp_sim_opts o = { 0 };
+	struct gp_err e = { "" };
+	if (gp_simulate(s, &s->plan, &o, r, &e))
+		fail_msg("%s", e.msg);
+	struct gp_unused *u;
+	assert_int_equal(gp_unused_find(s, &s->plan, r, &u, n), 0);
+	return u;
+}
+
+static void test_slower_link(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = three("{ 'a', 'b', bandwidth = Gbps(100), latency = ms(4) },"
+				      "{ 'a', 'c', bandwidth = Gbps(10), latency = ms(4) },"
+				      "{ 'b', 'c', bandwidth = Gbps(40), latency = ms(4) }", false);
+	struct gp_result r;
+	int n;
+	struct gp_unused *u = find(s, &n, &r);
+	assert_int_equal(n, 3);   /* c; and half of a's and b's pools */
+	assert_int_equal(u[0].dc, 2);
+	assert_int_equal(u[0].pool, -1);
+	assert_int_equal(u[0].idle, 8);
+	assert_string_equal(u[0].why, "its links to the DCs in use reach 40.0 Gbit/s at best, against 100 Gbit/s on the slowest link the plan uses");
+	for (int i = 1; i < 3; i++) {
+		assert_int_equal(u[i].dc, i - 1);
+		assert_int_equal(u[i].pool, 0);
+		assert_int_equal(u[i].idle, 4);
+		assert_int_equal(u[i].count, 8);
+	}
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
+static void test_latency_in_seconds(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = three("{ 'a', 'b', bandwidth = Gbps(100), latency = ms(4) },"
+				      "{ 'a', 'c', bandwidth = Gbps(100), latency = 30 }", false);
+	struct gp_result r;
+	int n;
+	struct gp_unused *u = find(s, &n, &r);
+	assert_true(n >= 1);
+	assert_string_equal(u[0].why, "link a -> c has a latency of 30.0 s: milliseconds written as seconds? ms(30) is 30 ms");
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
+static void test_no_link(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = three("{ 'a', 'b', bandwidth = Gbps(100), latency = ms(4) }", false);
+	struct gp_result r;
+	int n;
+	struct gp_unused *u = find(s, &n, &r);
+	assert_string_equal(u[0].why, "no link both ways to a DC the plan uses");
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
+/* The plan stays in a; c's only link to it carries the model's 16-bit
+ * gradients in far more than a quarter of the iteration. */
+static void test_gradients_too_slow(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = three("{ 'a', 'c', bandwidth = Gbps(1), latency = ms(10) }", true);
+	struct gp_result r;
+	int n;
+	struct gp_unused *u = find(s, &n, &r);
+	const struct gp_model *m = &s->model;
+	/* OPT-350M: 24 layers, hidden 1024 (catalog). */
+	assert_int_equal(m->layers, 24);
+	double grad = (24 * gp_layer_params(m) + 2 * gp_embedding_params(m)) * 2;
+	double secs = grad / (1e9 / 8) + 0.010;
+	char want[384], g[32], t[32], it[32];
+	snprintf(want, sizeof want, "the model's gradients (%s) take %s over its best link to the DCs in use (1.00 Gbit/s to a), against an iteration of %s",
+		 gp_fmt_bytes(grad, g, sizeof g), gp_fmt_time(secs, 3, t, sizeof t),
+		 gp_fmt_time(r.iteration_time, 3, it, sizeof it));
+	assert_true(secs > 0.25 * r.iteration_time);
+	/* b first (no link at all), then c. */
+	assert_int_equal(u[0].dc, 1);
+	assert_int_equal(u[1].dc, 2);
+	assert_string_equal(u[1].why, want);
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slower_link),
+		cmocka_unit_test(test_latency_in_seconds),
+		cmocka_unit_test(test_no_link),
+		cmocka_unit_test(test_gradients_too_slow),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
