@@ -8,6 +8,7 @@
  * again.
  */
 #include "whatif.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -206,9 +207,13 @@ int gp_sweep_point(const struct gp_sweep *sw, long k, const char *path,
 		rc = gp_run_plan(&r, rq, e);
 	if (rc == 0)
 		rc = gp_run_simulate(&r, sim, e);
-	if (rc == 0)
+	if (rc == 0) {
+		bool gpus, egress;
+		gp_report_prices(r.sc, gp_run_plan_of(&r), &r.res, &gpus, &egress);
 		*out = (struct gp_metrics){ r.res.iteration_time, r.res.tokens_per_s, r.res.mfu,
-					    r.res.usd_per_iteration, r.res.wan_bytes, r.res.fits };
+					    r.res.usd_per_iteration, r.res.wan_bytes, r.res.fits,
+					    gpus || egress };
+	}
 	gp_run_free(&r);
 	free(sets);
 	return rc;
@@ -235,81 +240,152 @@ static double sens_time(struct sens *x)
 	return t;
 }
 
+/* Most saved first; ties in the order of the names, so the table is
+ * the same on every libc. */
 static int by_saved(const void *a, const void *b)
 {
 	const struct gp_knob *x = a, *y = b;
-	return (x->saved < y->saved) - (x->saved > y->saved);
+	if (x->saved != y->saved)
+		return (x->saved < y->saved) - (x->saved > y->saved);
+	int c = strcmp(x->what, y->what);
+	return c ? c : strcmp(x->knob, y->knob);
 }
 
-static void link_knobs(struct sens *x, struct gp_knob *g, int *k)
+/* The knob at g[*k] made: its label, then the iteration. */
+static void sens_try(struct sens *x, struct gp_knob *g, int *k, const char *what,
+		     const char *knob)
+{
+	snprintf(g[*k].what, sizeof g[*k].what, "%s", what);
+	snprintf(g[*k].knob, sizeof g[*k].knob, "%s", knob);
+	g[*k].t = sens_time(x);
+	++*k;
+}
+
+/* Each direction the base iteration sends bytes over: its bandwidth,
+ * then its latency. */
+static void link_knobs(struct sens *x, const struct gp_result *base, struct gp_knob *g, int *k,
+		       int *skipped)
 {
 	struct gp_scenario *s = x->s;
-	for (int i = 0; i < s->nlinks; i++, ++*k) {
+	for (int i = 0; i < s->nlinks; i++) {
+		if (i >= base->nlinks || base->links[i].bytes <= 0) {
+			++*skipped;
+			continue;
+		}
 		struct gp_link keep = s->links[i];
-		s->links[i].bandwidth *= 1.1;
-		s->links[i].latency /= 1.1;
-		snprintf(g[*k].what, sizeof g[*k].what, "link %s -> %s", s->dcs[keep.from].name,
+		char what[128];
+		snprintf(what, sizeof what, "link %s -> %s", s->dcs[keep.from].name,
 			 s->dcs[keep.to].name);
-		g[*k].t = sens_time(x);
+		s->links[i].bandwidth *= 1.1;
+		sens_try(x, g, k, what, "bandwidth x 1.1");
+		s->links[i] = keep;
+		s->links[i].latency /= 1.1;
+		sens_try(x, g, k, what, "latency / 1.1");
 		s->links[i] = keep;
 	}
 }
 
 /* A pool gets a private copy of its GPU type, so other pools of the
- * type stay as they are. */
-static void pool_knobs(struct sens *x, struct gp_knob *g, int *k)
+ * type stay as they are: compute (efficiency, capped at 1), NVLink and
+ * NIC, each alone. */
+static void pool_knob(struct sens *x, int d, int q, int which, const char *what,
+		      struct gp_knob *g, int *k)
 {
 	struct gp_scenario *s = x->s;
-	for (int d = 0; d < s->ndcs; d++)
-		for (int q = 0; q < s->dcs[d].npools; q++, ++*k) {
-			struct gp_pool *p = &s->dcs[d].pools[q];
-			struct gp_pool keep = *p;
-			snprintf(g[*k].what, sizeof g[*k].what, "pool %s/%s (%d GPUs)", s->dcs[d].name,
+	struct gp_pool *p = &s->dcs[d].pools[q], keep = *p;
+	char knob[64];
+	s->gpus[s->ngpus] = s->gpus[p->gpu];
+	p->gpu = s->ngpus++;
+	struct gp_gpu *gpu = &s->gpus[p->gpu];
+	if (which == 0) {
+		double eff = fmin(1, gpu->efficiency * 1.1);
+		if (eff < gpu->efficiency * 1.1)
+			snprintf(knob, sizeof knob, "compute x %.3g (efficiency 1)",
+				 eff / gpu->efficiency);
+		else
+			snprintf(knob, sizeof knob, "compute x 1.1");
+		gpu->efficiency = eff;
+	} else if (which == 1) {
+		p->nvlink *= 1.1;
+		snprintf(knob, sizeof knob, "NVLink x 1.1");
+	} else {
+		p->network *= 1.1;
+		snprintf(knob, sizeof knob, "NIC x 1.1");
+	}
+	sens_try(x, g, k, what, knob);
+	*p = keep;
+	s->ngpus--;
+}
+
+static void pool_knobs(struct sens *x, const bool *used, struct gp_knob *g, int *k,
+		       int *skipped)
+{
+	struct gp_scenario *s = x->s;
+	for (int d = 0, at = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++, at++) {
+			if (!used[at]) {
+				++*skipped;
+				continue;
+			}
+			const struct gp_pool *p = &s->dcs[d].pools[q];
+			char what[128];
+			snprintf(what, sizeof what, "pool %s/%s (%d GPUs)", s->dcs[d].name,
 				 s->gpus[p->gpu].name, p->count);
-			s->gpus[s->ngpus] = s->gpus[p->gpu];
-			p->gpu = s->ngpus++;
-			s->gpus[p->gpu].efficiency = fmin(1, s->gpus[p->gpu].efficiency * 1.1);
-			p->network *= 1.1;
-			p->nvlink *= 1.1;
-			g[*k].t = sens_time(x);
-			*p = keep;
-			s->ngpus--;
+			for (int which = 0; which < 3; which++)
+				pool_knob(x, d, q, which, what, g, k);
 		}
 }
 
+/* Which pools (numbered DC by DC) plan p puts a stage on. */
+static bool *pools_used(const struct gp_scenario *s, const struct gp_plan *p, int *npools)
+{
+	int *off = calloc((size_t)s->ndcs + 1, sizeof *off);
+	for (int d = 0; off && d < s->ndcs; d++)
+		off[d + 1] = off[d] + s->dcs[d].npools;
+	bool *used = off ? calloc((size_t)off[s->ndcs] + 1, sizeof *used) : NULL;
+	for (int i = 0; used && i < p->npipes; i++)
+		for (int j = 0; j < p->pipes[i].nstages; j++)
+			used[off[p->pipes[i].stages[j].dc] + p->pipes[i].stages[j].pool] = true;
+	*npools = off ? off[s->ndcs] : 0;
+	free(off);
+	return used;
+}
+
 int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
-			  double *base, struct gp_knob **knobs, int *n, struct gp_err *e)
+			  double *base, struct gp_knob **knobs, int *n, int *left_out,
+			  struct gp_err *e)
 {
 	const struct gp_plan *p = gp_run_plan_of(r);
 	if (!p || !r->has_res)
 		return gp_errf(e, "sensitivity: simulate a plan first");
 	*base = r->res.iteration_time;
 	struct sens x = { .s = gp_scenario_dup(r->sc, 1) };
-	int total = r->sc->nlinks;
-	for (int d = 0; d < r->sc->ndcs; d++)
-		total += r->sc->dcs[d].npools;
+	int npools = 0;
+	bool *used = pools_used(r->sc, p, &npools);
+	int total = 2 * r->sc->nlinks + 3 * npools;
 	struct gp_knob *g = calloc((size_t)total + 1, sizeof *g);
 	struct gp_plan view = gp_run_sim_plan(p, sim);
-	int rc = !x.s || !g || gp_plan_copy(&x.plan, &view) ? gp_errf(e, "out of memory") : 0;
+	int rc = !x.s || !g || !used || gp_plan_copy(&x.plan, &view) ? gp_errf(e, "out of memory") : 0;
 	if (rc == 0 && !(x.ct = gp_costtab_new(x.s, gp_costtab_model(r->costs), e)))
 		rc = -1;
-	if (rc) {
-		gp_plan_free(&x.plan);
-		gp_scenario_free(x.s);
+	if (rc == 0) {
+		x.o = (struct gp_sim_opts){ .costs = x.ct, .time_limit = sim->time_limit,
+					    .gap = sim->gap };
+		int k = 0;
+		*left_out = 0;
+		link_knobs(&x, &r->res, g, &k, left_out);
+		pool_knobs(&x, used, g, &k, left_out);
+		for (int i = 0; i < k; i++)
+			g[i].saved = isnan(g[i].t) ? -HUGE_VAL : *base - g[i].t;
+		qsort(g, (size_t)k, sizeof *g, by_saved);
+		*knobs = g;
+		*n = k;
+	} else {
 		free(g);
-		return -1;
 	}
-	x.o = (struct gp_sim_opts){ .costs = x.ct, .time_limit = sim->time_limit, .gap = sim->gap };
-	int k = 0;
-	link_knobs(&x, g, &k);
-	pool_knobs(&x, g, &k);
-	for (int i = 0; i < k; i++)
-		g[i].saved = isnan(g[i].t) ? -HUGE_VAL : *base - g[i].t;
-	qsort(g, (size_t)k, sizeof *g, by_saved);
+	free(used);
 	gp_plan_free(&x.plan);
 	gp_costtab_free(x.ct);
 	gp_scenario_free(x.s);
-	*knobs = g;
-	*n = k;
-	return 0;
+	return rc;
 }

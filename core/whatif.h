@@ -13,6 +13,7 @@
 struct gp_metrics {
 	double iteration_time, tokens_per_s, mfu, usd_per_iteration, wan_bytes;
 	bool fits;
+	bool priced;   /* the cost has a price in it (gp_report_prices) */
 };
 
 /* Splits "PATH=v1,v2,..." on the commas outside (), {}, [] and quotes
@@ -49,18 +50,24 @@ int gp_sweep_point(const struct gp_sweep *sw, long k, const char *path,
 		   const struct gp_plan_req *rq, const struct gp_sim_req *sim,
 		   struct gp_metrics *out, struct gp_err *e);
 
-/* One thing made 10 % better, and the iteration it gives. */
+/* One figure of one link direction or pool made 10 % better, and the
+ * iteration it gives. */
 struct gp_knob {
-	char what[128];
+	char what[128];      /* "link ams -> fra", "pool ams/H100 (16 GPUs)" */
+	char knob[64];       /* "bandwidth x 1.1", "latency / 1.1", "compute x 1.1", ... */
 	double t;            /* seconds; NAN when the simulation failed */
 	double saved;        /* base - t; -HUGE_VAL when it failed */
 };
 
-/* For the run's plan (simulated with sim): each link direction
- * (bandwidth x 1.1, latency / 1.1) and each pool (its GPUs' efficiency,
- * NVLink and NIC x 1.1) made better alone; *knobs (malloc'd, *n of them)
- * sorted by the time saved, most first; *base the iteration as it is. */
+/* For the run's plan (simulated with sim): each link direction the
+ * iteration sends bytes over (its bandwidth x 1.1; its latency / 1.1)
+ * and each pool the plan uses (its GPUs' efficiency, capped at 1; its
+ * NVLink; its NIC: each x 1.1), one figure at a time; *knobs (malloc'd,
+ * *n of them) sorted by the time saved, most first; *base the iteration
+ * as it is; *left_out the link directions and pools not tried (the
+ * iteration does not use them, so nothing about them can change it). */
 int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
-			  double *base, struct gp_knob **knobs, int *n, struct gp_err *e);
+			  double *base, struct gp_knob **knobs, int *n, int *left_out,
+			  struct gp_err *e);
 
 #endif

@@ -70,7 +70,12 @@ void cli_cmd_help(FILE *f, const struct cmd *c);
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* steps.c: loads a->file with a->sets into r (an error said, EXIT_INPUT);
+/* steps.c: a step's failure, said on standard error and, under --json,
+ * also as {"error": "...", "exit_code": code} on standard output, so a
+ * reader of the JSON learns why there is none; returns code. */
+int cli_fail(const struct args *a, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Loads a->file with a->sets into r (an error said, EXIT_INPUT);
  * planning leaves out a file's plan that no longer validates. */
 int cli_load(struct gp_run *r, const struct args *a, bool planning);
 /* What a run takes from the flags before loading (--cost-model) and the

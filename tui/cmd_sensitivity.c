@@ -1,12 +1,54 @@
 /*
- * cmd_sensitivity.c: geoplan sensitivity: which link or pool, 10 %
- * better, shortens the iteration most (core/whatif.h).
+ * cmd_sensitivity.c: geoplan sensitivity: which figure of which link or
+ * pool, 10 % better on its own, shortens the iteration most
+ * (core/whatif.h), as a table sized to its content, with what a
+ * negative saving means.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "fmt.h"
+#include "table.h"
 #include "whatif.h"
+
+static void print_knobs(const struct gp_run *r, double base, const struct gp_knob *g, int n,
+			int left_out)
+{
+	static const char *const heads[] = { "what", "made better", "iteration", "saved", "" };
+	struct gp_table t;
+	char a[32];
+	bool negative = false;
+	gp_table_init(&t, "llrrr", heads);
+	for (int i = 0; i < n; i++) {
+		gp_table_row(&t);
+		gp_table_set(&t, 0, "%s", g[i].what);
+		gp_table_set(&t, 1, "%s", g[i].knob);
+		if (isnan(g[i].t)) {
+			gp_table_note(&t, 2, "does not simulate");
+			continue;
+		}
+		gp_table_set(&t, 2, "%s", gp_fmt_time(g[i].t, 4, a, sizeof a));
+		gp_table_set(&t, 3, "%s", gp_fmt_time(g[i].saved, 3, a, sizeof a));
+		gp_table_set(&t, 4, "%+.2f %%", 100 * g[i].saved / base + 0.0);
+		negative = negative || g[i].saved < 0;
+	}
+	printf("iteration %s with the plan as it is; each row: one figure 10 %% better,\n"
+	       "the rest as it is\n\n", gp_fmt_time(base, 4, a, sizeof a));
+	gp_table_print(&t, stdout, "");
+	gp_table_free(&t);
+	if (left_out)
+		printf("\n%d link direction%s and pool%s the iteration does not use: left out\n",
+		       left_out, left_out == 1 ? "" : "s", left_out == 1 ? "" : "s");
+	if (negative) {
+		enum gp_sched k = gp_run_plan_of(r)->schedule;
+		printf("\nA negative saving: the change made the iteration longer. The plan stays as\n"
+		       "it is, but transfers share a WAN link fairly and DP sync runs bucket by\n"
+		       "bucket, so a transfer that arrives earlier can meet other traffic%s.\n",
+		       k == GP_SCHED_XDC_GREEDY || k == GP_SCHED_XDC_MILP
+		       ? "; and the\nschedule is generated again for the new figures" : "");
+	}
+}
 
 static int run(const struct args *a)
 {
@@ -19,7 +61,7 @@ static int run(const struct args *a)
 		rc = cli_simulate(&r, a, !a->engine, false);
 	double base;
 	struct gp_knob *g = NULL;
-	int n = 0;
+	int n = 0, left_out = 0;
 	struct gp_err e = { "" };
 	if (rc == EXIT_OK) {
 		struct gp_sim_req sim = { .schedule = -1, .time_limit = a->time_limit, .gap = a->gap };
@@ -27,18 +69,11 @@ static int run(const struct args *a)
 		if (!a->engine && a->schedule && gp_sched_parse(a->schedule, &k) == 0)
 			sim.schedule = (int)k;
 		sim.chunks = a->engine ? 0 : a->chunks;
-		if (gp_whatif_sensitivity(&r, &sim, &base, &g, &n, &e))
+		if (gp_whatif_sensitivity(&r, &sim, &base, &g, &n, &left_out, &e))
 			rc = cli_error(EXIT_INPUT, "%s: %s", a->file, e.msg);
 	}
-	if (rc == EXIT_OK) {
-		printf("iteration %.4g s with the plan as it is; each line: one thing 10 %% better\n"
-		       "(link: bandwidth x 1.1, latency / 1.1; pool: GPU efficiency, NVLink and NIC x 1.1)\n\n",
-		       base);
-		printf("%-44s %12s %10s\n", "", "iteration", "saved");
-		for (int i = 0; i < n; i++)
-			printf("%-44s %11.4gs %9.2f%%\n", g[i].what, g[i].t,
-			       isnan(g[i].t) ? NAN : 100 * g[i].saved / base);
-	}
+	if (rc == EXIT_OK)
+		print_knobs(&r, base, g, n, left_out);
 	free(g);
 	gp_run_free(&r);
 	return rc;
@@ -46,7 +81,7 @@ static int run(const struct args *a)
 
 const struct cmd cmd_sensitivity = {
 	.name = "sensitivity",
-	.help = "which link or pool, 10 % better, shortens the iteration most",
+	.help = "which figure of a link or pool, 10 % better, helps most",
 	.opts = "set engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
 	.file = true,
 	.run = run,

@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fmt.h"
 #include "json.h"
+#include "table.h"
 #include "whatif.h"
 
 #define MAX_JOBS 256
@@ -234,6 +236,7 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 		gp_json_knum(&j, "usd_per_iteration", m.usd_per_iteration);
 		gp_json_knum(&j, "wan_bytes_per_iteration", m.wan_bytes);
 		gp_json_kbool(&j, "fits", m.fits);
+		gp_json_kbool(&j, "prices_given", m.priced);
 	} else {
 		gp_json_kstr(&j, "error", e.msg);
 	}
@@ -260,28 +263,98 @@ static char *line_error(const char *line)
 	return m ? m : strdup("a message that does not read back");
 }
 
-/* A row: the point's values and figures, or its message. */
-static void print_row(const char *line, const char *err)
+/* The number after "key": in a result line; false when absent. */
+static bool line_num(const char *line, const char *key, double *v)
 {
-	char *sets[GP_SWEEP_MAX_AXES + MAX_SETS], vals[512] = "";
-	int n;
+	char k[64];
+	snprintf(k, sizeof k, "\"%s\": ", key);
+	const char *p = strstr(line, k);
+	char *end;
+	if (!p)
+		return false;
+	*v = strtod(p + strlen(k), &end);
+	return end != p + strlen(k);
+}
+
+/* The value of "PATH=V" under its column's head (the first point's
+ * PATH), or the whole setting when the paths differ. */
+static const char *set_value(const char *set, const char *head)
+{
+	const char *eq = strchr(set, '=');
+	size_t n = eq ? (size_t)(eq - set) : 0;
+	return eq && strlen(head) == n && !strncmp(set, head, n) ? eq + 1 : set;
+}
+
+/* A row: the point's values and figures, or its message (without the
+ * file's name, which every message of the sweep would repeat). */
+static void add_row(struct gp_table *t, int nax, const char *line, const char *err,
+		    const char *file)
+{
+	char *sets[GP_SWEEP_MAX_AXES + MAX_SETS], a[32];
+	int n = 0;
 	const char *rest = parse_point_line(line, sets, GP_SWEEP_MAX_AXES + MAX_SETS, &n);
+	gp_table_row(t);
 	for (int i = 0; rest && i < n; i++) {
-		size_t l = strlen(vals);
-		snprintf(vals + l, sizeof vals - l, "%s%s", i ? "  " : "", sets[i]);
+		gp_table_set(t, i < nax ? i : nax - 1, "%s",
+			     i < nax ? set_value(sets[i], t->head[i]) : sets[i]);
 		free(sets[i]);
 	}
-	double t, tok, usd, wan;
-	const char *m = rest ? strstr(rest, "\"iteration_time_s\"") : NULL;
-	if (err)
-		printf("%-44s failed: %s\n", vals, err);
-	else if (m && sscanf(m, "\"iteration_time_s\": %lf, \"tokens_per_s\": %lf, \"mfu\": %*f, "
-				"\"usd_per_iteration\": %lf, \"wan_bytes_per_iteration\": %lf",
-			     &t, &tok, &usd, &wan) == 4)
-		printf("%-44s %11.4gs %12.4g %12.4g %12.4g%s\n", vals, t, tok, usd, wan,
-		       strstr(m, "\"fits\": false") ? "  (does not fit)" : "");
-	else
-		printf("%-44s (no figures)\n", vals);
+	double v[4], priced = 1;
+	static const char *const keys[] = { "iteration_time_s", "tokens_per_s",
+		"usd_per_iteration", "wan_bytes_per_iteration" };
+	bool ok = rest != NULL;
+	for (int i = 0; i < 4; i++)
+		ok = ok && line_num(rest, keys[i], &v[i]);
+	if (err) {
+		size_t l = strlen(file);
+		bool named = !strncmp(err, file, l) && !strncmp(err + l, ": ", 2);
+		gp_table_note(t, nax, "failed: %s", err + (named ? l + 2 : 0));
+		return;
+	}
+	if (!ok) {
+		gp_table_note(t, nax, "(no figures)");
+		return;
+	}
+	if (strstr(rest, "\"prices_given\": false"))
+		priced = 0;
+	gp_table_set(t, nax, "%s", gp_fmt_time(v[0], 4, a, sizeof a));
+	gp_table_set(t, nax + 1, "%s", gp_fmt_si(v[1], 3, "", a, sizeof a));
+	gp_table_set(t, nax + 2, "%s", priced ? gp_fmt_usd(v[2], a, sizeof a) : "-");
+	gp_table_set(t, nax + 3, "%s", gp_fmt_bytes(v[3], a, sizeof a));
+	if (strstr(rest, "\"fits\": false"))
+		gp_table_note(t, nax + 4, "does not fit");
+}
+
+/* The table's columns: one per setting of the first point (its PATH),
+ * then the figures; heads point into heads_buf. */
+static int sweep_heads(const struct gp_sweep *sw, struct gp_table *t, char *buf, size_t n)
+{
+	static const char *const figs[] = { "iteration", "tokens/s", "$/iteration", "WAN bytes" };
+	int nax = sw->n ? sw->npt[0] : 0;
+	if (nax > GP_TABLE_COLS - 4)
+		nax = GP_TABLE_COLS - 4;
+	if (nax < 1)
+		nax = 1;
+	char spec[GP_TABLE_COLS + 1];
+	const char *heads[GP_TABLE_COLS];
+	size_t o = 0;
+	for (int i = 0; i < nax; i++) {
+		const char *set = sw->n && i < sw->npt[0] ? sw->pts[0][i] : "point";
+		size_t l = strcspn(set, "=");
+		heads[i] = buf + o;
+		o += (size_t)snprintf(buf + o, o < n ? n - o : 0, "%.*s", (int)l, set) + 1;
+		if (o > n)
+			o = n;
+		spec[i] = 'l';
+	}
+	for (int i = 0; i < 4; i++) {
+		heads[nax + i] = figs[i];
+		spec[nax + i] = 'r';
+	}
+	spec[nax + 4] = 0;
+	gp_table_init(t, spec, heads);
+	t->wrap = 79;
+	return nax;
 }
 
 /* SIGCHLD's handler: none is needed (sigtimedwait takes the signal),
@@ -397,13 +470,13 @@ static int run_workers(const struct args *a, const struct gp_sweep *sw, int jobs
 	return rc ? rc : wr;
 }
 
-/* Prints the points in order (lines of any length); exit 1 when one
- * failed. */
+/* Prints the points in order (lines of any length), as JSON lines or a
+ * table sized to its content; exit 1 when one failed. */
 static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FILE **tmp)
 {
-	if (!a->jsonl)
-		printf("%-44s %12s %12s %12s %12s\n", "point", "iteration", "tokens/s", "$/iteration",
-		       "WAN bytes");
+	struct gp_table t;
+	char heads[4096];
+	int nax = sweep_heads(sw, &t, heads, sizeof heads);
 	for (int w = 0; w < jobs; w++)
 		rewind(tmp[w]);
 	char *line = NULL;
@@ -421,10 +494,13 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 		if (a->jsonl)
 			fputs(line, stdout);
 		else
-			print_row(line, err);
+			add_row(&t, nax, line, err, a->file);
 		free(err);
 	}
 	free(line);
+	if (!a->jsonl && gp_table_print(&t, stdout, "") && rc == EXIT_OK)
+		rc = cli_error(EXIT_INPUT, "sweep: out of memory");
+	gp_table_free(&t);
 	if (rc == EXIT_OK && failed)
 		rc = cli_error(EXIT_INPUT, "sweep: %ld of %ld points failed (the first: point %ld)",
 			       failed, sw->n, first + 1);

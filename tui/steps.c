@@ -5,10 +5,33 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "ofile.h"
+
+int cli_fail(const struct args *a, int code, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cli_error(code, "%s", msg);
+	if (a->json) {
+		struct gp_json j;
+		gp_json_init(&j, stdout);
+		gp_json_obj(&j, false);
+		gp_json_kstr(&j, "error", msg);
+		gp_json_kint(&j, "exit_code", code);
+		gp_json_end(&j);
+		putchar('\n');
+		fflush(stdout);
+	}
+	return code;
+}
 
 /* The scripts' warnings and prints: standard error, never the output. */
 static void log_stderr(void *ud, const char *line)
@@ -30,7 +53,7 @@ int cli_load(struct gp_run *r, const struct args *a, bool planning)
 	r->plan_optional = planning;
 	cli_run_setup(r, a);
 	if (gp_run_load(r, a->file, a->sets, a->nsets, &e))
-		return cli_error(EXIT_INPUT, "%s", e.msg);
+		return cli_fail(a, EXIT_INPUT, "%s", e.msg);
 	return EXIT_OK;
 }
 
@@ -52,8 +75,8 @@ int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_re
 			fprintf(stderr, "geoplan: %s: --warm plan: the file's plan is left out: %s\n",
 				a->file, r->plan_note);
 		else
-			return cli_error(EXIT_USAGE, "%s: --warm plan: the scenario has no plan to start from",
-					 a->file);
+			return cli_fail(a, EXIT_USAGE, "%s: --warm plan: the scenario has no plan to start from",
+					a->file);
 	} else if (a->warm) {
 		rq->warm = gp_engine_find(a->warm);
 	}
@@ -67,10 +90,9 @@ int cli_plan(struct gp_run *r, const struct args *a)
 	if (rc)
 		return rc;
 	struct gp_err e = { "" };
-	if (gp_run_plan(r, &rq, &e)) {
-		cli_error(EXIT_INPUT, "%s: %s", a->file, e.msg);
-		return r->last_status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
-	}
+	if (gp_run_plan(r, &rq, &e))
+		return cli_fail(a, r->last_status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT,
+				"%s: %s", a->file, e.msg);
 	return EXIT_OK;
 }
 
@@ -84,9 +106,9 @@ int cli_simulate(struct gp_run *r, const struct args *a, bool override, bool rec
 	struct gp_err e = { "" };
 	if (gp_run_simulate(r, &rq, &e)) {
 		if (r->src == GP_SRC_ENGINE)
-			return cli_error(EXIT_INPUT, "%s: the %s plan does not simulate: %s", a->file,
-					 r->rep.engine, e.msg);
-		return cli_error(EXIT_INPUT, "%s", e.msg);
+			return cli_fail(a, EXIT_INPUT, "%s: the %s plan does not simulate: %s", a->file,
+					r->rep.engine, e.msg);
+		return cli_fail(a, EXIT_INPUT, "%s", e.msg);
 	}
 	return EXIT_OK;
 }
