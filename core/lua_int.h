@@ -216,6 +216,15 @@ void lh_describe(lua_State *L, int idx, char *buf, size_t n);
 /* path.key, and path[i] */
 void lh_join(char *out, size_t n, const char *path, const char *key);
 void lh_joini(char *out, size_t n, const char *path, long i);
+/* The candidate a mistyped name most likely means (case folded, a few
+ * edits), or -1. */
+int lh_nearest(const char *name, const char *const *cands, int n);
+/* For an unknown name: "did you mean \"H100\"? GPUs: A100-40, H100"
+ * (the question only when one is near; `what` heads the sorted list). */
+void lh_suggest(const char *name, const char *const *cands, int n, const char *what,
+		char *buf, size_t len);
+/* The same over the scenario's DCs (lua_scenario.c). */
+void lh_suggest_dc(const struct gp_scenario *s, const char *name, char *buf, size_t n);
 
 /* Every key of the table at t is in allowed[] (NULL-terminated) or an
  * integer in 1..npos; an unknown name suggests the nearest. */

@@ -31,8 +31,10 @@ static int conv_stage(struct lh_cv *c, int t, const char *path, struct gp_stage 
 	st->recompute = rc >= 0 ? (enum gp_recompute)rc : s->job.recompute;
 	st->dc = gp_find_dc(s, dc);
 	if (st->dc < 0) {
+		char hint[1024];
+		lh_suggest_dc(s, dc, hint, sizeof hint);
 		lh_join(p, sizeof p, path, "dc");
-		return lh_err(c, p, "unknown DC \"%s\"", dc);
+		return lh_err(c, p, "unknown DC \"%s\" (%s)", dc, hint);
 	}
 	const struct gp_dc *d = &s->dcs[st->dc];
 	st->pool = -1;
@@ -48,8 +50,13 @@ static int conv_stage(struct lh_cv *c, int t, const char *path, struct gp_stage 
 		if (!strcmp(s->gpus[d->pools[i].gpu].name, gpu))
 			st->pool = i;
 	if (st->pool < 0) {
+		const char *names[64];
+		char hint[1024];
+		for (int i = 0; i < d->npools && i < 64; i++)
+			names[i] = s->gpus[d->pools[i].gpu].name;
+		lh_suggest(gpu, names, d->npools < 64 ? d->npools : 64, "its pools", hint, sizeof hint);
 		lh_join(p, sizeof p, path, "gpu");
-		return lh_err(c, p, "DC \"%s\" has no pool of \"%s\"", dc, gpu);
+		return lh_err(c, p, "DC \"%s\" has no pool of \"%s\" (%s)", dc, gpu, hint);
 	}
 	lh_join(p, sizeof p, path, "layers");
 	if (lh_get_table(c, t, path, "layers", 1) != 1)

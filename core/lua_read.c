@@ -7,8 +7,10 @@
  */
 #include "lua_int.h"
 
+#include <ctype.h>
 #include <lauxlib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,24 +70,79 @@ void lh_joini(char *out, size_t n, const char *path, long i)
 	snprintf(out, n, "%s[%ld]", path, i);
 }
 
-static unsigned edit_distance(const char *a, const char *b)
+/* Levenshtein distance, case folded when fold (names of things: DCs,
+ * GPUs, models, where "llama-2-7b" means "Llama-2-7B"). */
+static unsigned edit_distance_f(const char *a, const char *b, bool fold)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	if (la > 31 || lb > 31)
+	if (la > 47 || lb > 47)
 		return 99;
-	unsigned d[32][32];
+	unsigned d[48][48];
 	for (size_t i = 0; i <= la; i++)
 		d[i][0] = i;
 	for (size_t j = 0; j <= lb; j++)
 		d[0][j] = j;
 	for (size_t i = 1; i <= la; i++)
 		for (size_t j = 1; j <= lb; j++) {
-			unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			char x = a[i - 1], y = b[j - 1];
+			if (fold) {
+				x = (char)tolower((unsigned char)x);
+				y = (char)tolower((unsigned char)y);
+			}
+			unsigned sub = d[i - 1][j - 1] + (x != y);
 			unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
 			d[i][j] = sub < del ? (sub < ins ? sub : ins)
 					    : (del < ins ? del : ins);
 		}
 	return d[la][lb];
+}
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	return edit_distance_f(a, b, false);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int lh_nearest(const char *name, const char *const *cands, int n)
+{
+	int best = -1;
+	unsigned bestd = 99, len = (unsigned)strlen(name);
+	for (int i = 0; i < n; i++) {
+		unsigned d = edit_distance_f(name, cands[i], true);
+		if (d < bestd) {
+			bestd = d;
+			best = i;
+		}
+	}
+	/* Close enough to be a typo: two edits, or a quarter of the name. */
+	return best >= 0 && bestd <= (len / 4 > 2 ? len / 4 : 2) ? best : -1;
+}
+
+void lh_suggest(const char *name, const char *const *cands, int n, const char *what,
+		char *buf, size_t len)
+{
+	const char **sorted = n > 0 ? malloc(sizeof *sorted * (size_t)n) : NULL;
+	int k = lh_nearest(name, cands, n);
+	size_t o = 0;
+	buf[0] = 0;
+	if (k >= 0)
+		o += (size_t)snprintf(buf, len, "did you mean \"%s\"? ", cands[k]);
+	if (o >= len)
+		return;
+	o += (size_t)snprintf(buf + o, len - o, "%s:", what);
+	if (sorted) {
+		memcpy(sorted, cands, sizeof *sorted * (size_t)n);
+		qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
+	}
+	for (int i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s %s", i ? "," : "", sorted ? sorted[i] : cands[i]);
+	if (n == 0 && o < len)
+		snprintf(buf + o, len - o, " none");
+	free(sorted);
 }
 
 /* Every key of the table at t must be a listed name, or an integer in

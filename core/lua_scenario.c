@@ -85,6 +85,26 @@ static int gpu_names(struct lh_cv *c, int t, const char *path, char (*names)[GP_
 	return 0;
 }
 
+/* A new GPU type (table at t) that does not say how fast it is, named
+ * like a known one ("h100"): a typo more likely than a new GPU. */
+static bool new_gpu_typo(struct lh_cv *c, int t, const char *path, const char *name)
+{
+	lua_State *L = c->L;
+	bool bare = lh_rawfield(L, t, "tflops") == LUA_TNIL;
+	lua_pop(L, 1);
+	const char *names[256];
+	int n = c->s->ngpus < 256 ? c->s->ngpus : 256;
+	for (int i = 0; i < n; i++)
+		names[i] = c->s->gpus[i].name;
+	if (!bare || lh_nearest(name, names, n) < 0)
+		return false;
+	char hint[1024];
+	lh_suggest(name, names, n, "GPUs", hint, sizeof hint);
+	lh_err(c, path, "not a known GPU (%s); a new type needs tflops, memory and hbm_bandwidth",
+	       hint);
+	return true;
+}
+
 static int conv_gpu_table(struct lh_cv *c, int t, const char *path)
 {
 	lua_State *L = c->L;
@@ -106,6 +126,8 @@ static int conv_gpu_table(struct lh_cv *c, int t, const char *path)
 			int i = find_gpu(c->s, name);
 			if (i < 0 && c->s->ngpus >= 256) {
 				rc = lh_err(c, path, "too many GPU types (at most 256)");
+			} else if (i < 0 && new_gpu_typo(c, -1, p, name)) {
+				rc = -1;
 			} else if (i < 0) {
 				i = c->s->ngpus++;
 				memset(&c->s->gpus[i], 0, sizeof c->s->gpus[i]);
@@ -203,19 +225,19 @@ static int conv_model(struct lh_cv *c, int top)
 		return -1;
 	int found = lh_rawfield(L, -1, name) == LUA_TTABLE;
 	if (!found) {
-		char list[512] = "";
+		const char *names[256];
+		int n = 0;
+		char hint[1024];
 		lua_pop(L, 1);
 		lua_pushnil(L);
 		while (lua_next(L, -2)) {
 			lua_pop(L, 1);
-			if (lua_type(L, -1) == LUA_TSTRING) {
-				size_t l = strlen(list);
-				snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "",
-					 lua_tostring(L, -1));
-			}
+			if (lua_type(L, -1) == LUA_TSTRING && n < 256)
+				names[n++] = lua_tostring(L, -1);   /* the table keeps the key */
 		}
+		lh_suggest(name, names, n, "catalog", hint, sizeof hint);
 		lua_pop(L, 1);
-		return lh_err(c, "model", "unknown model \"%s\" (catalog: %s)", name, list);
+		return lh_err(c, "model", "unknown model \"%s\" (%s)", name, hint);
 	}
 	int rc = conv_model_table(c, -1, "catalog.models", &c->s->model, name);
 	lua_pop(L, 2);
@@ -236,8 +258,15 @@ static int conv_pool(struct lh_cv *c, int t, const char *path, struct gp_pool *p
 		return -1;
 	p->gpu = find_gpu(c->s, gpu);
 	if (p->gpu < 0) {
+		const char *names[256];
+		char hint[1024];
+		for (int i = 0; i < c->s->ngpus && i < 256; i++)
+			names[i] = c->s->gpus[i].name;
+		lh_suggest(gpu, names, c->s->ngpus < 256 ? c->s->ngpus : 256, "GPUs", hint,
+			   sizeof hint);
 		lh_join(pp, sizeof pp, path, "gpu");
-		return lh_err(c, pp, "unknown GPU \"%s\" (add it to gpus = { ... })", gpu);
+		return lh_err(c, pp, "unknown GPU \"%s\" (%s; a new type goes in gpus = { ... })",
+			      gpu, hint);
 	}
 	const struct gp_gpu *g = &c->s->gpus[p->gpu];
 	if (lh_get_int(c, t, path, "count", LH_REQ | LH_POS, 0, &p->count) ||
@@ -326,6 +355,15 @@ fail:
 	return -1;
 }
 
+void lh_suggest_dc(const struct gp_scenario *s, const char *name, char *buf, size_t n)
+{
+	const char **names = malloc(sizeof *names * (size_t)(s->ndcs ? s->ndcs : 1));
+	for (int i = 0; names && i < s->ndcs; i++)
+		names[i] = s->dcs[i].name;
+	lh_suggest(name, names, names ? s->ndcs : 0, "DCs", buf, n);
+	free(names);
+}
+
 static const char *const link_keys[] = { "bandwidth", "latency",
 	"price_per_gb", "streams", "reverse", NULL };
 static const char *const reverse_keys[] = { "bandwidth", "latency",
@@ -344,13 +382,9 @@ static int dc_ref(struct lh_cv *c, int t, long idx, const char *path, int *out)
 	}
 	*out = gp_find_dc(c->s, lua_tostring(L, -1));
 	if (*out < 0) {
-		char list[300] = "";
-		for (int i = 0; i < c->s->ndcs; i++) {
-			size_t l = strlen(list);
-			snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "",
-				 c->s->dcs[i].name);
-		}
-		lh_err(c, p, "unknown DC \"%s\" (DCs: %s)", lua_tostring(L, -1), list);
+		char hint[1024];
+		lh_suggest_dc(c->s, lua_tostring(L, -1), hint, sizeof hint);
+		lh_err(c, p, "unknown DC \"%s\" (%s)", lua_tostring(L, -1), hint);
 		lua_pop(L, 1);
 		return -1;
 	}

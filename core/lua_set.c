@@ -106,6 +106,47 @@ static void keep_reverse(lua_State *L, const char *key, const char *rest)
 	lua_settop(L, e);
 }
 
+/* What the elements of list t are called, the way `key` names one (a
+ * DC's name; a link's "a-b", or "a>b" when key has a '>'), with the one
+ * key most likely means: "did you mean \"ams\"? names: ams, fra". */
+static void list_hint(lua_State *L, int t, const char *key, char *buf, size_t n)
+{
+	enum { MAXN = 64 };
+	char names[MAXN][2 * GP_NAME_MAX + 2];
+	const char *ptr[MAXN];
+	int k = 0;
+	bool dir = strchr(key, '>') != NULL;
+	lua_Integer len = (lua_Integer)lua_rawlen(L, t);
+	int top = lua_gettop(L);
+	for (lua_Integer i = 1; i <= len && k < MAXN; i++) {
+		if (lua_rawgeti(L, t, i) == LUA_TTABLE) {
+			int el = lua_gettop(L);
+			if (lh_rawfield(L, el, "name") == LUA_TSTRING)
+				snprintf(names[k], sizeof names[k], "%s", lua_tostring(L, -1));
+			else if (lua_rawgeti(L, el, 1) == LUA_TSTRING &&
+				 lua_rawgeti(L, el, 2) == LUA_TSTRING) {
+				snprintf(names[k], sizeof names[k], dir ? "%s>%s" : "%s-%s",
+					 lua_tostring(L, -2), lua_tostring(L, -1));
+				if (dir && k + 1 < MAXN) {   /* a direction either way */
+					ptr[k] = names[k];
+					k++;
+					snprintf(names[k], sizeof names[k], "%s>%s",
+						 lua_tostring(L, -1), lua_tostring(L, -2));
+				}
+			} else {
+				names[k][0] = 0;
+			}
+			if (names[k][0]) {
+				ptr[k] = names[k];
+				k++;
+			}
+		}
+		lua_settop(L, top);
+	}
+	if (k)
+		lh_suggest(key, ptr, k, "names", buf, n);
+}
+
 /* One --set: the path, and the value as a string (NULL: the value is
  * the third argument of apply_set). */
 struct set_item {
@@ -185,8 +226,13 @@ static int apply_set(lua_State *L)
 		if (lua_isnil(L, -1)) {
 			/* A list (dcs, links) must name an existing element; a
 			 * map (gpus) gets a new entry. */
-			if (numeric || (is_index && lua_rawlen(L, t) > 0))
-				return luaL_error(L, "'%s': nothing called [%s] here", path, key);
+			if (numeric || (is_index && lua_rawlen(L, t) > 0)) {
+				char hint[1024] = "";
+				if (!numeric)
+					list_hint(L, t, key, hint, sizeof hint);
+				return luaL_error(L, "'%s': nothing called [%s] here%s%s%s", path, key,
+						  hint[0] ? " (" : "", hint, hint[0] ? ")" : "");
+			}
 			lua_pop(L, 1);
 			lua_newtable(L);
 			lua_pushstring(L, key);

@@ -325,6 +325,30 @@ struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *se
 #define MIN_FLOPS 1e9
 #define MAX_SEQ 1e7
 
+/* One field's range, blaming that field alone; a bare number that was
+ * meant in a larger unit gets the helper that writes it ("bandwidth 40
+ * B/s is less than 1 kB/s: write Gbps(40) for 40 Gbit/s"). */
+static int range_bw(const char *f, const char *what, const char *field, double v,
+		    const char *helper, const char *unit, struct gp_err *e)
+{
+	if (v >= MIN_BW)
+		return 0;
+	if (v >= 1e-3)
+		return gp_errf(e, "%s: %s: %s %g B/s is less than 1 kB/s (a bare number is bytes/s): write %s(%g) for %g %s",
+			       f, what, field, v, helper, v, v, unit);
+	return gp_errf(e, "%s: %s: %s %g B/s is less than 1 kB/s (a bare number is bytes/s; write %s(x) for x %s)",
+		       f, what, field, v, helper, unit);
+}
+
+static int range_lat(const char *f, const char *what, const char *field, double v,
+		     const char *helper, struct gp_err *e)
+{
+	if (v <= MAX_LAT)
+		return 0;
+	return gp_errf(e, "%s: %s: %s %g s is more than an hour (a bare number is seconds): write %s(%g) for %g %s",
+		       f, what, field, v, helper, v, v, helper);
+}
+
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 {
 	const char *f = s->path;
@@ -334,17 +358,21 @@ int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 		return gp_errf(e, "%s: job.seq: %.0f tokens is more than %.0f", f, s->job.seq, MAX_SEQ);
 	for (int i = 0; i < s->nlinks; i++) {
 		const struct gp_link *l = &s->links[i];
-		if (l->bandwidth < MIN_BW || l->latency > MAX_LAT)
-			return gp_errf(e, "%s: link %s -> %s: bandwidth %g B/s and latency %g s are out of range (at least 1 kB/s, at most an hour)",
-				       f, s->dcs[l->from].name, s->dcs[l->to].name, l->bandwidth,
-				       l->latency);
+		char what[2 * GP_NAME_MAX + 16];
+		snprintf(what, sizeof what, "link %s -> %s", s->dcs[l->from].name, s->dcs[l->to].name);
+		if (range_bw(f, what, "bandwidth", l->bandwidth, "Gbps", "Gbit/s", e) ||
+		    range_lat(f, what, "latency", l->latency, "ms", e))
+			return -1;
 	}
 	for (int d = 0; d < s->ndcs; d++)
 		for (int q = 0; q < s->dcs[d].npools; q++) {
 			const struct gp_pool *p = &s->dcs[d].pools[q];
-			if (p->network < MIN_BW || p->nvlink < MIN_BW || p->latency > MAX_LAT)
-				return gp_errf(e, "%s: dcs[%d].pools[%d]: network %g B/s, nvlink %g B/s and latency %g s: bandwidths must be at least 1 kB/s and the latency at most an hour",
-					       f, d + 1, q + 1, p->network, p->nvlink, p->latency);
+			char what[64];
+			snprintf(what, sizeof what, "dcs[%d].pools[%d]", d + 1, q + 1);
+			if (range_bw(f, what, "network", p->network, "Gbps", "Gbit/s", e) ||
+			    range_bw(f, what, "nvlink", p->nvlink, "GBps", "GB/s", e) ||
+			    range_lat(f, what, "latency", p->latency, "us", e))
+				return -1;
 		}
 	for (int i = 0; i < s->ngpus; i++) {
 		const struct gp_gpu *g = &s->gpus[i];
