@@ -10,6 +10,7 @@
  * fits.
  */
 #include "place_int.h"
+#include "oom.h"
 #include "sim.h"
 
 #include <math.h>
@@ -294,11 +295,17 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 				bk = k;
 			}
 		}
-		if (bk)
+		char why[600];
+		if (gp_oom_explain(s, m->ct, why, sizeof why))   /* oom.h: the GPUs there are */
+			snprintf(msg, sizeof msg, "milp: %s", why);
+		else if (bk && best > 1)
 			snprintf(msg, sizeof msg,
 				 "milp: the model does not fit in GPU memory: even one layer per stage over %d stages at TP %d on %s needs %.2f GiB per GPU in the first stage, %.2f GiB available (%.1fx too much)",
 				 m->L < 64 ? m->L : 64, bk->tp, bk->g->name,
 				 best * bk->g->memory / 1073741824.0, bk->g->memory / 1073741824.0, best);
+		else if (bk)   /* it fits, but in no class the MILP builds */
+			snprintf(msg, sizeof msg,
+				 "milp: no pipeline of the MILP's classes fits in GPU memory, though one replica over all the GPUs would (--engine search may find it)");
 		else
 			snprintf(msg, sizeof msg, "milp: no TP degree fits any pool");
 	} else if (m->budget > 0 && m->nc > 0) {
@@ -329,6 +336,8 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 			snprintf(msg, sizeof msg,
 				 "milp: no plan fits the GPUs and links even without the budget $%.2f/hour",
 				 save);
+	} else if (gp_oom_explain(s, m->ct, msg + 6, sizeof msg - 6)) {   /* oom.h: memory */
+		memcpy(msg, "milp: ", 6);
 	} else {
 		snprintf(msg, sizeof msg,
 			 "milp: no plan of up to %d stages covers %d micro-batches with the GPUs (%d) and links available%s%s",
