@@ -111,6 +111,28 @@ static void rt_time(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 	gp_report_line(f, "DP sync", line);
 }
 
+/* "GPUs $0.0134", and the GPU types the plan uses that have no price. */
+static void rt_gpu_cost(const struct gp_scenario *sc, const struct gp_plan *p,
+			const struct gp_result *r, char *buf, size_t n)
+{
+	char a[32];
+	int l = snprintf(buf, n, "GPUs %s", gp_fmt_usd(r->usd_gpu, a, sizeof a)), k = 0;
+	bool seen[256] = { false };
+	for (int i = 0; i < p->npipes; i++)
+		for (int j = 0; j < p->pipes[i].nstages; j++) {
+			const struct gp_stage *st = &p->pipes[i].stages[j];
+			int g = sc->dcs[st->dc].pools[st->pool].gpu;
+			if (g >= 256 || seen[g] || sc->gpus[g].price_per_hour > 0)
+				continue;
+			seen[g] = true;
+			if (l > 0 && (size_t)l < n)
+				l += snprintf(buf + l, n - (size_t)l, "%s%s", k++ ? ", " : " (no price for ",
+					      sc->gpus[g].name);
+		}
+	if (k && l > 0 && (size_t)l < n)
+		snprintf(buf + l, n - (size_t)l, ")");
+}
+
 static void rt_cost(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
 		    const struct gp_result *r)
 {
@@ -120,9 +142,9 @@ static void rt_cost(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 		gp_report_line(f, "cost", "no prices given (gpus' price_per_hour, links' price_per_gb)");
 		return;
 	}
-	char a[32], b[32], gpus[64], egress[64], line[256];
+	char a[32], b[32], gpus[160], egress[64], line[320];
 	if (gp)
-		snprintf(gpus, sizeof gpus, "GPUs %s", gp_fmt_usd(r->usd_gpu, a, sizeof a));
+		rt_gpu_cost(sc, p, r, gpus, sizeof gpus);
 	else
 		snprintf(gpus, sizeof gpus, "no GPU prices given");
 	if (r->wan_bytes <= 0)
