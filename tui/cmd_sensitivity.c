@@ -15,7 +15,7 @@
 static void print_knobs(const struct gp_run *r, double base, const struct gp_knob *g, int n,
 			int left_out)
 {
-	static const char *const heads[] = { "what", "made better", "iteration", "saved", "" };
+	static const char *const heads[] = { "what", "made better", "iteration", "saved", "%" };
 	struct gp_table t;
 	char a[32];
 	bool negative = false;
