@@ -50,6 +50,24 @@ double gp_result_idle_after(const struct gp_result *r)
 	return T > 0 ? fmax(0, T - r->compute_end) / T : 0;
 }
 
+bool gp_report_syncs(const struct gp_plan *p)
+{
+	for (int g = 0; g < p->npipes; g++)
+		for (int j = 0; j < p->pipes[g].nstages; j++) {
+			const struct gp_stage *me = &p->pipes[g].stages[j];
+			int mid = (me->first + me->last) / 2, d = 0;
+			for (int h = 0; h < p->npipes; h++)
+				for (int k = 0; k < p->pipes[h].nstages; k++) {
+					const struct gp_stage *x = &p->pipes[h].stages[k];
+					if (x->first <= mid && mid <= x->last)
+						d += p->pipes[h].replicas;
+				}
+			if (d > 1)
+				return true;
+		}
+	return false;
+}
+
 double gp_result_sync_exposed(const struct gp_result *r)
 {
 	double x = 0;
@@ -246,6 +264,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_key(j, "sync");
 	gp_json_obj(j, false);
 	gp_json_kstr(j, "mode", gp_sync_name(gp_plan_sync(sc, p)));
+	gp_json_kbool(j, "needed", gp_report_syncs(p));
 	gp_json_kint(j, "every", sc->job.sync_every);
 	gp_json_kbool(j, "overlap", sc->job.sync_overlap);
 	gp_json_end(j);

@@ -85,8 +85,9 @@ static void rt_head(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 	int l = snprintf(line, sizeof line, "%s", gp_sched_name(p->schedule));
 	if (r->chunks > 1)
 		l += snprintf(line + l, sizeof line - (size_t)l, " x%d chunks", r->chunks);
-	snprintf(line + l, sizeof line - (size_t)l, ", %d pipeline shape%s, %d stage devices, %d of %d GPUs",
-		 p->npipes, p->npipes == 1 ? "" : "s", stages, r->gpus, rt_gpus_available(sc));
+	snprintf(line + l, sizeof line - (size_t)l, ", %d pipeline shape%s, %d stage%s, %d of %d GPUs",
+		 p->npipes, p->npipes == 1 ? "" : "s", stages, stages == 1 ? "" : "s", r->gpus,
+		 rt_gpus_available(sc));
 	gp_report_line(f, "plan", line);
 }
 
@@ -102,6 +103,10 @@ static void rt_time(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 	snprintf(line, sizeof line, "%s of the iteration, %s after the last backward",
 		 gp_fmt_pct(idle, a, sizeof a), gp_fmt_pct(after, b, sizeof b));
 	gp_report_line(f, "GPU idle", line);
+	if (!gp_report_syncs(p)) {
+		gp_report_line(f, "DP sync", "none: one replica of every layer, no gradients to sync");
+		return;
+	}
 	char every[32] = "every iteration";
 	if (sc->job.sync_every > 1)
 		snprintf(every, sizeof every, "every %d iterations", sc->job.sync_every);

@@ -94,10 +94,16 @@ assert d['prices_given'] == {'gpus': True, 'egress': True}
 has "p3 text: idle split" 0 "^GPU idle +[0-9]+\.[0-9] % of the iteration, [0-9]+\.[0-9] % after the last backward$" "$G" sim samples/p3.lua
 has "p3 text: exposed DP sync" 0 "^DP sync +hierarchical, every iteration; exposed [0-9.]+ m?s \(the worst stage\)$" "$G" sim samples/p3.lua
 has "p3 text: the remote zone unused, and why" 0 "^unused +us-west1-b: all 128 GPUs, no stage there: its links to the DCs in use reach 4\.80 Gbit/s at best, against 20\.0 Gbit/s on the slowest link the plan uses" "$G" sim samples/p3.lua
+# P1 and P2 hold one replica of every layer: nothing to sync, said so
+# (not "exposed 0 s"), in the JSON too; P3's replicas sync.
+has "p1 text: no DP sync to do" 0 "^DP sync +none: one replica of every layer, no gradients to sync$" "$G" sim samples/p1.lua
+if "$G" sim samples/p1.lua --json | python3 -c "import json, sys; assert json.load(sys.stdin)['sync']['needed'] is False" &&
+   "$G" sim samples/p3.lua --json | python3 -c "import json, sys; assert json.load(sys.stdin)['sync']['needed'] is True" 2>"$tmp/why"
+then ok "sync.needed: false on p1, true on p3"; else no "sync.needed"; fi
 has "no prices: said, not \$0" 0 "^cost +no prices given" "$G" sim samples/p5.lua
 has "WAN per iteration, the JSON's word" 0 "^WAN +4\.29 GB per iteration: pipeline 4\.29 GB" "$G" sim samples/default.lua
 if "$G" sim samples/default.lua | grep -q "per step"; then no "no 'per step' left"; else ok "no 'per step' left"; fi
-has "GPUs used of those there are" 0 "^plan +1f1b, 4 pipeline shapes, 4 stage devices, 512 of 640 GPUs" "$G" sim samples/p3.lua
+has "GPUs used of those there are" 0 "^plan +1f1b, 4 pipeline shapes, 4 stages, 512 of 640 GPUs" "$G" sim samples/p3.lua
 # --json failures are JSON, with the exit code.
 "$G" sim "$tmp/nope.lua" --json >"$tmp/j" 2>/dev/null
 rc=$?
