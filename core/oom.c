@@ -96,7 +96,7 @@ int gp_oom_explain(const struct gp_scenario *sc, const struct gp_costtab *ct, ch
 				oom_try(sc, ct, d, q, tp, &b);
 	if (b.ratio < 0 || b.ratio <= 1)
 		return 0;
-	char need[32], have[32], st[32], room[32];
+	char need[32], have[32];
 	const struct gp_gpu *g = &sc->gpus[sc->dcs[b.dc].pools[b.pool].gpu];
 	int len = snprintf(msg, n, "the model does not fit in GPU memory: even its leanest layout, one replica over %s%d GPU%s (%d stage%s at TP %d, the first on %s), needs %s per GPU in the first stage (%d layer%s, %d micro-batch%s in flight), %s available (%.2gx too much)",
 			   b.gpus > 1 ? "all " : "", b.gpus, b.gpus == 1 ? "" : "s", b.S,
@@ -106,8 +106,8 @@ int gp_oom_explain(const struct gp_scenario *sc, const struct gp_costtab *ct, ch
 			   gp_fmt_gib(b.have, have, sizeof have), b.ratio);
 	double state, space, k = oom_state_gpus(sc, ct, &state, &space);
 	if (state > space && len > 0 && (size_t)len < n)
-		snprintf(msg + len, n - (size_t)len, "; its weights, gradients and optimizer state alone, %s, exceed all the GPUs' %s: they take at least %.0f GPUs",
-			 gp_fmt_si(state, 4, "B", st, sizeof st), gp_fmt_si(space, 4, "B", room, sizeof room),
-			 k);
+		/* Both in whole GiB, the unit of the need above, to compare. */
+		snprintf(msg + len, n - (size_t)len, "; its weights, gradients and optimizer state alone, %.0f GiB, exceed all the GPUs' %.0f GiB: they take at least %.0f GPUs",
+			 state / 1073741824.0, space / 1073741824.0, k);
 	return 1;
 }

@@ -128,6 +128,16 @@ for r in json.load(open('$tmp/j')):
 # The out-of-memory report: the GPUs there are, a ratio above 1, more
 # GPUs than there are for the state alone (test_fit.c works the count out).
 has "out of memory: counted over the GPUs there are" 4 "one replica over all 8 GPUs \(1 stage at TP 8, the first on H100\), needs [0-9.]+ GiB per GPU .* available \(([2-9]|[1-9][0-9])(\.[0-9])?x too much\); .* they take at least (9|[1-9][0-9]) GPUs" "$G" plan "$tmp/oom.lua"
+# ... in one unit, and its figures agree: the state is more than the
+# space, the space is 8 GPUs' capacity, the GPUs named hold the state.
+"$G" plan "$tmp/oom.lua" 2>&1 | python3 -c "
+import re, sys
+m = re.search(r'([0-9.]+) GiB available .* alone, ([0-9]+) GiB, exceed all the GPUs. ([0-9]+) GiB: they take at least ([0-9]+) GPUs', sys.stdin.read())
+assert m, 'no match'
+have, state, space, k = float(m[1]), int(m[2]), int(m[3]), int(m[4])
+assert state > space and abs(space - 8 * have) <= 1, m.groups()
+assert (k - 1) * have < state <= k * have + 1, m.groups()
+" >"$tmp/why" 2>&1 && ok "out of memory: one unit, figures that agree" || no "out of memory: one unit, figures that agree"
 # Sensitivity: each figure alone, and what a negative saving means.
 has "sensitivity: one figure at a time" 0 "^link ams -> fra +latency / 1\.1 " "$G" sensitivity samples/default.lua
 sens="'$G' sensitivity $L --schedule xdc-greedy --set 'links[1].bandwidth=Gbps(10)'"
