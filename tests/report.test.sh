@@ -101,6 +101,9 @@ if "$G" sim samples/p1.lua --json | python3 -c "import json, sys; assert json.lo
    "$G" sim samples/p3.lua --json | python3 -c "import json, sys; assert json.load(sys.stdin)['sync']['needed'] is True" 2>"$tmp/why"
 then ok "sync.needed: false on p1, true on p3"; else no "sync.needed"; fi
 has "no prices: said, not \$0" 0 "^cost +no prices given" "$G" sim samples/p5.lua
+has "compare without prices: - and why" 0 '^[$]/iteration: - where no prices are given [(]gpus. price_per_hour,$' "$G" compare samples/p1.lua
+if "$G" compare samples/default.lua | grep -q '^\$/iteration: -'; then no "compare with prices: no footnote on -"
+else ok "compare with prices: no footnote on -"; fi
 has "WAN per iteration, the JSON's word" 0 "^WAN +4\.29 GB per iteration: pipeline 4\.29 GB" "$G" sim samples/default.lua
 if "$G" sim samples/default.lua | grep -q "per step"; then no "no 'per step' left"; else ok "no 'per step' left"; fi
 has "GPUs used of those there are" 0 "^plan +1f1b, 4 pipeline shapes, 4 stages, 512 of 640 GPUs" "$G" sim samples/p3.lua

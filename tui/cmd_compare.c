@@ -81,7 +81,7 @@ static int plan_one(struct gp_run *r, const struct gp_plan_req *base, const stru
 
 /* Every engine into the table or the JSON array; the exit code. */
 static int compare(struct gp_run *r, const struct args *a, const struct gp_plan_req *base,
-		   struct gp_table *t, struct gp_json *j)
+		   struct gp_table *t, struct gp_json *j, bool *unpriced)
 {
 	int planned = 0, worst = EXIT_OK;
 	for (int k = 0; k < gp_engine_count(); k++) {
@@ -104,6 +104,7 @@ static int compare(struct gp_run *r, const struct args *a, const struct gp_plan_
 			bool gpus, egress;
 			gp_report_prices(r->sc, gp_run_plan_of(r), &r->res, &gpus, &egress);
 			text_row(t, r, gpus || egress);
+			*unpriced = *unpriced || !(gpus || egress);
 		}
 		planned += rc == EXIT_OK;
 		worst = rc > worst ? rc : worst;
@@ -132,7 +133,8 @@ static int run(const struct args *a)
 	t.wrap = 79;
 	if (a->json)
 		gp_json_arr(&j, true);
-	rc = compare(&r, a, &base, &t, &j);
+	bool unpriced = false;
+	rc = compare(&r, a, &base, &t, &j, &unpriced);
 	if (a->json) {
 		gp_json_end(&j);
 		putchar('\n');
@@ -140,8 +142,9 @@ static int run(const struct args *a)
 		rc = cli_error(EXIT_INPUT, "compare: out of memory");
 	}
 	if (!a->json && rc == EXIT_OK)
-		printf("\niteration: as simulated; gap: the proven gap of an exact engine;\n"
-		       "$/iteration: - when the scenario gives no prices\n");
+		printf("\niteration: as simulated; gap: the proven gap of an exact engine%s\n",
+		       unpriced ? ";\n$/iteration: - where no prices are given (gpus' price_per_hour,\n"
+		       "links' price_per_gb)" : "");
 	gp_table_free(&t);
 	gp_run_free(&r);
 	return rc;
