@@ -107,6 +107,25 @@ else ok "compare with prices: no footnote on -"; fi
 has "WAN per iteration, the JSON's word" 0 "^WAN +4\.29 GB per iteration: pipeline 4\.29 GB" "$G" sim samples/default.lua
 if "$G" sim samples/default.lua | grep -q "per step"; then no "no 'per step' left"; else ok "no 'per step' left"; fi
 has "GPUs used of those there are" 0 "^plan +1f1b, 4 pipeline shapes, 4 stages, 512 of 640 GPUs" "$G" sim samples/p3.lua
+# A sweep: the file's plan does not fit every point (said under the
+# table, with the way out), a - for $ explained; its JSON lines count
+# points as its summary does, the summary after the table.
+has "sweep: a point the file's plan does not fit, and --engine" 1 "^Each point simulates the file's plan as it is; --engine NAME plans each$" \
+	"$G" sweep samples/p1.lua --set 'job.global_batch=16,8'
+has "sweep: a - for \$ explained" 1 "^[$]/iteration: - where no prices are given" "$G" sweep samples/p1.lua --set 'job.global_batch=16,8'
+if "$G" sweep samples/p1.lua --set 'job.global_batch=8,16' --engine milp 2>&1 | grep -q "file's plan"
+then no "sweep --engine: no word on the file's plan"; else ok "sweep --engine: no word on the file's plan"; fi
+"$G" sweep samples/p1.lua --set 'job.global_batch=8,16,32' --jsonl >"$tmp/jl" 2>"$tmp/msg"
+if python3 -c "
+import json, re
+rows = [json.loads(l) for l in open('$tmp/jl')]
+assert [r['point'] for r in rows] == [1, 2, 3], rows
+first = min(r['point'] for r in rows if 'error' in r)
+assert re.search(r'2 of 3 points failed \(the first: point %d\)' % first, open('$tmp/msg').read())
+" 2>"$tmp/why"; then ok "sweep --jsonl: points counted as the summary counts them"; else no "sweep --jsonl points"; fi
+"$G" sweep samples/p1.lua --set 'job.global_batch=8,16' >"$tmp/o" 2>&1
+if tail -1 "$tmp/o" | grep -q "^geoplan: sweep: 1 of 2 points failed"; then ok "sweep: the summary after the table"
+else tail -3 "$tmp/o" >"$tmp/why"; no "sweep: the summary after the table"; fi
 # --json failures are JSON, with the exit code.
 "$G" sim "$tmp/nope.lua" --json >"$tmp/j" 2>/dev/null
 rc=$?

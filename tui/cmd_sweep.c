@@ -223,7 +223,7 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 	struct gp_json j;
 	gp_json_init(&j, out);
 	gp_json_obj(&j, false);
-	gp_json_kint(&j, "point", k);
+	gp_json_kint(&j, "point", k + 1);   /* counted from 1, as the summary counts */
 	gp_json_key(&j, "set");
 	gp_json_arr(&j, false);
 	for (int i = 0; i < sw->npt[k]; i++)
@@ -287,8 +287,11 @@ static const char *set_value(const char *set, const char *head)
 
 /* A row: the point's values and figures, or its message (without the
  * file's name, which every message of the sweep would repeat). */
+/* One point's row; what a reader needs told under the table: a - for
+ * $/iteration (foot_usd), a point the file's plan does not fit
+ * (foot_plan, the failure's first field is the plan). */
 static void add_row(struct gp_table *t, int nax, const char *line, const char *err,
-		    const char *file)
+		    const char *file, bool *foot_usd, bool *foot_plan)
 {
 	char *sets[GP_SWEEP_MAX_AXES + MAX_SETS], a[32];
 	int n = 0;
@@ -308,7 +311,9 @@ static void add_row(struct gp_table *t, int nax, const char *line, const char *e
 	if (err) {
 		size_t l = strlen(file);
 		bool named = !strncmp(err, file, l) && !strncmp(err + l, ": ", 2);
-		gp_table_note(t, nax, "failed: %s", err + (named ? l + 2 : 0));
+		const char *why = err + (named ? l + 2 : 0);
+		gp_table_note(t, nax, "failed: %s", why);
+		*foot_plan = *foot_plan || !strncmp(why, "plan.", 5) || !strncmp(why, "plan:", 5);
 		return;
 	}
 	if (!ok) {
@@ -317,6 +322,7 @@ static void add_row(struct gp_table *t, int nax, const char *line, const char *e
 	}
 	if (strstr(rest, "\"prices_given\": false"))
 		priced = 0;
+	*foot_usd = *foot_usd || !priced;
 	gp_table_set(t, nax, "%s", gp_fmt_time(v[0], 4, a, sizeof a));
 	gp_table_set(t, nax + 1, "%s", gp_fmt_si(v[1], 3, "", a, sizeof a));
 	gp_table_set(t, nax + 2, "%s", priced ? gp_fmt_usd(v[2], a, sizeof a) : "-");
@@ -483,6 +489,7 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 	size_t cap = 0;
 	long failed = 0, first = -1;
 	int rc = EXIT_OK;
+	bool foot_usd = false, foot_plan = false;
 	for (long k = 0; k < sw->n && rc == EXIT_OK; k++) {
 		if (getline(&line, &cap, tmp[k % jobs]) < 0) {
 			rc = cli_error(EXIT_INPUT, "sweep: point %ld is missing", k + 1);
@@ -494,13 +501,20 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 		if (a->jsonl)
 			fputs(line, stdout);
 		else
-			add_row(&t, nax, line, err, a->file);
+			add_row(&t, nax, line, err, a->file, &foot_usd, &foot_plan);
 		free(err);
 	}
 	free(line);
 	if (!a->jsonl && gp_table_print(&t, stdout, "") && rc == EXIT_OK)
 		rc = cli_error(EXIT_INPUT, "sweep: out of memory");
 	gp_table_free(&t);
+	if (foot_usd && rc == EXIT_OK)
+		printf("\n$/iteration: - where no prices are given (gpus' price_per_hour,\n"
+		       "links' price_per_gb)\n");
+	if (foot_plan && !a->engine && rc == EXIT_OK)
+		printf("\nEach point simulates the file's plan as it is; --engine NAME plans each\n"
+		       "point anew.\n");
+	fflush(stdout);   /* the summary after the table, in a pipe too */
 	if (rc == EXIT_OK && failed)
 		rc = cli_error(EXIT_INPUT, "sweep: %ld of %ld points failed (the first: point %ld)",
 			       failed, sw->n, first + 1);
