@@ -168,6 +168,14 @@ has "sensitivity: a negative saving explained" 0 "A negative saving: the change 
 	sh -c "$sens | tr '\n' ' ' | sed 's/  */ /g'"
 if "$G" sensitivity samples/default.lua | grep -q "negative saving"; then no "sensitivity: no negative saving, no explanation"
 else ok "sensitivity: no negative saving, no explanation"; fi
+# A saving of 0 s is explained exactly when a row shows one.
+for f in samples/p1.lua samples/p5.lua "$L"; do
+	"$G" sensitivity "$f" >"$tmp/o" 2>&1
+	z=$(grep -cE '^(link|pool) .*  0 s  [+-]0\.00 %$' "$tmp/o")
+	e=$(grep -c "^A saving of 0 s: that figure is off the iteration's critical path" "$tmp/o")
+	if [ "$e" -eq "$([ "$z" -gt 0 ] && echo 1 || echo 0)" ]; then ok "sensitivity $(basename "$f"): 0 s explained iff shown ($z rows)"
+	else head -3 "$tmp/o" >"$tmp/why"; no "sensitivity $(basename "$f"): $z rows of 0 s, $e explanations"; fi
+done
 # The Gantt chart: no label clipped (7 px a character at least), the
 # replicas said, a legend of what is drawn, V-shaped chunks apart.
 "$G" gantt samples/p3.lua -o "$tmp/p3.svg" >/dev/null 2>&1

@@ -18,7 +18,7 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 	static const char *const heads[] = { "what", "made better", "iteration", "saved", "%" };
 	struct gp_table t;
 	char a[32];
-	bool negative = false;
+	bool negative = false, zero = false;
 	gp_table_init(&t, "llrrr", heads);
 	for (int i = 0; i < n; i++) {
 		gp_table_row(&t);
@@ -32,6 +32,7 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 		gp_table_set(&t, 3, "%s", gp_fmt_time(g[i].saved, 3, a, sizeof a));
 		gp_table_set(&t, 4, "%+.2f %%", 100 * g[i].saved / base + 0.0);
 		negative = negative || g[i].saved < 0;
+		zero = zero || fabs(g[i].saved) <= 1e-9 * base;
 	}
 	printf("iteration %s with the plan as it is; each row: one figure 10 %% better,\n"
 	       "the rest as it is\n\n", gp_fmt_time(base, 4, a, sizeof a));
@@ -40,6 +41,9 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 	if (left_out)
 		printf("\n%d link direction%s and pool%s the iteration does not use: left out\n",
 		       left_out, left_out == 1 ? "" : "s", left_out == 1 ? "" : "s");
+	if (zero)
+		printf("\nA saving of 0 s: that figure is off the iteration's critical path; what\n"
+		       "it carries waits on, or hides behind, other work that takes longer.\n");
 	if (negative) {
 		enum gp_sched k = gp_run_plan_of(r)->schedule;
 		printf("\nA negative saving: the change made the iteration longer. The plan stays as\n"
