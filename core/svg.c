@@ -228,16 +228,18 @@ static double svg_left(const struct gp_scenario *sc, const struct gp_result *r, 
 static void svg_title(FILE *f, double left, const struct gp_scenario *sc,
 		      const struct gp_plan *p, const struct gp_result *r)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], e[32];
 	fprintf(f, "<text x=\"%.0f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", left);
 	gp_esc_xml(f, sc->name);
 	fprintf(f, ": %s", gp_sched_name(p->schedule));
 	if (r->chunks > 1)
 		fprintf(f, " x%d chunks", r->chunks);
-	fprintf(f, ", iteration %s, %s tokens/s, MFU %s, bubble %s</text>\n",
+	/* The idle share beside the bubble: P3's bubble is 0 % while its
+	 * GPUs wait two thirds of the iteration on DP sync. */
+	fprintf(f, ", iteration %s, %s tokens/s, MFU %s, bubble %s, GPU idle %s</text>\n",
 		gp_fmt_time(r->iteration_time, 4, a, sizeof a),
 		gp_fmt_si(r->tokens_per_s, 3, "", b, sizeof b), gp_fmt_pct(r->mfu, c, sizeof c),
-		gp_fmt_pct(r->bubble, d, sizeof d));
+		gp_fmt_pct(r->bubble, d, sizeof d), gp_fmt_pct(gp_result_idle(r), e, sizeof e));
 }
 
 int gp_report_svg(FILE *f, const struct gp_scenario *sc,

@@ -180,7 +180,7 @@ done
 # replicas said, a legend of what is drawn, V-shaped chunks apart.
 "$G" gantt samples/p3.lua -o "$tmp/p3.svg" >/dev/null 2>&1
 if python3 -c "
-import re
+import json, re
 s = open('$tmp/p3.svg').read()
 labels = re.findall(r'<text x=\"([0-9.]+)\" y=\"[0-9.]+\" text-anchor=\"end\">([^<]*)</text>', s)
 assert len(labels) == 8, labels
@@ -188,7 +188,9 @@ for x, t in labels:
     assert float(x) >= 7 * len(t), (x, t)
 assert sum('128 replicas' in t for x, t in labels) == 4
 assert 'weight gradient' not in s and 'chunk 2' not in s
-" 2>"$tmp/why"; then ok "gantt p3: labels fit, replicas said, no W or chunk in the legend"; else no "gantt p3"; fi
+idle = json.load(open('$tmp/p3.json'))['idle_fraction']
+assert re.search(r'bubble [0-9.]+ %%, GPU idle %.1f %%</text>' % (100 * idle), s), 'title'
+" 2>"$tmp/why"; then ok "gantt p3: labels fit, replicas said, no W or chunk in the legend, idle in the title"; else no "gantt p3"; fi
 "$G" gantt samples/p1.lua --schedule xdc-greedy --chunks 2 -o "$tmp/v.svg" >/dev/null 2>&1
 if python3 -c "
 s = open('$tmp/v.svg').read()
