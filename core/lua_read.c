@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 int lh_err(struct lh_cv *c, const char *path, const char *fmt, ...)
 {
@@ -129,15 +130,33 @@ void lh_suggest(const char *name, const char *const *cands, int n, const char *w
 	int k = lh_nearest(name, cands, n);
 	size_t o = 0;
 	buf[0] = 0;
-	if (k >= 0)
-		o += (size_t)snprintf(buf, len, "did you mean \"%s\"? ", cands[k]);
-	if (o >= len)
-		return;
-	o += (size_t)snprintf(buf + o, len - o, "%s:", what);
 	if (sorted) {
 		memcpy(sorted, cands, sizeof *sorted * (size_t)n);
 		qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
 	}
+	/* "A100" means one of the names it starts (A100-40, A100-80) rather
+	 * than the one it is an edit away from (H100); a name written in
+	 * another case is its own match. */
+	int pre = 0;
+	size_t ln = strlen(name);
+	for (int i = 0; sorted && ln >= 2 && i < n; i++)
+		pre += !strncasecmp(sorted[i], name, ln) && sorted[i][ln];
+	if (pre > 0 && pre <= 4 && (k < 0 || strcasecmp(cands[k], name))) {
+		o += (size_t)snprintf(buf, len, "did you mean");
+		for (int i = 0, m = 0; i < n && o < len; i++)
+			if (!strncasecmp(sorted[i], name, ln) && sorted[i][ln])
+				o += (size_t)snprintf(buf + o, len - o, "%s\"%s\"",
+						      m++ ? (m == pre ? " or " : ", ") : " ", sorted[i]);
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "? ");
+	} else if (k >= 0) {
+		o += (size_t)snprintf(buf, len, "did you mean \"%s\"? ", cands[k]);
+	}
+	if (o >= len) {
+		free(sorted);
+		return;
+	}
+	o += (size_t)snprintf(buf + o, len - o, "%s:", what);
 	for (int i = 0; i < n && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, "%s %s", i ? "," : "", sorted ? sorted[i] : cands[i]);
 	if (n == 0 && o < len)

@@ -201,6 +201,7 @@ assert 'DP gradient sync' not in s   # P1 syncs nothing: not in the legend
 has "a bare link bandwidth: the helper, not the latency" 1 "link ams -> fra: bandwidth 40 B/s is less than 1 kB/s \(a bare number is bytes/s\): write Gbps\(40\) for 40 Gbit/s$" "$G" check samples/default.lua --set 'links[ams-fra].bandwidth=40'
 has "a latency of hours: ms()" 1 "link ams -> fra: latency 4000 s is more than an hour .*: write ms\(4000\) for 4000 ms" "$G" check samples/default.lua --set 'links[ams-fra].latency=4000'
 has "model name, another case" 1 "unknown model \"llama-2-7b\" \(did you mean \"Llama-2-7B\"\? catalog: [^)]*Llama-2-7B, [^)]*OPT-350M" "$G" check samples/default.lua --set model=llama-2-7b
+has "model name, a prefix of three" 1 "unknown model \"llama-3\" \(did you mean \"Llama-3-70B\", \"Llama-3-8B\" or \"Llama-3\.1-405B\"\? catalog:" "$G" check samples/default.lua --set model=llama-3
 has "GPU name, another case" 1 "unknown GPU \"h100\" \(did you mean \"H100\"\?" "$G" check samples/default.lua --set 'dcs[1].pools[1].gpu="h100"'
 has "DC name in a plan" 1 "stages\[1\]\.dc: unknown DC \"AMS\" \(did you mean \"ams\"\? DCs: ams, fra\)" "$G" check samples/default.lua --set 'plan.pipelines[1].stages[1].dc="AMS"'
 has "DC name in --set" 1 "nothing called \[Ams\] here \(did you mean \"ams\"\? names: ams, fra\)" "$G" check samples/default.lua --set 'dcs[Ams].pools[1].count=8'
