@@ -126,6 +126,17 @@ assert re.search(r'2 of 3 points failed \(the first: point %d\)' % first, open('
 "$G" sweep samples/p1.lua --set 'job.global_batch=8,16' >"$tmp/o" 2>&1
 if tail -1 "$tmp/o" | grep -q "^geoplan: sweep: 1 of 2 points failed"; then ok "sweep: the summary after the table"
 else tail -3 "$tmp/o" >"$tmp/why"; no "sweep: the summary after the table"; fi
+# CSV as RFC 4180 reads it: a DC named with a comma and a quote is one
+# field, read back as written, on every row.
+sed 's/"ams"/"a,\\"ms"/g' samples/default.lua >"$tmp/q.lua"
+"$G" sim "$tmp/q.lua" --csv >"$tmp/q.csv" 2>"$tmp/why"
+if python3 -c "
+import csv
+rows = list(csv.reader(open('$tmp/q.csv', newline='')))
+assert rows[0] == ['row', 'label', 'kind', 'micro_batch', 'chunk', 'start_s', 'end_s'], rows[0]
+assert all(len(r) == 7 for r in rows), [r for r in rows if len(r) != 7][:2]
+assert any(r[1] == 'p1 s1 a,\"ms H100x4' for r in rows)
+" 2>>"$tmp/why"; then ok "csv: a name with a comma and a quote, quoted"; else no "csv quoting"; fi
 # --json failures are JSON, with the exit code.
 "$G" sim "$tmp/nope.lua" --json >"$tmp/j" 2>/dev/null
 rc=$?
