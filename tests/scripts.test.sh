@@ -165,7 +165,7 @@ for s in samples/*.lua; do
 done
 for h in fastest-first one-dc-pipelines; do
 	run "$T/c" "$G" compare samples/default.lua --heuristic "scripts/$h.lua"
-	grep -q "^$h  *[0-9.]*s " "$T/c"
+	grep -q "^$h  *[0-9.]* m\?s " "$T/c"
 	pass "$h: listed by compare under its name" $? "$(head -3 "$T/c.err")"
 	# default.lua's GPUs: H100 $2.50 and A100-80 $1.60 an hour.
 	heur "$h" samples/default.lua --set budget.usd_per_hour=20
