@@ -5,7 +5,8 @@
  * its parameters' state over TP (ZeRO-1 has nothing to shard over with
  * one replica), the activations of the micro-batches in flight (S for
  * the first of S stages, or all M when fewer: Narayanan et al., SC '21,
- * section 2.2) and the pool's reserve. More replicas only add state per GPU (each holds the
+ * section 2.2), against the device's memory less the pool's reserve
+ * (the framework's and the allocator's). More replicas only add state per GPU (each holds the
  * whole model), so one replica over all the GPUs is the least; the first
  * stage, holding the most in flight and the embedding, is the worst.
  */
@@ -17,7 +18,7 @@
 #include <stdio.h>
 
 struct oom_best {
-	double ratio, need, have;
+	double ratio, need, have, reserve;
 	int dc, pool, tp, S, first_layers, gpus, flight;
 };
 
@@ -57,12 +58,14 @@ static void oom_try(const struct gp_scenario *sc, const struct gp_costtab *ct, i
 	/* The first stage, and the last (the output layer and the logits,
 	 * one micro-batch in flight); one stage is both. */
 	double first = (n * lp + ep + (S == 1 ? ep : 0)) / tp * sb + flight * n * lc->m.act +
-		       (S == 1 && lg ? flight * lg->m.act : 0) + reserve;
-	double last = (nl * lp + ep) / tp * sb + nl * lc->m.act + (lg ? lg->m.act : 0) + reserve;
-	double need = fmax(first, last);
-	double have = sc->gpus[p->gpu].memory, ratio = need / have;
+		       (S == 1 && lg ? flight * lg->m.act : 0);
+	double last = (nl * lp + ep) / tp * sb + nl * lc->m.act + (lg ? lg->m.act : 0);
+	/* What the job can use: the device less the framework's reserve,
+	 * the room the state-alone figure below counts too. */
+	double need = fmax(first, last), have = sc->gpus[p->gpu].memory - reserve;
+	double ratio = have > 0 ? need / have : INFINITY;
 	if (b->ratio < 0 || ratio < b->ratio)
-		*b = (struct oom_best){ ratio, need, have, d, q, tp, S, n, G, (int)flight };
+		*b = (struct oom_best){ ratio, need, have, reserve, d, q, tp, S, n, G, (int)flight };
 }
 
 /* The GPUs the state alone takes: all of it over the most usable memory
@@ -96,14 +99,15 @@ int gp_oom_explain(const struct gp_scenario *sc, const struct gp_costtab *ct, ch
 				oom_try(sc, ct, d, q, tp, &b);
 	if (b.ratio < 0 || b.ratio <= 1)
 		return 0;
-	char need[32], have[32];
+	char need[32], have[32], res[32];
 	const struct gp_gpu *g = &sc->gpus[sc->dcs[b.dc].pools[b.pool].gpu];
-	int len = snprintf(msg, n, "the model does not fit in GPU memory: even its leanest layout, one replica over %s%d GPU%s (%d stage%s at TP %d, the first on %s), needs %s per GPU in the first stage (%d layer%s, %d micro-batch%s in flight), %s available (%.2gx too much)",
+	int len = snprintf(msg, n, "the model does not fit in GPU memory: even its leanest layout, one replica over %s%d GPU%s (%d stage%s at TP %d, the first on %s), needs %s per GPU in the first stage (%d layer%s, %d micro-batch%s in flight), %s available after a reserve of %s (%.2gx too much)",
 			   b.gpus > 1 ? "all " : "", b.gpus, b.gpus == 1 ? "" : "s", b.S,
 			   b.S == 1 ? "" : "s", b.tp, g->name,
 			   gp_fmt_gib(b.need, need, sizeof need), b.first_layers,
 			   b.first_layers == 1 ? "" : "s", b.flight, b.flight == 1 ? "" : "es",
-			   gp_fmt_gib(b.have, have, sizeof have), b.ratio);
+			   gp_fmt_gib(b.have, have, sizeof have),
+			   gp_fmt_gib(b.reserve, res, sizeof res), b.ratio);
 	double state, space, k = oom_state_gpus(sc, ct, &state, &space);
 	if (state > space && len > 0 && (size_t)len < n)
 		/* Both in whole GiB, the unit of the need above, to compare. */
