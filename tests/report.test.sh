@@ -143,6 +143,18 @@ rc=$?
 if [ $rc -eq 1 ] && python3 -c "
 import json; d = json.load(open('$tmp/j')); assert d['exit_code'] == 1 and 'cannot open' in d['error'], d" 2>"$tmp/why"
 then ok "sim --json on a missing file: {\"error\"}, exit 1"; else no "sim --json error (exit $rc)"; fi
+# ... a usage error too, wherever --json stands; without it, none.
+for args in "--json --bogus" "--bogus --json" "--json --time-limit x" "--json --csv"; do
+	# shellcheck disable=SC2086
+	"$G" sim samples/p1.lua $args >"$tmp/j" 2>/dev/null
+	rc=$?
+	if [ $rc -eq 2 ] && python3 -c "
+import json; d = json.load(open('$tmp/j')); assert d['exit_code'] == 2 and d['error'], d" 2>"$tmp/why"
+	then ok "sim $args: {\"error\"}, exit 2"; else no "sim $args (exit $rc)"; fi
+done
+"$G" sim samples/p1.lua --bogus >"$tmp/j" 2>/dev/null
+if [ $? -eq 2 ] && [ ! -s "$tmp/j" ]; then ok "a usage error without --json: nothing on standard output"
+else no "a usage error without --json printed to standard output"; fi
 cat >"$tmp/oom.lua" <<'LUA'
 return { dcs = { { name = "ams", pools = { { gpu = "H100", count = 8 } } } },
   model = "Llama-3-70B", job = { seq = 4096, global_batch = 16 } }

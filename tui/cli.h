@@ -66,15 +66,20 @@ void cli_usage_line(const struct cmd *c, char *buf, size_t n);
 void cli_help(FILE *f);
 void cli_cmd_help(FILE *f, const struct cmd *c);
 
-/* Errors: "geoplan: ..." on standard error; returns code. */
+/* Errors: "geoplan: ..." on standard error; returns code. A usage
+ * error under --json (a->json, which cli_parse sets before it reads
+ * anything else) is also said as cli_json_error; a may be NULL. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_usage_error(const struct args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* steps.c: a step's failure, said on standard error and, under --json,
  * also as {"error": "...", "exit_code": code} on standard output, so a
  * reader of the JSON learns why there is none; returns code. */
 int cli_fail(const struct args *a, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* {"error": msg, "exit_code": code} and a newline on standard output. */
+void cli_json_error(const char *msg, int code);
 /* Loads a->file with a->sets into r (an error said, EXIT_INPUT);
  * planning leaves out a file's plan that no longer validates. */
 int cli_load(struct gp_run *r, const struct args *a, bool planning);

@@ -167,7 +167,7 @@ static int write_out(const char *path, const char *text, size_t len)
 static int run(const struct args *a)
 {
 	if (!a->out)
-		return cli_usage_error("calibrate needs -o OUT.lua (the calibrated cost model)");
+		return cli_usage_error(a, "calibrate needs -o OUT.lua (the calibrated cost model)");
 	struct gp_cal_opts o = { .base = a->cost_model, .log = log_stderr };
 	struct gp_cal_fit r;
 	struct gp_err e = { "" };

@@ -14,7 +14,7 @@ static int write_svg(FILE *f, const void *ud)
 static int run(const struct args *a)
 {
 	if (!a->out)
-		return cli_usage_error("gantt needs -o FILE.svg");
+		return cli_usage_error(a, "gantt needs -o FILE.svg");
 	struct gp_run r;
 	gp_run_init(&r);
 	int rc = cli_load(&r, a, false);

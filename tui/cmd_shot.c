@@ -46,14 +46,14 @@ static int write_shot(struct gp_app *app, const char *out)
 {
 	struct shot_out s = { app, GP_EXPORT_TEXT };   /* - : text on standard output */
 	if (strcmp(out, "-") && gp_export_format_of(out, &s.fmt))
-		return cli_usage_error("shot: -o %s: expected a name ending in .svg, .html, .txt or .ans", out);
+		return cli_usage_error(NULL, "shot: -o %s: expected a name ending in .svg, .html, .txt or .ans", out);
 	return cli_write_file(out, export_shot, &s);   /* whole or not at all */
 }
 
 static int run(const struct args *a)
 {
 	if (!a->out)
-		return cli_usage_error("shot needs -o FILE (.svg, .html, .txt or .ans)");
+		return cli_usage_error(a, "shot needs -o FILE (.svg, .html, .txt or .ans)");
 	struct gp_app app;
 	struct gp_err e = { "" };
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,

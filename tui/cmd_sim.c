@@ -8,7 +8,7 @@
 static int run(const struct args *a)
 {
 	if (a->json && a->csv)
-		return cli_usage_error("--json and --csv exclude each other");
+		return cli_usage_error(a, "--json and --csv exclude each other");
 	struct gp_run r;
 	gp_run_init(&r);
 	int rc = cli_load(&r, a, false);

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 		from = 1;
 	}
 	if (!c)
-		return cli_usage_error("unknown command '%s'", argv[1]);
+		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 	struct args a;
 	int rc = cli_parse(c, argc, argv, from, &a);
 	if (rc)

@@ -22,24 +22,24 @@ struct opt {
 	int (*set)(struct args *a, const char *flag, const char *v);
 };
 
-static int num(const char *flag, const char *v, double lo, double hi, double *out)
+static int num(const struct args *a, const char *flag, const char *v, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;
 	double x = strtod(v, &end);
 	if (errno || *end || end == v || !(x >= lo && x <= hi))
-		return cli_usage_error("%s: expected a number in [%g, %g], got '%s'", flag, lo, hi, v);
+		return cli_usage_error(a, "%s: expected a number in [%g, %g], got '%s'", flag, lo, hi, v);
 	*out = x;
 	return 0;
 }
 
-static int integer(const char *flag, const char *v, long lo, long hi, long *out)
+static int integer(const struct args *a, const char *flag, const char *v, long lo, long hi, long *out)
 {
 	char *end;
 	errno = 0;
 	long x = strtol(v, &end, 10);
 	if (errno || *end || end == v || x < lo || x > hi)
-		return cli_usage_error("%s: expected an integer in %ld..%ld, got '%s'", flag, lo, hi, v);
+		return cli_usage_error(a, "%s: expected an integer in %ld..%ld, got '%s'", flag, lo, hi, v);
 	*out = x;
 	return 0;
 }
@@ -48,7 +48,7 @@ static int set_set(struct args *a, const char *flag, const char *v)
 {
 	(void)flag;
 	if (a->nsets == MAX_SETS)
-		return cli_usage_error("at most %d --set options", MAX_SETS);
+		return cli_usage_error(a, "at most %d --set options", MAX_SETS);
 	a->sets[a->nsets++] = v;
 	return 0;
 }
@@ -57,7 +57,7 @@ static int set_schedule(struct args *a, const char *flag, const char *v)
 {
 	enum gp_sched k;
 	if (gp_sched_parse(v, &k))
-		return cli_usage_error("%s: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1, xdc-greedy, xdc-milp)",
+		return cli_usage_error(a, "%s: unknown schedule '%s' (gpipe, 1f1b, interleaved, zb-h1, xdc-greedy, xdc-milp)",
 				       flag, v);
 	a->schedule = v;
 	return 0;
@@ -66,7 +66,7 @@ static int set_schedule(struct args *a, const char *flag, const char *v)
 static int set_chunks(struct args *a, const char *flag, const char *v)
 {
 	long n;
-	if (integer(flag, v, 1, 64, &n))
+	if (integer(a, flag, v, 1, 64, &n))
 		return EXIT_USAGE;
 	a->chunks = (int)n;
 	return 0;
@@ -106,12 +106,12 @@ static int set_no_polish(struct args *a, const char *flag, const char *v)
 
 static int set_time_limit(struct args *a, const char *flag, const char *v)
 {
-	return num(flag, v, 0.001, 86400, &a->time_limit) ? EXIT_USAGE : 0;
+	return num(a, flag, v, 0.001, 86400, &a->time_limit) ? EXIT_USAGE : 0;
 }
 
 static int set_gap(struct args *a, const char *flag, const char *v)
 {
-	return num(flag, v, 0, 1, &a->gap) ? EXIT_USAGE : 0;
+	return num(a, flag, v, 0, 1, &a->gap) ? EXIT_USAGE : 0;
 }
 
 /* "a, b, c or d": the first word, then the engines with (or without)
@@ -137,7 +137,7 @@ static int set_engine(struct args *a, const char *flag, const char *v)
 	if (!gp_engine_find(v)) {
 		char names[256];
 		engine_list(names, sizeof names, NULL, 0, false);
-		return cli_usage_error("%s: unknown engine '%s' (%s)", flag, v, names);
+		return cli_usage_error(a, "%s: unknown engine '%s' (%s)", flag, v, names);
 	}
 	a->engine = v;
 	return 0;
@@ -150,7 +150,7 @@ static int set_warm(struct args *a, const char *flag, const char *v)
 	if (strcmp(v, "plan") && (!e || !(e->flags & GP_ENGINE_HEURISTIC))) {
 		char names[256];
 		engine_list(names, sizeof names, "plan", GP_ENGINE_HEURISTIC, true);
-		return cli_usage_error("%s: expected %s, got '%s'", flag, names, v);
+		return cli_usage_error(a, "%s: expected %s, got '%s'", flag, names, v);
 	}
 	a->warm = v;
 	return 0;
@@ -159,7 +159,7 @@ static int set_warm(struct args *a, const char *flag, const char *v)
 static int set_seed(struct args *a, const char *flag, const char *v)
 {
 	long n;
-	if (integer(flag, v, 0, 2147483647, &n))
+	if (integer(a, flag, v, 0, 2147483647, &n))
 		return EXIT_USAGE;
 	a->seed = (unsigned)n;
 	return 0;
@@ -168,7 +168,7 @@ static int set_seed(struct args *a, const char *flag, const char *v)
 static int set_jobs(struct args *a, const char *flag, const char *v)
 {
 	long n;
-	if (integer(flag, v, 1, 256, &n))
+	if (integer(a, flag, v, 1, 256, &n))
 		return EXIT_USAGE;
 	a->jobs = (int)n;
 	return 0;
@@ -191,7 +191,7 @@ static int set_out(struct args *a, const char *flag, const char *v)
 static int set_theme(struct args *a, const char *flag, const char *v)
 {
 	if (!gp_theme_find(v))
-		return cli_usage_error("%s: unknown theme '%s' (%s)", flag, v, gp_theme_names());
+		return cli_usage_error(a, "%s: unknown theme '%s' (%s)", flag, v, gp_theme_names());
 	a->theme = v;
 	return 0;
 }
@@ -199,7 +199,7 @@ static int set_theme(struct args *a, const char *flag, const char *v)
 static int set_color(struct args *a, const char *flag, const char *v)
 {
 	if (strcmp(v, "never") && strcmp(v, "auto") && strcmp(v, "always"))
-		return cli_usage_error("%s: expected never, auto or always, got '%s'", flag, v);
+		return cli_usage_error(a, "%s: expected never, auto or always, got '%s'", flag, v);
 	a->color = v;
 	return 0;
 }
@@ -215,7 +215,7 @@ static int set_ascii(struct args *a, const char *flag, const char *v)
 static int set_view(struct args *a, const char *flag, const char *v)
 {
 	if (cli_view_id(v) < 0)
-		return cli_usage_error("%s: expected scenario, plan, gantt or help, got '%s'", flag, v);
+		return cli_usage_error(a, "%s: expected scenario, plan, gantt or help, got '%s'", flag, v);
 	a->view = v;
 	return 0;
 }
@@ -224,7 +224,7 @@ static int set_keys(struct args *a, const char *flag, const char *v)
 {
 	int where;
 	if (gp_keys_parse(v, NULL, 0, &where) < 0)
-		return cli_usage_error("%s: bad key name at \"%.20s\" (the notation: j, <Enter>, <C-z>, <F2>; <lt> for <)",
+		return cli_usage_error(a, "%s: bad key name at \"%.20s\" (the notation: j, <Enter>, <C-z>, <F2>; <lt> for <)",
 				       flag, v + where);
 	a->keys = v;
 	return 0;
@@ -235,7 +235,7 @@ static int set_size(struct args *a, const char *flag, const char *v)
 	int w, h;
 	char c;
 	if (sscanf(v, "%dx%d%c", &w, &h, &c) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000)
-		return cli_usage_error("%s: expected WxH, 1 to 1000 each (such as 100x30), got '%s'",
+		return cli_usage_error(a, "%s: expected WxH, 1 to 1000 each (such as 100x30), got '%s'",
 				       flag, v);
 	a->width = w;
 	a->height = h;
@@ -317,7 +317,7 @@ static const struct opt *find_opt(const char *flag)
 	return NULL;
 }
 
-static int not_taken(const struct cmd *c, const struct opt *o)
+static int not_taken(const struct args *a, const struct cmd *c, const struct opt *o)
 {
 	char who[256] = "";
 	for (int i = 0; cli_cmds[i]; i++)
@@ -325,13 +325,18 @@ static int not_taken(const struct cmd *c, const struct opt *o)
 			size_t l = strlen(who);
 			snprintf(who + l, sizeof who - l, "%s%s", l ? ", " : "", cli_cmds[i]->name);
 		}
-	return cli_usage_error("%s does not take %s (%s do%s)", c->name, o->flag, who,
+	return cli_usage_error(a, "%s does not take %s (%s do%s)", c->name, o->flag, who,
 			       strchr(who, ',') ? "" : "es");
 }
 
 int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args *a)
 {
 	*a = (struct args){ .jobs = 1 };
+	/* A usage error anywhere is said in JSON too when --json is asked
+	 * for, before or after it. */
+	for (int i = from; i < argc; i++)
+		if (!strcmp(argv[i], "--json"))
+			a->json = 1;
 	for (int i = from; i < argc; i++) {
 		const char *w = argv[i];
 		if (!strcmp(w, "-h") || !strcmp(w, "--help")) {
@@ -343,27 +348,27 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 		snprintf(flag, sizeof flag, "%.*s", eq ? (int)(eq - w) : (int)strlen(w), w);
 		const struct opt *o = w[0] == '-' && w[1] ? find_opt(flag) : NULL;
 		if (w[0] == '-' && w[1] && !o)
-			return cli_usage_error("unknown option '%s'", w);
+			return cli_usage_error(a, "unknown option '%s'", w);
 		if (!o) {
 			if ((a->file && !c->many) || !c->file)
-				return cli_usage_error("unexpected argument '%s'", w);
+				return cli_usage_error(a, "unexpected argument '%s'", w);
 			if (a->nfiles == MAX_FILES)
-				return cli_usage_error("at most %d files", MAX_FILES);
+				return cli_usage_error(a, "at most %d files", MAX_FILES);
 			a->files[a->nfiles++] = w;
 			a->file = a->files[0];
 			continue;
 		}
 		if (!lists(c->opts, o->key))
-			return not_taken(c, o);
+			return not_taken(a, c, o);
 		const char *v = NULL;
 		if (o->arg && eq)
 			v = eq + 1;
 		else if (o->arg && i + 1 < argc)
 			v = argv[++i];
 		else if (o->arg)
-			return cli_usage_error("%s needs %s", o->flag, o->need ? o->need : "a value");
+			return cli_usage_error(a, "%s needs %s", o->flag, o->need ? o->need : "a value");
 		else if (eq)
-			return cli_usage_error("%s takes no value", o->flag);
+			return cli_usage_error(a, "%s takes no value", o->flag);
 		int rc = o->set(a, o->flag, v);
 		if (rc)
 			return rc;
@@ -371,7 +376,7 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 	if (c->file && !a->file && c->default_file)
 		a->file = c->default_file;
 	if (c->file && !a->file)
-		return cli_usage_error("%s needs a scenario FILE", c->name);
+		return cli_usage_error(a, "%s needs a scenario FILE", c->name);
 	return 0;
 }
 
@@ -468,13 +473,15 @@ int cli_error(int code, const char *fmt, ...)
 	return code;
 }
 
-int cli_usage_error(const char *fmt, ...)
+int cli_usage_error(const struct args *a, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "geoplan: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\nTry 'geoplan --help'.\n");
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "geoplan: %s\nTry 'geoplan --help'.\n", msg);
+	if (a && a->json)
+		cli_json_error(msg, EXIT_USAGE);
 	return EXIT_USAGE;
 }

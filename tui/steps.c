@@ -20,17 +20,21 @@ int cli_fail(const struct args *a, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	cli_error(code, "%s", msg);
-	if (a->json) {
-		struct gp_json j;
-		gp_json_init(&j, stdout);
-		gp_json_obj(&j, false);
-		gp_json_kstr(&j, "error", msg);
-		gp_json_kint(&j, "exit_code", code);
-		gp_json_end(&j);
-		putchar('\n');
-		fflush(stdout);
-	}
+	if (a->json)
+		cli_json_error(msg, code);
 	return code;
+}
+
+void cli_json_error(const char *msg, int code)
+{
+	struct gp_json j;
+	gp_json_init(&j, stdout);
+	gp_json_obj(&j, false);
+	gp_json_kstr(&j, "error", msg);
+	gp_json_kint(&j, "exit_code", code);
+	gp_json_end(&j);
+	putchar('\n');
+	fflush(stdout);
 }
 
 /* The scripts' warnings and prints: standard error, never the output. */
