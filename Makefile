@@ -24,7 +24,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%
 
 # Debian packages the build and the tests need.
 DEB_BUILD := gcc make pkg-config libncurses-dev liblua5.4-dev libglpk-dev
-DEB_TEST  := libcmocka-dev mandoc lua5.4 clang coinor-cbc tmux
+DEB_TEST  := libcmocka-dev mandoc lua5.4 clang coinor-cbc tmux python3
 
 .PHONY: all run check test bench deps deps-test clean lint lint-man screens fuzz
 
