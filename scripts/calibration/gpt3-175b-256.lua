@@ -15,7 +15,9 @@ return {
     { gpu = "H100", count = 256, per_node = 8, network = Gbps(400) } } } },
   model = "GPT-3-175B",
   job = { seq = 2048, global_batch = 512, micro_batch = 1, zero = 1,
-    recompute = "selective" },
+    recompute = "none", precision = "bf16", optimizer = "adam",
+    attention = "flash", sequence_parallel = true, tp_overlap = true,
+    p2p_overlap = true },
   measured = { iteration_time = 8.95 },
   plan = {
     schedule = "interleaved", chunks = 12,

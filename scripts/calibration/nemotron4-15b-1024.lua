@@ -12,7 +12,9 @@ return {
   model = { name = "Nemotron-4-15B", layers = 32, hidden = 6144, heads = 48, kv_heads = 8,
     ffn = 24576, vocab = 256000 },
   job = { seq = 4096, global_batch = 4096, micro_batch = 4, zero = 1,
-    recompute = "selective" },
+    recompute = "none", precision = "bf16", optimizer = "adam",
+    attention = "flash", sequence_parallel = true, tp_overlap = true,
+    p2p_overlap = false },
   measured = { iteration_time = 2.92 },
   plan = {
     schedule = "1f1b",

@@ -16,7 +16,9 @@ return {
   model = { name = "Nemotron-4-340B", layers = 96, hidden = 18432, heads = 96, kv_heads = 8,
     ffn = 73728, vocab = 256000 },
   job = { seq = 4096, global_batch = 32, micro_batch = 1, zero = 1,
-    recompute = "selective" },
+    recompute = "selective", precision = "bf16", optimizer = "adam-bf16",
+    attention = "flash", sequence_parallel = true, tp_overlap = true,
+    p2p_overlap = true },
   measured = { iteration_time = 4.61 },
   plan = {
     schedule = "interleaved", chunks = 12,
