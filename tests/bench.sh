@@ -33,8 +33,9 @@ echo
 echo "== what a Lua cost model adds (scripts/default-model.lua: the same figures) =="
 "$B/tests/luabench"
 echo
-echo "== calibration: five measured NeMo runs on H100, thirteen held out (scripts/calibration) =="
-sh scripts/calibration/walkthrough.sh "$G" | grep -E '^(calibrate took|fit |leave-one-out|held out|== )'
+echo "== calibration: six measured NeMo runs on H100, twelve held out (scripts/calibration) =="
+sh scripts/calibration/walkthrough.sh "$G" |
+	sed -n -e '/^== summary/,$p' -e '/^== summary/,$!{/^\(calibrate took\|fit \|leave-one-out\|== \)/p}'
 echo
 echo "== the terminal planner, headless =="
 "$B/tests/tuibench"
