@@ -85,17 +85,38 @@ golden quit-asks samples/default.lua --size 100x30 --keys 'l<Enter><C-u>32<Enter
 # p is an edit: [+], u goes back to the file's plan, q asks; S writes
 # the new plan, asks before replacing a file; prompts offer their old
 # text, which typing replaces.
-golden plan-is-an-edit samples/default.lua --size 100x30 --keys 'p'
-golden plan-undone samples/default.lua --size 100x30 --keys 'pu'
-golden plan-quit-asks samples/default.lua --size 100x30 --keys 'pq'
-has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "pS$tmp/d1.lua<Enter>"
-ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
-has "the file S wrote reopens with p's plan" "1\.432s/iter" "$tmp/d1.lua"
+golden plan-is-an-edit samples/default.lua --size 100x30 --keys 'p<Wait>'
+golden plan-undone samples/default.lua --size 100x30 --keys 'p<Wait>u'
+golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
+has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "p<Wait>S$tmp/d1.lua<Enter>"
+ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 8, replicas = 8" "$tmp/d1.lua"
+has "the file S wrote reopens with p's plan" "2\.338s/iter" "$tmp/d1.lua"
 has "S over another file asks" "d1.lua exists: y replaces it" samples/p1.lua --keys "S$tmp/d1.lua<Enter>"
 has "S over another file, answered n, keeps it" "d1.lua kept" samples/p1.lua --keys "S$tmp/d1.lua<Enter>n"
 ok_if "... and the file is as it was" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
 has "a second S replaces the text of the first" "saved $tmp/d2.lua" samples/default.lua \
 	--keys "S$tmp/no/such/dir/f.lua<Enter>S$tmp/d2.lua<Enter>"
+# Live re-planning: an edit leaves the plan stale (the live line, the
+# title, the plan screen) and re-plans in the background; <Wait> lets
+# the job run (a replay's time stands still between keys); the solver
+# pane mid-solve (paused after its third report), cancelled, and done;
+# a newer edit supersedes the job; undo takes back an edit with its
+# re-plan, and a scenario left stale re-plans again.
+E='<Tab><Tab><Enter><C-u>10G<Enter>'
+golden live-stale-plan samples/default.lua --size 100x30 --keys "${E}2"
+golden live-replanned samples/default.lua --size 100x30 --keys "$E<Wait>"
+golden live-replanned-plan samples/default.lua --size 100x30 --keys "$E<Wait>2"
+golden solver-mid-solve samples/default.lua --size 100x30 --keys "${E}4<Wait 3>"
+golden solver-cancelled samples/default.lua --size 100x30 --keys "${E}4<Wait 3><Esc>"
+golden solver-done samples/default.lua --size 100x30 --keys "${E}4<Wait>"
+golden solver-mono samples/default.lua --size 100x30 --theme mono --ascii --keys "${E}4<Wait 3>"
+golden live-superseded samples/default.lua --size 100x30 --keys "$E<Right><Enter><C-u>40ms<Enter><Wait>4"
+golden live-undo-pair samples/default.lua --size 100x30 --keys "$E<Wait><Right><Enter><C-u>40ms<Enter><Wait>u"
+golden live-undo-restarts samples/default.lua --size 100x30 --keys "$E<Right><Enter><C-u>40ms<Enter><Wait>u4"
+# A broken Lua cost model: an edit it fails on is refused, and the log
+# pane has its error with the traceback.
+golden log-lua-error samples/default.lua --cost-model tests/golden/fragile-model.lua --size 100x30 \
+	--keys '<Tab>jl<Enter>40GB<Enter>4'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&
@@ -155,7 +176,8 @@ for f in html ans; do
 	n=$((n + 1))
 	if "$G" shot samples/default.lua -o "$tmp/s.$f" && [ -s "$tmp/s.$f" ]; then echo "ok $n - shot .$f"; else echo "not ok $n - shot .$f"; fi
 done
-# The real program in tmux: keys, an edit, a resize, q, exit 0, the
+# The real program in tmux: keys, an edit and its re-plan, a resize, a
+# link edited while a long solve runs, Esc cancelling it, q, exit 0, the
 # terminal back.
 n=$((n + 1))
 if ! command -v tmux >/dev/null; then
@@ -175,10 +197,11 @@ else
 	}
 	ok=1
 	wait_for "for help" || ok=0
+	# An edit re-plans in the background: the new plan and its deltas.
 	$T send-keys Tab Tab Enter C-u 1 0 G Enter
-	wait_for "iteration 1.499s -> 2.513s" || ok=0
+	wait_for "re-planned by milp (optimal); u undoes: iteration 3.385s -> 2.868s" || ok=0
 	$T send-keys 3
-	wait_for "p1 s1 ams" || ok=0
+	wait_for "p1 s1 " || ok=0
 	$T resize-window -x 70 -y 20
 	wait_for "F7Fit" || ok=0
 	$T resize-window -x 30 -y 8
@@ -189,13 +212,19 @@ else
 	wait_for "unsaved edit" || ok=0
 	$T send-keys Escape
 	sleep 0.3   # Esc alone, longer than ESCDELAY, or it reads as Alt
-	# p on a worker thread: the screen shows it planning; Esc cancels.
+	# A long solve (a batch of 100,000: seconds of MILP) starts on the
+	# edit; keys work meanwhile; a link edited during it supersedes it;
+	# Esc cancels, and the plan shown stays, marked stale.
 	$T send-keys 1 / g l o b a l Enter Enter C-u 1 0 0 0 0 0 Enter
-	wait_for "job.global_batch = 100000: set" || ok=0
-	$T send-keys p
-	wait_for "Esc cancels" || ok=0
+	wait_for "plan stale, re-planning with milp" || ok=0
+	$T send-keys g Tab Tab Enter C-u 5 0 G Enter
+	wait_for "links\[ams>fra\].bandwidth = 50G" || ok=0
+	wait_for "plan stale, re-planning with milp" || ok=0
+	$T send-keys 4
+	wait_for "re-planning: running; Esc cancels" || ok=0
 	$T send-keys Escape
-	wait_for "planning cancelled" || ok=0
+	wait_for "re-planning cancelled" || ok=0
+	wait_for "plan stale: made before the last 2 edits" || ok=0
 	sleep 0.3
 	$T send-keys q
 	wait_for "unsaved edit" || ok=0
@@ -204,7 +233,7 @@ else
 	while [ ! -s "$tmp/exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	grep -q "EXIT=0" "$tmp/exit" 2>/dev/null || ok=0
 	if [ $ok -eq 1 ]; then
-		echo "ok $n - tmux: the real program edits, resizes and quits with exit 0"
+		echo "ok $n - tmux: the real program edits, re-plans, cancels, resizes and quits with exit 0"
 	else
 		echo "not ok $n - tmux run"
 		sed 's/^/#   /' "$tmp/pane" | head -30

@@ -32,7 +32,7 @@ static void startup(const char *path)
 	for (int i = 0; i < 10; i++) {
 		struct gp_app a;
 		struct gp_err e = { "" };
-		struct gp_app_opts o = { .file = path, .w = 100, .h = 30 };
+		struct gp_app_opts o = { .file = path, .w = 100, .h = 30, .hold = true };
 		double t0 = now();
 		if (gp_app_init(&a, &o, &e)) {
 			fprintf(stderr, "%s\n", e.msg);
@@ -75,7 +75,7 @@ static void keys(const char *path)
 {
 	struct gp_app a;
 	struct gp_err e = { "" };
-	struct gp_app_opts o = { .file = path, .w = 200, .h = 60 };
+	struct gp_app_opts o = { .file = path, .w = 200, .h = 60, .hold = true };
 	if (gp_app_init(&a, &o, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
 		exit(1);

@@ -18,6 +18,7 @@
 	X(VIEW_SCENARIO, "view-scenario", "the scenario: DCs, pools, GPUs, links, model, job") \
 	X(VIEW_PLAN, "view-plan", "the plan: pipelines, stages, memory, metrics") \
 	X(VIEW_GANTT, "view-gantt", "the Gantt chart of the simulated iteration") \
+	X(VIEW_SOLVER, "view-solver", "the solver: the planning job live, and the log") \
 	X(NEXT_PANE, "next-pane", "the next pane (section) of the screen") \
 	X(PREV_PANE, "prev-pane", "the previous pane") \
 	X(UP, "up", "up one row") \
@@ -37,7 +38,7 @@
 	X(SAVE, "save", "save the scenario (canonical Lua, atomically)") \
 	X(SAVE_AS, "save-as", "save the scenario to another file (asks before replacing one)") \
 	X(EXPORT, "export", "write the screen as SVG, HTML, text or ANSI (asks for the file)") \
-	X(PLAN, "plan", "plan anew with the placement MILP, an edit u undoes (Esc cancels)") \
+	X(PLAN, "plan", "plan anew in the background (an edit re-plans by itself; Esc cancels)") \
 	X(ZOOM_IN, "zoom-in", "Gantt: zoom in about the cursor") \
 	X(ZOOM_OUT, "zoom-out", "Gantt: zoom out about the cursor") \
 	X(FIT, "fit", "Gantt: the whole iteration in view") \
@@ -47,7 +48,7 @@
 	X(PREV_TASK, "prev-task", "Gantt: the previous task on the row") \
 	X(CRIT_NEXT, "critical-next", "Gantt: the next task on the critical path") \
 	X(CRIT_PREV, "critical-prev", "Gantt: the previous task on the critical path") \
-	X(CANCEL, "cancel", "cancel (editing, searching, quitting)")
+	X(CANCEL, "cancel", "cancel: the planning job, editing, searching, quitting")
 
 enum gp_action {
 	GP_A_NONE = -1,

@@ -15,7 +15,8 @@
 
 static const struct gp_view_ops *const views[GP_V__N] = {
 	[GP_V_SCENARIO] = &gp_view_scenario, [GP_V_PLAN] = &gp_view_plan,
-	[GP_V_GANTT] = &gp_view_gantt, [GP_V_HELP] = &gp_view_help,
+	[GP_V_GANTT] = &gp_view_gantt, [GP_V_SOLVER] = &gp_view_solver,
+	[GP_V_HELP] = &gp_view_help,
 };
 
 const struct gp_view_ops *gp_app_view(int id)
@@ -36,21 +37,36 @@ void gp_app_say(struct gp_app *a, enum gp_role role, const char *fmt, ...)
 	a->status_role = role;
 }
 
-/* A script's warnings and prints: the status line. */
-static void app_log(void *ud, const char *line)
+/* The log (log.h) and the planning thread (worker.h). */
+static int start_worker(struct gp_app *a, bool hold, struct gp_err *e)
 {
-	gp_app_say(ud, GP_R_WARN, "%s", line);
+	a->log = gp_log_new();
+	if (!a->log)
+		return gp_errf(e, "out of memory");
+	a->worker = gp_worker_new(hold, gp_log_script, a->log, e);
+	if (!a->worker)
+		return -1;
+	gp_log_set_wake(a->log, gp_worker_fd(a->worker));
+	a->hold = hold;
+	a->live = true;
+	a->job_top = -1;
+	a->lg.top = a->lg.line = -1;
+	a->lg.focus = true;   /* the log is what scrolls */
+	return 0;
 }
 
 int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 {
 	memset(a, 0, sizeof *a);
 	gp_run_init(&a->run);
+	if (start_worker(a, o->hold, e))
+		return -1;
 	a->run.plan_optional = true;
 	a->run.cost_path = o->cost_model;
 	a->run.heur_path = o->heuristic;
-	a->run.log = app_log;
-	a->run.log_ud = a;
+	/* A script's prints and warnings: the log pane. */
+	a->run.log = gp_log_script;
+	a->run.log_ud = a->log;
 	a->th = o->theme ? o->theme : gp_theme_default();
 	a->ascii = o->ascii;
 	a->w = o->w > 0 ? o->w : 80;
@@ -58,10 +74,9 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	a->view = GP_V_SCENARIO;
 	a->gt.fitted = true;
 	a->gt.span = a->gt.pick = -1;
-	a->run_long = o->run_long;
-	a->ud = o->ud;
 	if (gp_run_load(&a->run, o->file, o->sets, o->nsets, e))
 		return -1;
+	a->base_sets = a->run.nsets;
 	gp_app_mark_saved(a);
 	if (gp_run_plan_of(&a->run)) {
 		gp_app_simulate(a);
@@ -77,10 +92,13 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 
 void gp_app_free(struct gp_app *a)
 {
+	gp_worker_free(a->worker);   /* first: it may still post to the log */
+	gp_log_free(a->log);
+	free(a->joined);
 	if (a->has_gantt)
 		gp_gantt_free(&a->gantt);
 	for (int i = 0; i < a->nredo; i++)
-		free(a->redo[i]);
+		free(a->redo[i].set);
 	free(a->redo);
 	gp_app_free_saved(a);
 	free(a->plan_set);
@@ -211,6 +229,7 @@ static void global_action(struct gp_app *a, int act)
 	case GP_A_VIEW_SCENARIO: a->view = GP_V_SCENARIO; break;
 	case GP_A_VIEW_PLAN: a->view = GP_V_PLAN; break;
 	case GP_A_VIEW_GANTT: a->view = GP_V_GANTT; break;
+	case GP_A_VIEW_SOLVER: a->view = GP_V_SOLVER; break;
 	case GP_A_EDIT: start_edit(a); break;
 	case GP_A_SEARCH: start_prompt(a, GP_MODE_SEARCH, "/", a->search); break;
 	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:
@@ -228,7 +247,10 @@ static void global_action(struct gp_app *a, int act)
 		break;
 	}
 	case GP_A_PLAN: gp_app_plan(a); break;
-	case GP_A_CANCEL: a->status[0] = 0; break;
+	case GP_A_CANCEL:
+		if (!gp_app_cancel_job(a))
+			a->status[0] = 0;
+		break;
 	default: break;
 	}
 }
@@ -254,6 +276,10 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 	if (k->code == GP_K_RESIZE) {
 		a->w = k->x;
 		a->h = k->y;
+		return;
+	}
+	if (k->code == GP_K_WAIT) {
+		gp_app_wait(a, k->x);
 		return;
 	}
 	if (gp_app_too_small(a)) {

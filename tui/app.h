@@ -1,9 +1,10 @@
 /*
  * app.h: the terminal planner as one value: the run it shows (core's
  * pipeline), its screens (views), the key map, the editor, undo and the
- * status line. The app knows nothing of the terminal: it takes keys and
- * draws into a canvas, so the interactive face (cmd_tui.c, display.c),
- * the headless replay and `geoplan shot` drive the very same code.
+ * status line, and the planning thread that re-plans after each edit.
+ * The app knows nothing of the terminal: it takes keys and draws into a
+ * canvas, so the interactive face (cmd_tui.c, display.c), the headless
+ * replay and `geoplan shot` drive the very same code.
  */
 #ifndef GP_APP_H
 #define GP_APP_H
@@ -13,11 +14,13 @@
 #include "editor.h"
 #include "gantt.h"
 #include "keys.h"
+#include "log.h"
 #include "run.h"
 #include "theme.h"
 #include "units.h"
+#include "worker.h"
 
-enum gp_view_id { GP_V_SCENARIO, GP_V_PLAN, GP_V_GANTT, GP_V_HELP, GP_V__N };
+enum gp_view_id { GP_V_SCENARIO, GP_V_PLAN, GP_V_GANTT, GP_V_SOLVER, GP_V_HELP, GP_V__N };
 
 /* The smallest terminal the screens are laid out for. */
 #define GP_APP_MIN_W 60
@@ -79,9 +82,26 @@ struct gp_gantt_state {
 enum gp_mode { GP_MODE_NORMAL, GP_MODE_EDIT, GP_MODE_SEARCH, GP_MODE_SAVE_AS,
 	       GP_MODE_EXPORT, GP_MODE_QUIT, GP_MODE_OVERWRITE };
 
-/* A long step (planning) as the face runs it: step(arg) must not touch
- * the screen or the app's state but a->run. */
-typedef void (*gp_app_step_fn)(void *arg);
+/* What a planning job is for (app_plan.c). */
+enum gp_purpose {
+	GP_JOB_LIVE,                 /* re-planning after an edit: undone with it */
+	GP_JOB_ASKED,                /* p, :plan: an edit of its own */
+};
+
+/* An override undone with the one before it (a live re-plan with its
+ * edit), kept beside redo's. */
+struct gp_redo {
+	char *set;
+	bool joined;
+};
+
+/* Where the solver screen's log pane is. */
+struct gp_log_cursor {
+	int top;                     /* the first line shown, -1: follow the end */
+	int line;                    /* the line searched to, -1: none */
+	int vw, vh;                  /* the pane's size at the last draw */
+	bool focus;                  /* Tab: the log pane has the keys */
+};
 
 struct gp_app {
 	struct gp_run run;
@@ -98,7 +118,7 @@ struct gp_app {
 	char status[512];
 	enum gp_role status_role;
 	char problem[512];           /* why there is no plan or iteration, or "" */
-	char **redo;                 /* overrides undone, the last first */
+	struct gp_redo *redo;        /* overrides undone, the last first */
 	int nredo, capredo;
 	char **saved;                /* the overrides as saved (file and sets at the
 				      * last save, or at loading) */
@@ -114,17 +134,30 @@ struct gp_app {
 	double prev_time;            /* the iteration before the last edit */
 	struct gp_form_cursor sc, pl, help;
 	struct gp_gantt_state gt;
+	struct gp_log_cursor lg;
 	struct gp_canvas cv;         /* the screen as last drawn */
 	struct gp_rect view_rect;    /* where its view went */
-	/* Runs a long step, what (the status line) saying what it is: the
-	 * terminal runs it on a worker thread, reading keys meanwhile (Esc
-	 * and C-c cancel it through gp_run_cancel) and showing the run's
-	 * progress; NULL: run it here (headless). */
-	void (*run_long)(struct gp_app *a, const char *what, gp_app_step_fn step, void *arg);
-	void *ud;
+	/* Planning in the background (app_live.c, app_plan.c). */
+	struct gp_worker *worker;
+	struct gp_log *log;
+	bool live;                   /* an edit re-plans at once (else only p) */
+	bool hold;                   /* headless: jobs run when the keys wait */
+	unsigned job;                /* the job whose plan is awaited, 0: none */
+	enum gp_purpose job_purpose;
+	int job_top;                 /* overrides when it was asked for (-1: saved since) */
+	double job_before;           /* the iteration then (NAN: none) */
+	char job_note[160];          /* how the last job ended, for the solver pane */
+	const struct gp_engine *engine;   /* what plans (NULL: the default) */
+	double time_limit, gap;      /* its limits (0: the engine's) */
+	enum gp_sched schedule;      /* the schedule it plans for */
+	struct gp_job_status js;     /* the job's status as last read */
+	int base_sets;               /* overrides given at start: not edits */
+	unsigned char *joined;       /* [i]: override i undoes with override i - 1 */
+	int capjoined;
 };
 
-extern const struct gp_view_ops gp_view_scenario, gp_view_plan, gp_view_gantt, gp_view_help;
+extern const struct gp_view_ops gp_view_scenario, gp_view_plan, gp_view_gantt, gp_view_solver,
+	gp_view_help;
 const struct gp_view_ops *gp_app_view(int id);
 
 struct gp_app_opts {
@@ -136,15 +169,14 @@ struct gp_app_opts {
 	int w, h;
 	const char *cost_model;   /* --cost-model */
 	const char *heuristic;    /* --heuristic */
-	/* The face's way of running long steps (struct gp_app), planning
-	 * at start included. */
-	void (*run_long)(struct gp_app *a, const char *what, gp_app_step_fn step, void *arg);
-	void *ud;
+	bool hold;                /* headless: planning jobs run only when the
+				   * keys wait (<Wait>), so a replay is the same
+				   * every time */
 };
 
-/* Loads the scenario and simulates its plan (or plans it when it has
- * none). A scenario that does not load is an error (e says why); a plan
- * that fails is shown as a message, and the screens still work. */
+/* Loads the scenario and simulates its plan (or starts planning it when
+ * it has none). A scenario that does not load is an error (e says why);
+ * a plan that fails is shown as a message, and the screens still work. */
 int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e);
 void gp_app_free(struct gp_app *a);
 /* One key (resizes and clicks included). */
@@ -162,11 +194,37 @@ void gp_app_say(struct gp_app *a, enum gp_role role, const char *fmt, ...)
 /* Simulates the run's plan again (recording the timeline) and rebuilds
  * the Gantt's model; says what it costs when it fails. */
 void gp_app_simulate(struct gp_app *a);
-/* Applies an override from a screen (an edit): one undo step. */
+/* Applies an override from a screen (an edit): one undo step; the plan
+ * is then stale and re-planned in the background (app_live.c). */
 bool gp_app_set(struct gp_app *a, const char *set);
-/* Plans anew with the default engine (through run_long); the plan
- * becomes an edit: the override plan = { ... }. */
+/* Plans anew in the background with the engine chosen; the plan becomes
+ * an edit: the override plan = { ... } (app_plan.c). */
 void gp_app_plan(struct gp_app *a);
+
+/* app_live.c: the planning thread seen from the app. */
+/* After the overrides changed (an edit, undo, redo): re-plans when the
+ * plan is stale and live, else drops a re-plan that no longer applies. */
+void gp_app_changed(struct gp_app *a);
+/* Submits a planning job for the scenario as it is now. */
+void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label);
+/* Takes what the worker has sent (log lines, progress, results): true
+ * when the screen changed. */
+bool gp_app_poll(struct gp_app *a);
+/* Esc: cancels the job; the plan shown stays (stale when it is). */
+bool gp_app_cancel_job(struct gp_app *a);
+/* Headless: lets the job run until done (reports 0) or until its Nth
+ * progress report, then takes what it sent. */
+void gp_app_wait(struct gp_app *a, int reports);
+/* The plan was made before the last edits (of the scenario, not of the
+ * plan): how many of them. */
+int gp_app_stale(const struct gp_app *a);
+/* A job waits or runs for the plan. */
+bool gp_app_busy(const struct gp_app *a);
+/* The last override undoes with the one before it. */
+bool gp_app_joined(const struct gp_app *a, int i);
+void gp_app_set_joined(struct gp_app *a, int i, bool joined);
+/* Takes a planning job's result (app_plan.c). */
+void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res);
 /* Edits since the last save (or loading): overrides not saved plus
  * saved ones undone. */
 int gp_app_unsaved(const struct gp_app *a);
@@ -215,15 +273,18 @@ void gp_app_export(struct gp_app *a, const char *path);
 void gp_app_overwrite_key(struct gp_app *a, const struct gp_key *k);
 /* The first geoplan-VIEW[-N].svg that does not exist. */
 void gp_app_export_name(const struct gp_app *a, char *buf, size_t n);
+/* The solver screen's log pane (log_pane.c). */
+void gp_log_pane_draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r);
+bool gp_log_pane_action(struct gp_app *a, int act);
 /* The tab (view id) or the bar's action at column x, or -1 / GP_A_NONE. */
 int gp_frame_tab_at(const struct gp_app *a, int x);
 int gp_frame_bar_at(const struct gp_app *a, int x);
 /* Where the screen shown goes (below the tabs, above the status lines
  * and the bar). */
 struct gp_rect gp_frame_view_rect(const struct gp_app *a);
-/* While a long step runs: only the status lines of a->cv, over the
- * last frame (nothing of the run is read). */
-void gp_frame_busy(struct gp_app *a, const char *text);
+/* The line between the screen and the status line while the plan is
+ * stale or a job runs ("" when there is none). */
+void gp_frame_live_text(const struct gp_app *a, char *buf, size_t n);
 /* The frame: tabs, the view, the status line, the function-key bar. */
 void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv);
 

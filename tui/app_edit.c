@@ -92,6 +92,7 @@ void gp_app_simulate(struct gp_app *a)
 			gp_app_say(a, GP_R_WARN, "no plan: the scenario has none; p plans one");
 		else
 			gp_app_say(a, GP_R_ERROR, "the plan does not simulate: %s", msg);
+		gp_log_post(a->log, GP_LOG_ERROR, e.msg);
 		snprintf(a->problem, sizeof a->problem, "%s", a->status);
 		/* The last result was of the scenario before the edit: the
 		 * screens show none rather than a stale one. */
@@ -172,7 +173,7 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before)
 void gp_app_clear_redo(struct gp_app *a)
 {
 	for (int i = 0; i < a->nredo; i++)
-		free(a->redo[i]);
+		free(a->redo[i].set);
 	a->nredo = 0;
 }
 
@@ -189,10 +190,15 @@ bool gp_app_set(struct gp_app *a, const char *set)
 		char msg[sizeof e.msg];
 		gp_app_bare(a, e.msg, msg, sizeof msg);
 		gp_app_say(a, GP_R_ERROR, "refused, old value kept: %s", msg);
+		char line[sizeof e.msg + 600];
+		snprintf(line, sizeof line, "%s refused: %s", set, e.msg);
+		gp_log_post(a->log, GP_LOG_ERROR, line);
 		return false;
 	}
 	gp_app_clear_redo(a);
+	gp_app_set_joined(a, a->run.nsets - 1, false);
 	gp_app_simulate(a);
+	gp_app_changed(a);
 	char what[600];
 	describe(set, what, sizeof what);
 	if (a->run.has_res) {
@@ -335,60 +341,92 @@ void gp_app_cycle_choice(struct gp_app *a, int dir)
 	gp_app_check_typed(a);
 }
 
+static bool push_redo(struct gp_app *a, char *set, bool joined)
+{
+	if (a->nredo == a->capredo) {
+		int nc = a->capredo ? 2 * a->capredo : 16;
+		struct gp_redo *nr = realloc(a->redo, sizeof *nr * (size_t)nc);
+		if (!nr)
+			return false;
+		a->redo = nr;
+		a->capredo = nc;
+	}
+	a->redo[a->nredo++] = (struct gp_redo){ set, joined };
+	return true;
+}
+
+/* One step back: the last override, with the ones joined to it (an
+ * edit and its re-plan). */
 void gp_app_undo(struct gp_app *a)
 {
-	int n = a->run.nsets;
+	int n = a->run.nsets, k = 1;
 	if (n == 0) {
 		gp_app_say(a, GP_R_WARN, "nothing to undo");
 		return;
 	}
-	char *last = strdup(a->run.sets[n - 1]);
+	while (n - k > 0 && gp_app_joined(a, n - k))
+		k++;
+	char *sets[64];
+	k = k < 64 ? k : 64;
+	for (int i = 0; i < k; i++)
+		sets[i] = strdup(a->run.sets[n - 1 - i]);
 	double before = gp_app_now_time(a);
 	struct gp_err e = { "" };
-	if (!last || gp_run_truncate(&a->run, n - 1, &e)) {
+	bool oom = false;
+	for (int i = 0; i < k; i++)
+		oom |= !sets[i];
+	if (oom || gp_run_truncate(&a->run, n - k, &e)) {
 		char msg[sizeof e.msg];
 		gp_app_bare(a, e.msg, msg, sizeof msg);
-		free(last);
-		gp_app_say(a, GP_R_ERROR, "cannot undo: %s", last ? msg : "out of memory");
+		for (int i = 0; i < k; i++)
+			free(sets[i]);
+		gp_app_say(a, GP_R_ERROR, "cannot undo: %s", oom ? "out of memory" : msg);
 		return;
 	}
-	if (a->nredo == a->capredo) {
-		int nc = a->capredo ? 2 * a->capredo : 16;
-		char **nr = realloc(a->redo, sizeof *nr * (size_t)nc);
-		if (nr) {
-			a->redo = nr;
-			a->capredo = nc;
-		}
-	}
 	char what[600] = "undone ";
-	describe(last, what + 7, sizeof what - 7);
-	if (a->nredo < a->capredo)
-		a->redo[a->nredo++] = last;
-	else
-		free(last);
+	/* The edit the step was made of, not the plan that came after it. */
+	describe(sets[k - 1], what + 7, sizeof what - 7);
+	if (k > 1)
+		strncat(what, " and its re-plan", sizeof what - strlen(what) - 1);
+	for (int i = 0; i < k; i++)
+		if (!push_redo(a, sets[i], gp_app_joined(a, n - 1 - i)))
+			free(sets[i]);
+	if (a->base_sets > a->run.nsets)
+		a->base_sets = a->run.nsets;   /* a --set undone is an edit undone */
 	gp_app_simulate(a);
+	gp_app_changed(a);
 	gp_app_say_change(a, what, before);
 }
 
+/* The step undo took back, whole. */
 void gp_app_redo(struct gp_app *a)
 {
 	if (a->nredo == 0) {
 		gp_app_say(a, GP_R_WARN, "nothing to redo");
 		return;
 	}
-	char *set = a->redo[--a->nredo];
 	double before = gp_app_now_time(a);
-	struct gp_err e = { "" };
-	if (gp_run_set(&a->run, set, &e)) {
-		char msg[sizeof e.msg];
-		gp_app_bare(a, e.msg, msg, sizeof msg);
-		gp_app_say(a, GP_R_ERROR, "cannot redo: %s", msg);
-		free(set);
-		return;
+	char what[600] = "redone ";
+	describe(a->redo[a->nredo - 1].set, what + 7, sizeof what - 7);
+	bool first = true;
+	while (a->nredo > 0 && (first || a->redo[a->nredo - 1].joined)) {
+		struct gp_redo r = a->redo[--a->nredo];
+		struct gp_err e = { "" };
+		if (gp_run_set(&a->run, r.set, &e)) {
+			char msg[sizeof e.msg];
+			gp_app_bare(a, e.msg, msg, sizeof msg);
+			gp_app_say(a, GP_R_ERROR, "cannot redo: %s", msg);
+			free(r.set);
+			gp_app_simulate(a);
+			return;
+		}
+		gp_app_set_joined(a, a->run.nsets - 1, r.joined);
+		if (!first)
+			strncat(what, " and its re-plan", sizeof what - strlen(what) - 1);
+		free(r.set);
+		first = false;
 	}
 	gp_app_simulate(a);
-	char what[600] = "redone ";
-	describe(set, what + 7, sizeof what - 7);
+	gp_app_changed(a);
 	gp_app_say_change(a, what, before);
-	free(set);
 }

@@ -1,16 +1,16 @@
 /*
- * app_plan.c: p, planning anew from the terminal planner (app.h).
+ * app_plan.c: planning anew from the terminal planner (app.h): p, and
+ * the re-plan an edit starts (app_live.c), and what is done with the
+ * plan a job brings back.
  *
  * The plan an engine makes becomes an edit like any other: the override
  * plan = { ... } in the scenario's own schema, so the title shows [+],
- * q asks before losing it, u goes back to the file's plan, and s and S
- * write it. The run is then reloaded with that override, so the plan
- * looked at is the scenario's, exactly what a save writes and a reload
- * reads. How the engine found it (bound, gap, polish) is kept beside
- * the override, for the plan screen.
- *
- * The engine runs through the face's run_long: on a terminal, on a
- * worker thread while the screen shows its progress and Esc cancels.
+ * q asks before losing it, u goes back to the plan before, and s and S
+ * write it. The plan looked at is then the scenario's, exactly what a
+ * save writes and a reload reads. A re-plan after an edit is undone
+ * with that edit (one step: the scenario and its plan as they were);
+ * p's plan is a step of its own. How the engine found it (bound, gap,
+ * polish) is kept beside the override, for the plan screen.
  */
 #include "app.h"
 
@@ -20,19 +20,6 @@
 #include <string.h>
 
 #include "report.h"
-
-struct plan_job {
-	struct gp_run *run;
-	int rc;
-	struct gp_err e;
-};
-
-static void plan_step(void *arg)
-{
-	struct plan_job *j = arg;
-	struct gp_plan_req rq = { .o = { .polish = true } };
-	j->rc = gp_run_plan(j->run, &rq, &j->e);
-}
 
 /* "plan={ schedule = ... }" on one line, malloc'ed; NULL on failure. */
 static char *plan_override(const struct gp_scenario *sc, const struct gp_plan *p)
@@ -69,46 +56,37 @@ static char *plan_override(const struct gp_scenario *sc, const struct gp_plan *p
 	return text;
 }
 
-/* Reloads the run with its overrides (the plan looked at is then the
- * scenario's own), keeping what the face set on it. */
-static int reload(struct gp_app *a, struct gp_err *e)
+void gp_app_plan(struct gp_app *a)
 {
-	struct gp_run *r = &a->run;
-	void (*progress)(void *, const struct gp_progress *) = r->progress;
-	void *ud = r->progress_ud;
-	char *path = strdup(r->path);
-	int n = r->nsets, rc = -1;
-	char **sets = malloc(sizeof *sets * (size_t)(n + 1));
-	if (path && sets) {
-		for (int i = 0; i < n; i++)
-			sets[i] = r->sets[i];
-		r->nsets = 0;   /* the strings move to sets */
-		rc = gp_run_load(r, path, (const char *const *)sets, n, e);
-		for (int i = 0; i < n; i++)
-			free(sets[i]);
-	} else {
-		gp_errf(e, "out of memory");
-	}
-	free(sets);
-	free(path);
-	r->progress = progress;
-	r->progress_ud = ud;
-	return rc;
+	char label[64];
+	const struct gp_engine *eng = a->engine ? a->engine : gp_engine_default();
+	snprintf(label, sizeof label, "planning with %s", eng->name);
+	gp_app_submit(a, GP_JOB_ASKED, label);
+	gp_app_say(a, GP_R_DIM, "%s in the background; Esc cancels, 4 shows the solver", label);
 }
 
-/* Makes the engine's plan (the one looked at) the override plan = {...}:
- * 0; 1 when the scenario's plan is that plan already; -1 with why when
- * the scenario cannot hold it (then the engine's plan stays looked at,
- * unsaved). */
-static int adopt(struct gp_app *a, char *why, size_t n)
+/* The same overrides, in the same order. */
+static bool same_sets(const struct gp_run *x, const struct gp_run *y)
+{
+	if (x->nsets != y->nsets || strcmp(x->path, y->path))
+		return false;
+	for (int i = 0; i < x->nsets; i++)
+		if (strcmp(x->sets[i], y->sets[i]))
+			return false;
+	return true;
+}
+
+/* The job's plan as the override plan = {...} of the app's run: 0; 1
+ * when the scenario's plan is that plan already and not stale; -1 with
+ * why when the scenario cannot hold it. (A stale plan an engine makes
+ * again is written again: it is no longer stale.) */
+static int adopt(struct gp_app *a, const struct gp_run *jr, char *why, size_t n)
 {
 	struct gp_run *r = &a->run;
-	struct gp_plan_report rep = r->rep;
 	struct gp_err e = { "" };
-	if (r->sc->has_plan && gp_plan_same(&r->sc->plan, &r->plan))
-		/* The plan the scenario has already: nothing to edit. */
-		return reload(a, &e) ? snprintf(why, n, "%s", e.msg), -1 : 1;
-	char *set = plan_override(r->sc, &r->plan);
+	if (r->src == GP_SRC_FILE && gp_plan_same(&r->plan, &jr->plan) && !gp_app_stale(a))
+		return 1;
+	char *set = plan_override(jr->sc, &jr->plan);
 	if (!set)
 		return snprintf(why, n, "it cannot be written as Lua"), -1;
 	if (gp_run_set(r, set, &e)) {
@@ -116,63 +94,74 @@ static int adopt(struct gp_app *a, char *why, size_t n)
 		free(set);
 		return -1;
 	}
-	if (!r->sc->has_plan || !gp_plan_same(&r->sc->plan, &r->plan)) {
+	if (!r->sc->has_plan || !gp_plan_same(&r->sc->plan, &jr->plan)) {
 		/* A plan naming a pool by its GPU where the DC has two. */
 		gp_run_truncate(r, r->nsets - 1, &e);
 		free(set);
 		return snprintf(why, n, "the scenario's plan schema cannot say it"), -1;
 	}
-	if (reload(a, &e)) {
-		free(set);
-		return snprintf(why, n, "%s", e.msg), -1;
-	}
 	free(a->plan_set);
 	a->plan_set = set;
-	a->plan_rep = rep;
+	a->plan_rep = jr->rep;
+	/* A re-plan undoes with the edit it was for, when nothing came
+	 * between. */
+	gp_app_set_joined(a, r->nsets - 1, a->job_purpose == GP_JOB_LIVE &&
+				 a->job_top == r->nsets - 1 && r->nsets - 1 > a->base_sets);
 	gp_app_clear_redo(a);
 	return 0;
 }
 
-void gp_app_plan(struct gp_app *a)
+/* A plan the scenario cannot hold is looked at as the engine's (not
+ * saved): the job's run, when it is the app's scenario, takes the app's
+ * place. */
+static bool look_at_engine_plan(struct gp_app *a, struct gp_run *jr)
 {
-	double before = gp_app_now_time(a);
-	struct plan_job j = { &a->run, 0, { "" } };
-	const char *what = "planning with the placement MILP...";
-	if (a->run_long)
-		a->run_long(a, what, plan_step, &j);
+	if (!same_sets(&a->run, jr))
+		return false;
+	struct gp_run old = a->run;
+	a->run = *jr;
+	*jr = old;
+	atomic_store(&a->run.cancel, 0);
+	return true;
+}
+
+static void say_failed(struct gp_app *a, const struct gp_job_result *res)
+{
+	char msg[sizeof res->e.msg];
+	gp_app_bare(a, res->e.msg, msg, sizeof msg);
+	gp_log_post(a->log, GP_LOG_ERROR, res->e.msg);
+	snprintf(a->job_note, sizeof a->job_note, "failed");
+	if (a->job_purpose == GP_JOB_LIVE)
+		gp_app_say(a, GP_R_ERROR, "no new plan: %s; the plan shown is stale", msg);
 	else
-		plan_step(&j);
-	char msg[sizeof j.e.msg];
-	if (j.rc == 0 && atomic_load(&a->run.cancel)) {
-		/* Cancelled with a plan in hand: back to the one before. */
-		struct gp_err e = { "" };
-		if (reload(a, &e) == 0) {
-			gp_app_simulate(a);
-			gp_app_say(a, GP_R_WARN, "planning cancelled: the plan is as it was");
-			return;
-		}
-	}
-	if (j.rc) {
-		gp_app_bare(a, j.e.msg, msg, sizeof msg);
-		if (atomic_load(&a->run.cancel))
-			gp_app_say(a, GP_R_WARN, "planning cancelled: the plan is as it was");
-		else
-			gp_app_say(a, GP_R_ERROR, "no plan: %s", msg);
-		if (!gp_run_plan_of(&a->run))
-			snprintf(a->problem, sizeof a->problem, "%s", a->status);
+		gp_app_say(a, GP_R_ERROR, "no plan: %s", msg);
+	if (!gp_run_plan_of(&a->run))
+		snprintf(a->problem, sizeof a->problem, "%s", a->status);
+}
+
+void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
+{
+	if (res->rc) {
+		say_failed(a, res);
 		return;
 	}
+	double before = gp_app_now_time(a);
 	char why[300] = "";
-	struct gp_plan_report rep = a->run.rep;
-	int how = adopt(a, why, sizeof why);
+	struct gp_plan_report rep = res->run->rep;
+	int how = adopt(a, res->run, why, sizeof why);
+	if (how < 0 && !look_at_engine_plan(a, res->run))
+		snprintf(why + strlen(why), sizeof why - strlen(why), "; the scenario changed meanwhile");
 	gp_app_simulate(a);
+	snprintf(a->job_note, sizeof a->job_note, "done, %s%s", gp_milp_status_name(rep.status),
+		 how < 0 ? "; the plan cannot be saved" : "");
 	char head[500];
-	/* (How long it took is on the plan screen: a status line stays the
-	 * same from run to run.) */
-	int o = snprintf(head, sizeof head, "planned by %s (%s)", rep.engine,
+	/* (How long it took is on the plan and solver screens: a status
+	 * line stays the same from run to run.) */
+	int o = snprintf(head, sizeof head, "%s by %s (%s)",
+			 a->job_purpose == GP_JOB_LIVE ? "re-planned" : "planned", rep.engine,
 			 gp_milp_status_name(rep.status));
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
-		 how == 0 ? "; u undoes" : how > 0 ? ", the scenario's own plan" : " (s cannot save it: ",
+		 how == 0 ? "; u undoes" : how > 0 ? ", the plan it had" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
 	gp_app_say_change(a, head, before);
 }

@@ -85,6 +85,8 @@ static void reload_saved(struct gp_app *a, const char *path, int n, bool other)
 	free(p);
 	a->run.progress = progress;
 	a->run.progress_ud = ud;
+	a->base_sets = 0;
+	a->job_top = -1;   /* a re-plan on its way is no longer the edit's */
 	gp_app_clear_redo(a);
 	gp_app_mark_saved(a);
 	gp_app_simulate(a);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "canvas.h"
 #include "escape.h"
@@ -403,4 +404,27 @@ void gp_cv_bar(struct gp_canvas *cv, int x, int y, int w, double f, uint32_t fil
 			ch = i < e / 8 ? gp_cv_eighth(8) : i == e / 8 ? gp_cv_eighth((int)(e % 8)) : L' ';
 		gp_cv_put(cv, x + i, y, ch, st);
 	}
+}
+
+/* Bytes of the first line of text when wrapped to w cells (at a space
+ * where there is one); *next where the following line starts. */
+int gp_cv_wrap(const char *text, int w, int *next)
+{
+	int i = 0, cells = 0, cut = -1;
+	while (text[i]) {
+		wchar_t ch;
+		int k = gp_cv_decode(text + i, &ch), cw = gp_cv_wcwidth(ch);
+		if (cells + (cw > 0 ? cw : 0) > w)
+			break;
+		cells += cw > 0 ? cw : 0;
+		if (ch == ' ')
+			cut = i;
+		i += k;
+	}
+	if (text[i] && cut > 0)
+		i = cut;
+	*next = i;
+	while (text[*next] == ' ')
+		(*next)++;
+	return i > 0 ? i : *next > 0 ? *next : (int)strlen(text);
 }

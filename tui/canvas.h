@@ -86,6 +86,9 @@ int gp_cv_text(struct gp_canvas *cv, int x, int y, int maxw, struct gp_style st,
 /* printf into the canvas (the text above). */
 int gp_cv_printf(struct gp_canvas *cv, int x, int y, int maxw, struct gp_style st,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Bytes of the first line of text when wrapped to w cells (at a space
+ * where there is one); *next: where the following line starts. */
+int gp_cv_wrap(const char *text, int w, int *next);
 /* Cells a UTF-8 string takes (wcwidth; invalid bytes count one). */
 int gp_cv_width(const char *utf8);
 

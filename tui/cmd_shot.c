@@ -4,7 +4,9 @@
  * given sequence of keys, written exactly as it would show as SVG,
  * HTML, text or ANSI. The same keys and screens as geoplan FILE, so a
  * shot is a screenshot for a design review and a golden file for a
- * test.
+ * test. Time stands still between the keys: a planning job an edit
+ * starts runs only where the keys say <Wait> (worker.h), so the same
+ * keys give the same screen every time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +61,15 @@ static int run(const struct args *a)
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
 				 .theme = cli_theme(a, 256), .ascii = a->ascii,
 				 .w = a->width ? a->width : 100, .h = a->height ? a->height : 30,
-				 .cost_model = a->cost_model, .heuristic = a->heuristic };
+				 .cost_model = a->cost_model, .heuristic = a->heuristic,
+				 .hold = true };
 	if (gp_app_init(&app, &o, &e)) {
 		gp_app_free(&app);
 		return cli_error(EXIT_INPUT, "%s", e.msg);
 	}
+	/* A scenario without a plan is planned before the first key; later
+	 * jobs run only where the keys say <Wait>. */
+	gp_app_wait(&app, 0);
 	if (a->view)
 		app.view = cli_view_id(a->view);
 	int rc = a->keys ? press(&app, a->keys) : EXIT_OK;

@@ -4,14 +4,12 @@
  * the batch summary instead, so scripts (and make run in one) never
  * hang.
  *
- * Planning runs on a worker thread (the only other thread; it touches
- * nothing but the run) while this one keeps the screen: it shows the
- * engine's progress, and Esc, C-c or q cancel through gp_run_cancel.
+ * Planning runs on the worker thread (worker.h) while this one keeps
+ * the screen: it waits on the keyboard, the worker's eventfd and the
+ * pipe stderr goes to, all at once, so keys never wait for the solver.
  * Only this thread calls ncurses.
  */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,36 +40,6 @@ static int batch(const struct args *a)
 	return rc;
 }
 
-/* The engine's latest progress, written by the worker. */
-struct progress_slot {
-	pthread_mutex_t mu;
-	struct gp_progress p;
-	bool has;
-};
-
-static void on_progress(void *ud, const struct gp_progress *p)
-{
-	struct progress_slot *s = ud;
-	pthread_mutex_lock(&s->mu);
-	s->p = *p;
-	s->has = true;
-	pthread_mutex_unlock(&s->mu);
-}
-
-struct job {
-	gp_app_step_fn step;
-	void *arg;
-	atomic_bool done;
-};
-
-static void *worker(void *arg)
-{
-	struct job *j = arg;
-	j->step(j->arg);
-	atomic_store(&j->done, true);
-	return NULL;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -79,84 +47,43 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* "planning...: 2.1 s, search, best 2.34s, gap 3.1 %; Esc cancels" (the
- * best in the objective's unit). */
-static void progress_line(struct progress_slot *s, const char *what, double t, bool cancelling,
-			  enum gp_objective goal, char *buf, size_t n)
-{
-	pthread_mutex_lock(&s->mu);
-	struct gp_progress p = s->p;
-	bool has = s->has;
-	pthread_mutex_unlock(&s->mu);
-	int o = snprintf(buf, n, "%s %.1f s", what, t);
-	if (has && p.phase)
-		o += snprintf(buf + o, n - (size_t)o, ", %s", p.phase);
-	if (has && isfinite(p.incumbent) && p.incumbent < HUGE_VAL) {
-		char v[32];
-		if (goal == GP_OBJ_TIME)
-			gp_unit_format(p.incumbent, GP_U_TIME, v, sizeof v);
-		else if (goal == GP_OBJ_COST)
-			gp_unit_format(p.incumbent, GP_U_USD, v, sizeof v);
-		else
-			gp_unit_bytes10(p.incumbent, v, sizeof v);
-		o += snprintf(buf + o, n - (size_t)o, ", best %s", v);
-	}
-	if (has && isfinite(p.gap) && p.gap < HUGE_VAL)
-		o += snprintf(buf + o, n - (size_t)o, ", gap %.1f %%", 100 * p.gap);
-	snprintf(buf + o, n - (size_t)o, "%s", cancelling ? "; cancelling..." : "; Esc cancels");
-}
+/* Progress redraws at most this often, so a solver that reports
+ * constantly never starves the keys. */
+#define FRAME_S (1.0 / 30)
 
-static void run_long(struct gp_app *a, const char *what, gp_app_step_fn step, void *arg)
-{
-	struct gp_display *d = a->ud;
-	struct progress_slot slot = { .has = false };
-	struct job j = { step, arg, false };
-	pthread_t th;
-	pthread_mutex_init(&slot.mu, NULL);
-	a->run.progress = on_progress;
-	a->run.progress_ud = &slot;
-	/* The last full frame, with a one-line status, under the progress. */
-	a->status[0] = 0;
-	if (a->cv.cells)
-		gp_app_draw(a);
-	if (pthread_create(&th, NULL, worker, &j)) {
-		step(arg);   /* no thread: the screen waits */
-	} else {
-		bool cancelling = false;
-		double t0 = now_s();
-		while (!atomic_load(&j.done)) {
-			char line[512];
-			progress_line(&slot, what, now_s() - t0, cancelling, a->run.sc->objective, line,
-				      sizeof line);
-			gp_frame_busy(a, line);
-			gp_display_blit(d, &a->cv, -1, -1);
-			struct gp_key k;
-			if (gp_display_key(d, &k, 100) != 0)
-				continue;
-			if (k.code == GP_K_RESIZE)
-				gp_app_key(a, &k);   /* only the size: the run is the worker's */
-			else if (k.code == GP_K_ESC || k.code == GP_K_CTRL('c') || k.code == 'q')
-				cancelling = true;
-			if (cancelling)
-				gp_run_cancel(&a->run);
-		}
-		pthread_join(th, NULL);
-	}
-	a->run.progress = NULL;
-	a->run.progress_ud = NULL;
-	pthread_mutex_destroy(&slot.mu);
-}
-
+/* Keys first (each answered with a frame at once), then what the
+ * worker and stderr sent, redrawn at most FRAME_S apart; while a job
+ * runs, a frame each tenth of a second keeps its clock moving. */
 static int loop(struct gp_app *app, struct gp_display *d)
 {
+	bool dirty = true;
+	double last = 0;
 	while (!app->quit) {
-		int x, y;
-		gp_app_draw(app);
-		gp_app_cursor(app, &x, &y);
-		gp_display_blit(d, &app->cv, x, y);
+		double now = now_s();
+		if (dirty && now - last >= FRAME_S) {
+			int x, y;
+			gp_app_draw(app);
+			gp_app_cursor(app, &x, &y);
+			gp_display_blit(d, &app->cv, x, y);
+			dirty = false;
+			last = now;
+		}
+		int wait = dirty ? (int)((FRAME_S - (now - last)) * 1000) + 1
+			   : gp_app_busy(app) ? 100 : -1;
 		struct gp_key k;
-		if (gp_display_key(d, &k, -1) == 0)
+		int rc = gp_display_next(d, &k, wait, gp_worker_fd(app->worker));
+		if (rc == 0) {
 			gp_app_key(app, &k);
+			dirty = true;
+			last = 0;   /* a key is answered at once */
+		} else if (rc == 2) {
+			char line[GP_LOG_WIDTH];
+			while (gp_display_stderr(d, line, sizeof line))
+				gp_log_post(app->log, GP_LOG_WARN, line);
+			dirty |= gp_app_poll(app);
+		} else {
+			dirty |= gp_app_poll(app) || gp_app_busy(app);
+		}
 	}
 	return EXIT_OK;
 }
@@ -175,7 +102,7 @@ static int run(const struct args *a)
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
 				 .theme = cli_theme(a, gp_display_colors(d)), .ascii = a->ascii ||
 				 !cli_utf8(), .cost_model = a->cost_model,
-				 .heuristic = a->heuristic, .run_long = run_long, .ud = d };
+				 .heuristic = a->heuristic };
 	gp_display_size(d, &o.w, &o.h);
 	int rc;
 	if (gp_app_init(&app, &o, &e)) {

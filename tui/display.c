@@ -12,18 +12,25 @@
 #include "display.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define CACHE 1024
+#define ERRBUF 4096
 
 struct gp_display {
 	SCREEN *scr;
 	int colors;                  /* 0, 8, 16, 256 */
 	int saved_err;               /* the real stderr */
-	FILE *errlog;                /* where stderr goes meanwhile */
+	int err_rd;                  /* the pipe stderr writes to meanwhile */
+	FILE *errlog;                /* and a copy of it, replayed at the end */
+	char errbuf[ERRBUF];         /* what came of a line not ended yet */
+	int errlen;
 	struct { uint32_t rgb; short idx; bool used; } cache[CACHE];
 };
 
@@ -89,24 +96,69 @@ static short color_index(struct gp_display *d, uint32_t rgb)
 	return d->colors >= 256 ? to256(rgb) : to16(rgb, d->colors);
 }
 
-/* stderr into a file while the screen is up. */
+/* stderr into a pipe while the screen is up: the log pane reads it
+ * (gp_display_stderr), and a file keeps a copy to replay at the end. */
 static void capture_stderr(struct gp_display *d)
 {
+	int p[2];
 	fflush(stderr);
+	d->err_rd = -1;
 	d->errlog = tmpfile();
-	d->saved_err = d->errlog ? dup(2) : -1;
-	if (d->saved_err >= 0)
-		dup2(fileno(d->errlog), 2);
+	if (!d->errlog || pipe(p))
+		return;
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	d->saved_err = dup(2);
+	if (d->saved_err < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	dup2(p[1], 2);
+	close(p[1]);
+	d->err_rd = p[0];
+}
+
+/* What the pipe holds into errbuf (and the copy). */
+static void read_stderr(struct gp_display *d)
+{
+	while (d->err_rd >= 0 && d->errlen < ERRBUF - 1) {
+		ssize_t n = read(d->err_rd, d->errbuf + d->errlen, (size_t)(ERRBUF - 1 - d->errlen));
+		if (n <= 0)
+			break;
+		fwrite(d->errbuf + d->errlen, 1, (size_t)n, d->errlog);
+		d->errlen += (int)n;
+	}
+}
+
+int gp_display_stderr(struct gp_display *d, char *buf, size_t n)
+{
+	read_stderr(d);
+	char *nl = memchr(d->errbuf, '\n', (size_t)d->errlen);
+	int len = nl ? (int)(nl - d->errbuf) : d->errlen == ERRBUF - 1 ? d->errlen : -1;
+	if (len < 0 || n == 0)
+		return 0;
+	snprintf(buf, n, "%.*s", len, d->errbuf);
+	int used = len + (nl != NULL);
+	memmove(d->errbuf, d->errbuf + used, (size_t)(d->errlen - used));
+	d->errlen -= used;
+	return 1;
 }
 
 static void release_stderr(struct gp_display *d)
 {
-	if (d->saved_err < 0)
+	if (d->saved_err < 0) {
+		if (d->errlog)
+			fclose(d->errlog);
 		return;
+	}
 	fflush(stderr);
 	dup2(d->saved_err, 2);
 	close(d->saved_err);
 	d->saved_err = -1;
+	read_stderr(d);
+	close(d->err_rd);
+	d->err_rd = -1;
 	rewind(d->errlog);
 	char buf[4096];
 	size_t n;
@@ -123,7 +175,7 @@ struct gp_display *gp_display_open(enum gp_color_mode color, struct gp_err *e)
 		gp_errf(e, "out of memory");
 		return NULL;
 	}
-	d->saved_err = -1;
+	d->saved_err = d->err_rd = -1;
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
 	d->scr = newterm(NULL, stdout, stdin);
@@ -263,12 +315,9 @@ static void mouse(struct gp_key *k)
 		    m.bstate & BUTTON4_PRESSED ? 4 : m.bstate & BUTTON5_PRESSED ? 5 : 0;
 }
 
-int gp_display_key(struct gp_display *d, struct gp_key *k, int timeout_ms)
+/* A key from get_wch's rc and wc: 0, or 1 when it is none of ours. */
+static int key_of(int rc, wint_t wc, struct gp_key *k)
 {
-	(void)d;
-	wint_t wc;
-	timeout(timeout_ms);
-	int rc = get_wch(&wc);
 	if (rc == ERR)
 		return 1;
 	*k = (struct gp_key){ 0 };
@@ -287,4 +336,31 @@ int gp_display_key(struct gp_display *d, struct gp_key *k, int timeout_ms)
 	}
 	k->code = wc == '\n' ? GP_K_ENTER : wc == 127 || wc == 8 ? GP_K_BS : (int)wc;
 	return 0;
+}
+
+int gp_display_key(struct gp_display *d, struct gp_key *k, int timeout_ms)
+{
+	(void)d;
+	wint_t wc;
+	timeout(timeout_ms);
+	int rc = get_wch(&wc);
+	if (rc == ERR)
+		return 1;
+	return key_of(rc, wc, k);
+}
+
+int gp_display_next(struct gp_display *d, struct gp_key *k, int timeout_ms, int fd)
+{
+	/* What ncurses has read already first: poll sees only the tty. */
+	if (gp_display_key(d, k, 0) == 0)
+		return 0;
+	struct pollfd p[3] = { { 0, POLLIN, 0 }, { fd, POLLIN, 0 }, { d->err_rd, POLLIN, 0 } };
+	int rc = poll(p, 3, timeout_ms);
+	if (rc < 0 && errno == EINTR)
+		return gp_display_key(d, k, 0) == 0 ? 0 : 1;   /* SIGWINCH: KEY_RESIZE waits */
+	if (rc <= 0)
+		return 1;
+	if (p[0].revents && gp_display_key(d, k, 0) == 0)
+		return 0;
+	return p[1].revents || p[2].revents ? 2 : 1;
 }

@@ -73,29 +73,6 @@ void gp_form_row(struct gp_form *f)
 	add_line(f, GP_FL_ROW);
 }
 
-/* Bytes of the first line of text when wrapped to w cells (at a space
- * where there is one); *next where the following line starts. */
-static int wrap_at(const char *text, int w, int *next)
-{
-	int i = 0, cells = 0, cut = -1;
-	while (text[i]) {
-		wchar_t ch;
-		int k = gp_cv_decode(text + i, &ch), cw = gp_cv_wcwidth(ch);
-		if (cells + (cw > 0 ? cw : 0) > w)
-			break;
-		cells += cw > 0 ? cw : 0;
-		if (ch == ' ')
-			cut = i;
-		i += k;
-	}
-	if (text[i] && cut > 0)
-		i = cut;
-	*next = i;
-	while (text[*next] == ' ')
-		(*next)++;
-	return i > 0 ? i : *next > 0 ? *next : (int)strlen(text);
-}
-
 void gp_form_text(struct gp_form *f, enum gp_role role, const char *fmt, ...)
 {
 	char text[1024];
@@ -109,7 +86,7 @@ void gp_form_text(struct gp_form *f, enum gp_role role, const char *fmt, ...)
 		if (!l)
 			return;
 		l->role = role;
-		int next, len = f->width > 8 ? wrap_at(p, f->width, &next) : (int)strlen(p);
+		int next, len = f->width > 8 ? gp_cv_wrap(p, f->width, &next) : (int)strlen(p);
 		if (f->width <= 8)
 			next = len;
 		if (len >= (int)sizeof l->text)
@@ -161,7 +138,7 @@ void gp_form_cell_wrap(struct gp_form *f, int x, int w, enum gp_role role, const
 	for (bool first = true; first || *p; first = false) {
 		if (!first)
 			gp_form_row(f);
-		int next, len = w > 8 ? wrap_at(p, w, &next) : (next = (int)strlen(p));
+		int next, len = w > 8 ? gp_cv_wrap(p, w, &next) : (next = (int)strlen(p));
 		gp_form_cell(f, x, w, role, "%.*s", len, p);
 		p += next;
 	}

@@ -2,19 +2,22 @@
  * frame.c: what surrounds every screen: the tab row (the screens, the
  * file, whether it has unsaved edits, the iteration; on narrow
  * terminals the file's name goes before [+] and the iteration do), the
- * status line (a message, wrapped onto more lines when it is long so
- * it reads in full; the editor; or what the screen says) and the
- * function-key bar, made from the key map so it shows what each key
+ * live line while the plan is stale or being made (what the solver is
+ * at), the status line (a message, wrapped onto more lines when it is
+ * long so it reads in full; the editor; or what the screen says) and
+ * the function-key bar, made from the key map so it shows what each key
  * does here; and the screen that asks for a larger terminal.
  */
 #include "app.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "actions.h"
 
-static const int tab_keys[GP_V__N] = { '1', '2', '3', '?' };
+static const int tab_keys[GP_V__N] = { '1', '2', '3', '4', '?' };
 static const char brand[] = " geoplan ";
 
 /* The tab row's right part, shortest last: what matters most ([+], the
@@ -31,12 +34,12 @@ static void title_right(const struct gp_app *a, int form, char *buf, size_t n)
 		gp_unit_format(r->res.iteration_time, GP_U_TIME, t, sizeof t);
 		strcat(t, form < 2 ? "/iter" : "");
 	}
-	const char *stale = r->stale & GP_STALE_PLAN ? " (plan stale)" : "";
+	const char *stale = gp_app_stale(a) || r->stale & GP_STALE_PLAN ? " (stale)" : "";
 	switch (form) {
 	case 0: snprintf(buf, n, "%s%s  %s%s ", path, plus, t, stale); break;
 	case 1: snprintf(buf, n, "%s%s  %s%s ", base, plus, t, stale); break;
-	case 2: snprintf(buf, n, "%s%s %s ", base, plus, t); break;
-	default: snprintf(buf, n, "%s%s ", plus[0] ? "[+] " : "", t); break;
+	case 2: snprintf(buf, n, "%s%s %s%s ", base, plus, t, stale); break;
+	default: snprintf(buf, n, "%s%s%s ", plus[0] ? "[+] " : "", t, stale[0] ? "~" : ""); break;
 	}
 }
 
@@ -122,26 +125,12 @@ static int wrap(const char *text, int w, int *starts, int *lens, int max)
 {
 	int n = 0, at = 0, len = (int)strlen(text);
 	while (at < len && n < max) {
-		while (n && text[at] == ' ')
-			at++;
-		int i = at, cells = 0, cut = -1;
-		while (i < len) {
-			wchar_t ch;
-			int k = gp_cv_decode(text + i, &ch), cw = gp_cv_wcwidth(ch);
-			if (cells + (cw > 0 ? cw : 0) > w)
-				break;
-			cells += cw > 0 ? cw : 0;
-			if (ch == ' ')
-				cut = i;
-			i += k;
-		}
-		if (i < len && cut > at && n + 1 < max)
-			i = cut;
+		int next, k = gp_cv_wrap(text + at, w, &next);
 		if (n + 1 == max)
-			i = len;
+			k = next = len - at;
 		starts[n] = at;
-		lens[n++] = i - at;
-		at = i;
+		lens[n++] = k;
+		at += next;
 	}
 	return n;
 }
@@ -169,11 +158,97 @@ static int status_layout(const struct gp_app *a, int *starts, int *lens, int *nm
 	return *nmsg > 0 ? *nmsg : 1;
 }
 
+/* A figure in the objective's unit. */
+static void objective_value(double v, enum gp_objective goal, char *buf, size_t n)
+{
+	if (goal == GP_OBJ_TIME)
+		gp_unit_format(v, GP_U_TIME, buf, n);
+	else if (goal == GP_OBJ_COST)
+		gp_unit_format(v, GP_U_USD, buf, n);
+	else
+		gp_unit_bytes10(v, buf, n);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ", search 1.2 s, best 2.90s, bound 2.81s, gap 3.1 %": what the job is
+ * at (no time when replaying headless: the same every run). */
+static void job_figures(const struct gp_app *a, char *buf, size_t n)
+{
+	const struct gp_job_status *st = &a->js;
+	enum gp_objective goal = a->run.sc->objective;
+	int o = 0;
+	buf[0] = 0;
+	if (!st->running) {
+		snprintf(buf, n, ": waiting to start");
+		return;
+	}
+	if (st->phase[0])
+		o += snprintf(buf + o, n - (size_t)o, ", %s", st->phase);
+	if (!a->hold)
+		o += snprintf(buf + o, n - (size_t)o, " %.1f s",
+			      st->nreports ? fmax(st->elapsed, now_s() - st->started)
+					   : now_s() - st->started);
+	char v[32];
+	if (isfinite(st->incumbent)) {
+		objective_value(st->incumbent, goal, v, sizeof v);
+		o += snprintf(buf + o, n - (size_t)o, ", best %s", v);
+	}
+	if (isfinite(st->bound)) {
+		objective_value(st->bound, goal, v, sizeof v);
+		o += snprintf(buf + o, n - (size_t)o, ", bound %s", v);
+	}
+	if (isfinite(st->gap))
+		snprintf(buf + o, n - (size_t)o, ", gap %.1f %%", 100 * st->gap);
+}
+
+void gp_frame_live_text(const struct gp_app *a, char *buf, size_t n)
+{
+	int stale = gp_app_stale(a);
+	const char *head = stale ? "plan stale, " : "";
+	buf[0] = 0;
+	if (a->job) {
+		char fig[200];
+		job_figures(a, fig, sizeof fig);
+		const struct gp_engine *e = a->engine ? a->engine : gp_engine_default();
+		snprintf(buf, n, "%s%s%s%s%s; Esc cancels", head, a->js.label,
+			 strstr(a->js.label, e->name) ? "" : " with ", strstr(a->js.label, e->name)
+								? "" : e->name, fig);
+	} else if (stale) {
+		char edits[32] = "edit";
+		if (stale > 1)
+			snprintf(edits, sizeof edits, "%d edits", stale);
+		snprintf(buf, n, "plan stale: made before the last %s; p plans anew", edits);
+	}
+}
+
 struct gp_rect gp_frame_view_rect(const struct gp_app *a)
 {
 	int starts[STATUS_MAX], lens[STATUS_MAX], nmsg;
 	int sh = status_layout(a, starts, lens, &nmsg);
-	return (struct gp_rect){ 0, 1, a->w, a->h - 2 - sh };
+	char live[400];
+	gp_frame_live_text(a, live, sizeof live);
+	int lh = live[0] && a->h - 3 - sh > 6 ? 1 : 0;
+	return (struct gp_rect){ 0, 1, a->w, a->h - 2 - sh - lh };
+}
+
+/* The live line: under the screen, over the status line. */
+static void draw_live(struct gp_app *a, struct gp_canvas *cv, struct gp_rect view)
+{
+	char live[400];
+	gp_frame_live_text(a, live, sizeof live);
+	int y = view.y + view.h;
+	if (!live[0] || y >= a->h - 2)
+		return;
+	const struct gp_theme *t = a->th;
+	gp_cv_fill(cv, (struct gp_rect){ 0, y, a->w, 1 }, ' ', gp_role(t, GP_R_STALE));
+	int x = gp_cv_text(cv, 0, y, 2, gp_role(t, GP_R_STALE), cv->ascii ? "*" : "\u25cf");
+	gp_cv_text(cv, x + 1, y, a->w - x - 1, gp_role(t, GP_R_STALE), live);
 }
 
 static void draw_editor(struct gp_app *a, struct gp_canvas *cv, int y, bool beside)
@@ -333,6 +408,7 @@ void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv)
 	gp_cv_clip(cv, r);
 	gp_app_view(a->view)->draw(a, cv, r);
 	gp_cv_unclip(cv);
+	draw_live(a, cv, r);
 	draw_status(a, cv);
 	draw_bar(a, cv);
 }
@@ -346,31 +422,9 @@ void gp_app_draw(struct gp_app *a)
 			gp_cv_init(&a->cv, a->w, a->h);
 	}
 	a->cv.ascii = a->ascii;
+	gp_log_drain(a->log);
 	gp_cv_clear(&a->cv, gp_role(a->th, GP_R_TEXT));
 	gp_frame_draw(a, &a->cv);
-}
-
-void gp_frame_busy(struct gp_app *a, const char *text)
-{
-	if (a->cv.w != a->w || a->cv.h != a->h || !a->cv.cells) {
-		/* New size (or the first frame): the screen waits blank. */
-		if (a->cv.cells)
-			gp_cv_resize(&a->cv, a->w, a->h);
-		else
-			gp_cv_init(&a->cv, a->w, a->h);
-		a->cv.ascii = a->ascii;
-		gp_cv_clear(&a->cv, gp_role(a->th, GP_R_TEXT));
-	}
-	int starts[STATUS_MAX], lens[STATUS_MAX];
-	int cap = a->h / 3 > 1 ? a->h / 3 : 1, n = wrap(text, a->w, starts, lens, cap);
-	int y0 = a->h - 1 - (n ? n : 1);
-	gp_cv_fill(&a->cv, (struct gp_rect){ 0, y0, a->w, n ? n : 1 }, ' ',
-		   gp_role(a->th, GP_R_STATUS));
-	for (int i = 0; i < n; i++) {
-		char line[600];
-		snprintf(line, sizeof line, "%.*s", lens[i], text + starts[i]);
-		gp_cv_text(&a->cv, 0, y0 + i, a->w, gp_role(a->th, GP_R_WARN), line);
-	}
 }
 
 void gp_app_cursor(const struct gp_app *a, int *x, int *y)

@@ -115,6 +115,10 @@ static bool parse_name(const char *s, size_t len, struct gp_key *k)
 		*k = (struct gp_key){ .code = GP_K_RESIZE, .x = a, .y = b };
 		return true;
 	}
+	if (!strcmp(nm, "Wait") || (sscanf(nm, "Wait %d%c", &a, &c) == 1 && a > 0)) {
+		*k = (struct gp_key){ .code = GP_K_WAIT, .x = strcmp(nm, "Wait") ? a : 0 };
+		return true;
+	}
 	if (sscanf(nm, "Click %d,%d%c", &a, &b, &c) == 2 && a >= 0 && b >= 0) {
 		*k = (struct gp_key){ .code = GP_K_MOUSE, .x = a, .y = b, .button = 1 };
 		return true;

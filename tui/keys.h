@@ -6,8 +6,10 @@
  * the man page's and the key scripts': characters stand for themselves,
  * and <Name> for the others: <Enter> <Esc> <Tab> <S-Tab> <BS> <Del>
  * <Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..<F12>
- * <C-a>..<C-z> <Space> <lt> (a literal <), and in scripts <Resize WxH>
- * and <Click X,Y> (a left click at cell X, Y).
+ * <C-a>..<C-z> <Space> <lt> (a literal <), and in scripts <Resize WxH>,
+ * <Click X,Y> (a left click at cell X, Y), <Wait> (until the planning
+ * job ends) and <Wait N> (until it has sent N progress reports; it then
+ * stays paused there until the next <Wait> or <Esc>).
  */
 #ifndef GP_KEYS_H
 #define GP_KEYS_H
@@ -25,6 +27,7 @@ enum {
 	GP_K_F1, GP_K_F12 = GP_K_F1 + 11,
 	GP_K_RESIZE,                /* the terminal changed size: w, h */
 	GP_K_MOUSE,                 /* x, y, button */
+	GP_K_WAIT,                  /* scripts: x reports (0: the job's end) */
 	GP_K_TAB = '\t', GP_K_ENTER = '\r', GP_K_ESC = 27,
 };
 

@@ -47,7 +47,7 @@ static void build(struct gp_app *a, struct gp_form *fm)
 	gp_form_text(fm, GP_R_TEXT, "Bandwidths: 100G (Gbit/s), 12.5GB/s, or Gbps(100); times: 35ms, 20us, 1.5s;");
 	gp_form_text(fm, GP_R_TEXT, "memory: 80GiB, 40GB; peaks: 989T (TFLOP/s); fractions: 0.45 or 45%%; prices: $2.50.");
 	gp_form_text(fm, GP_R_TEXT, "A value the scenario refuses keeps the old one; the status line says why.");
-	gp_form_text(fm, GP_R_TEXT, "Each edit is one step of undo (u) and re-simulates the plan; p plans anew.");
+	gp_form_text(fm, GP_R_TEXT, "Each edit is one step of undo (u): the plan is simulated again at once, marked stale, and a new one is made in the background (4 shows the solver; Esc cancels; a newer edit starts it again). u takes back an edit with the plan made for it.");
 	gp_form_section(fm, "Key notation (the man page's and geoplan shot --keys)");
 	gp_form_text(fm, GP_R_TEXT, "a character stands for itself; <Enter> <Esc> <Tab> <S-Tab> <BS> <Del> <Up> <Down>");
 	gp_form_text(fm, GP_R_TEXT, "<Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..<F12> <C-a>..<C-z> <Space> <lt>");

@@ -72,7 +72,7 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	double idle = gp_plan_idle(r);
 	snprintf(v, sizeof v, "%.1f %%", 100 * idle);
 	snprintf(n, sizeof n, "bubble %.1f %% + %.1f %% after the last backward",
-		 100 * (idle - gp_plan_idle_after(r)), 100 * gp_plan_idle_after(r));
+		 fmax(0, 100 * (idle - gp_plan_idle_after(r))), 100 * gp_plan_idle_after(r));
 	metric(fm, "GPU idle", v, n);
 	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
 	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
@@ -98,11 +98,16 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 		return;
 	}
 	const char *sync = gp_sync_name(gp_plan_sync(run->sc, p));
-	int since;
+	int since, edits = gp_app_stale(a);
 	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
 	if (!rep) {
-		gp_form_text(fm, GP_R_TEXT, "the scenario file's plan: %s, %s DP sync; p plans anew",
+		gp_form_text(fm, edits ? GP_R_STALE : GP_R_TEXT,
+			     "the scenario file's plan: %s, %s DP sync; p plans anew",
 			     gp_sched_name(p->schedule), sync);
+		if (edits)
+			gp_form_text(fm, GP_R_STALE, "stale: made before the last %d edit%s; %s",
+				     edits, edits == 1 ? "" : "s",
+				     a->job ? "a new plan is being made (Esc cancels)" : "p plans anew");
 		return;
 	}
 	char est[48], bd[48];
@@ -115,12 +120,16 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 	if (isfinite(rep->gap))
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
 	bool stale = since > 0 || run->stale & GP_STALE_PLAN;
+	char secs[24] = "";
+	if (!a->hold)   /* a replay's screens are the same every time */
+		snprintf(secs, sizeof secs, ", %.2g s", rep->seconds);
 	gp_form_text(fm, stale ? GP_R_STALE : GP_R_TEXT,
-		     "p: engine %s, %s: estimate %s, bound %s, gap %s, %.2g s", rep->engine,
-		     gp_milp_status_name(rep->status), est, bd, gap, rep->seconds);
+		     "engine %s, %s: estimate %s, bound %s, gap %s%s", rep->engine,
+		     gp_milp_status_name(rep->status), est, bd, gap, secs);
 	if (stale)
-		gp_form_text(fm, GP_R_STALE, "planned before the last %d edit%s; p plans anew",
-			     since > 0 ? since : 1, since > 1 ? "s" : "");
+		gp_form_text(fm, GP_R_STALE, "stale: planned before the last %d edit%s; %s",
+			     since > 0 ? since : 1, since > 1 ? "s" : "",
+			     a->job ? "a new plan is being made (Esc cancels)" : "p plans anew");
 	if (rep->has_own) {
 		char own[48];
 		show(rep->own_sim_s, GP_U_TIME, own, sizeof own);
@@ -332,7 +341,7 @@ static void click(struct gp_app *a, int x, int y)
 static void status(struct gp_app *a, char *buf, size_t n)
 {
 	(void)a;
-	snprintf(buf, n, "p plans anew; 1 edits the scenario; 3 shows the iteration as a Gantt chart");
+	snprintf(buf, n, "p plans anew; 1 edits the scenario; 3 the Gantt chart; 4 the solver");
 }
 
 const struct gp_view_ops gp_view_plan = {
