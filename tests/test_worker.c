@@ -33,7 +33,7 @@ static struct gp_plan_job job_of(int purpose)
 static struct gp_worker *worker(bool hold, struct gp_log *log)
 {
 	struct gp_err e = { "" };
-	struct gp_worker *w = gp_worker_new(hold, gp_log_script, log, &e);
+	struct gp_worker *w = gp_worker_new(hold, -1, gp_log_script, log, &e);
 	assert_non_null(w);
 	return w;
 }

@@ -113,6 +113,14 @@ golden solver-mono samples/default.lua --size 100x30 --theme mono --ascii --keys
 golden live-superseded samples/default.lua --size 100x30 --keys "$E<Right><Enter><C-u>40ms<Enter><Wait>4"
 golden live-undo-pair samples/default.lua --size 100x30 --keys "$E<Wait><Right><Enter><C-u>40ms<Enter><Wait>u"
 golden live-undo-restarts samples/default.lua --size 100x30 --keys "$E<Right><Enter><C-u>40ms<Enter><Wait>u4"
+# Compare: A is the plan before the last edit (or pinned, or another
+# engine's), B the plan shown: every figure with its signed change, an
+# arrow and better or worse; the two iterations on one time scale.
+golden compare-nothing samples/default.lua --size 100x30 --keys '5'
+golden compare-after-edit samples/default.lua --size 100x30 --keys "$E<Wait>5"
+golden compare-pinned-mono samples/default.lua --size 100x30 --theme mono --keys "P$E<Wait>5"
+golden compare-engine samples/default.lua --size 100x30 --keys '5E<Wait>'
+golden compare-ascii samples/p3.lua --size 120x40 --ascii --keys "$E<Wait>5"
 # A broken Lua cost model: an edit it fails on is refused, and the log
 # pane has its error with the traceback.
 golden log-lua-error samples/default.lua --cost-model tests/golden/fragile-model.lua --size 100x30 \

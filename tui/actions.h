@@ -19,6 +19,7 @@
 	X(VIEW_PLAN, "view-plan", "the plan: pipelines, stages, memory, metrics") \
 	X(VIEW_GANTT, "view-gantt", "the Gantt chart of the simulated iteration") \
 	X(VIEW_SOLVER, "view-solver", "the solver: the planning job live, and the log") \
+	X(VIEW_COMPARE, "view-compare", "compare: plan A (pinned, or before the last edit) beside the plan shown") \
 	X(NEXT_PANE, "next-pane", "the next pane (section) of the screen") \
 	X(PREV_PANE, "prev-pane", "the previous pane") \
 	X(UP, "up", "up one row") \
@@ -39,6 +40,8 @@
 	X(SAVE_AS, "save-as", "save the scenario to another file (asks before replacing one)") \
 	X(EXPORT, "export", "write the screen as SVG, HTML, text or ANSI (asks for the file)") \
 	X(PLAN, "plan", "plan anew in the background (an edit re-plans by itself; Esc cancels)") \
+	X(PIN, "pin", "pin the plan shown as the compare screen's A") \
+	X(COMPARE_ENGINE, "compare-engine", "compare: A becomes the next engine's plan for this scenario") \
 	X(ZOOM_IN, "zoom-in", "Gantt: zoom in about the cursor") \
 	X(ZOOM_OUT, "zoom-out", "Gantt: zoom out about the cursor") \
 	X(FIT, "fit", "Gantt: the whole iteration in view") \

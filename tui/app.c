@@ -16,7 +16,7 @@
 static const struct gp_view_ops *const views[GP_V__N] = {
 	[GP_V_SCENARIO] = &gp_view_scenario, [GP_V_PLAN] = &gp_view_plan,
 	[GP_V_GANTT] = &gp_view_gantt, [GP_V_SOLVER] = &gp_view_solver,
-	[GP_V_HELP] = &gp_view_help,
+	[GP_V_COMPARE] = &gp_view_compare, [GP_V_HELP] = &gp_view_help,
 };
 
 const struct gp_view_ops *gp_app_view(int id)
@@ -43,7 +43,7 @@ static int start_worker(struct gp_app *a, bool hold, struct gp_err *e)
 	a->log = gp_log_new();
 	if (!a->log)
 		return gp_errf(e, "out of memory");
-	a->worker = gp_worker_new(hold, gp_log_script, a->log, e);
+	a->worker = gp_worker_new(hold, -1, gp_log_script, a->log, e);
 	if (!a->worker)
 		return -1;
 	gp_log_set_wake(a->log, gp_worker_fd(a->worker));
@@ -92,8 +92,11 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 
 void gp_app_free(struct gp_app *a)
 {
-	gp_worker_free(a->worker);   /* first: it may still post to the log */
+	gp_worker_free(a->cmp);      /* first: they may still post to the log */
+	gp_worker_free(a->worker);
 	gp_log_free(a->log);
+	gp_pin_free(a->pin);
+	gp_pin_free(a->prev);
 	free(a->joined);
 	if (a->has_gantt)
 		gp_gantt_free(&a->gantt);
@@ -230,6 +233,8 @@ static void global_action(struct gp_app *a, int act)
 	case GP_A_VIEW_PLAN: a->view = GP_V_PLAN; break;
 	case GP_A_VIEW_GANTT: a->view = GP_V_GANTT; break;
 	case GP_A_VIEW_SOLVER: a->view = GP_V_SOLVER; break;
+	case GP_A_VIEW_COMPARE: a->view = GP_V_COMPARE; break;
+	case GP_A_PIN: gp_app_pin(a); break;
 	case GP_A_EDIT: start_edit(a); break;
 	case GP_A_SEARCH: start_prompt(a, GP_MODE_SEARCH, "/", a->search); break;
 	case GP_A_SEARCH_NEXT: case GP_A_SEARCH_PREV:

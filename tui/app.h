@@ -15,12 +15,14 @@
 #include "gantt.h"
 #include "keys.h"
 #include "log.h"
+#include "pin.h"
 #include "run.h"
 #include "theme.h"
 #include "units.h"
 #include "worker.h"
 
-enum gp_view_id { GP_V_SCENARIO, GP_V_PLAN, GP_V_GANTT, GP_V_SOLVER, GP_V_HELP, GP_V__N };
+enum gp_view_id { GP_V_SCENARIO, GP_V_PLAN, GP_V_GANTT, GP_V_SOLVER, GP_V_COMPARE, GP_V_HELP,
+		  GP_V__N };
 
 /* The smallest terminal the screens are laid out for. */
 #define GP_APP_MIN_W 60
@@ -86,6 +88,7 @@ enum gp_mode { GP_MODE_NORMAL, GP_MODE_EDIT, GP_MODE_SEARCH, GP_MODE_SAVE_AS,
 enum gp_purpose {
 	GP_JOB_LIVE,                 /* re-planning after an edit: undone with it */
 	GP_JOB_ASKED,                /* p, :plan: an edit of its own */
+	GP_JOB_COMPARE,              /* :compare ENGINE: the compare screen's A */
 };
 
 /* An override undone with the one before it (a live re-plan with its
@@ -152,12 +155,19 @@ struct gp_app {
 	enum gp_sched schedule;      /* the schedule it plans for */
 	struct gp_job_status js;     /* the job's status as last read */
 	int base_sets;               /* overrides given at start: not edits */
+	/* Compare (app_compare.c): A is pin, else prev; B the plan shown. */
+	struct gp_pin *pin;          /* P, :pin, :compare ENGINE */
+	struct gp_pin *prev;         /* the plan before the last edit */
+	struct gp_worker *cmp;       /* plans other engines' plans for A */
+	unsigned cmp_job;
+	const struct gp_engine *cmp_engine;
+	struct gp_gantt_state cg;    /* the compare screen's chart rows */
 	unsigned char *joined;       /* [i]: override i undoes with override i - 1 */
 	int capjoined;
 };
 
 extern const struct gp_view_ops gp_view_scenario, gp_view_plan, gp_view_gantt, gp_view_solver,
-	gp_view_help;
+	gp_view_compare, gp_view_help;
 const struct gp_view_ops *gp_app_view(int id);
 
 struct gp_app_opts {
@@ -225,6 +235,21 @@ bool gp_app_joined(const struct gp_app *a, int i);
 void gp_app_set_joined(struct gp_app *a, int i, bool joined);
 /* Takes a planning job's result (app_plan.c). */
 void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res);
+
+/* app_compare.c: the compare screen's A. */
+struct gp_pin *gp_app_side_a(struct gp_app *a);
+/* An edit succeeded: before (the state it changed, or NULL) is the plan
+ * before it. */
+void gp_app_keep_before(struct gp_app *a, struct gp_pin *before, const char *what);
+void gp_app_pin(struct gp_app *a);
+void gp_app_unpin(struct gp_app *a);
+/* A becomes eng's plan for the scenario as it is (in the background). */
+void gp_app_compare_engine(struct gp_app *a, const struct gp_engine *eng);
+/* The next engine after the one compared last. */
+void gp_app_compare_next(struct gp_app *a);
+void gp_app_take_compare(struct gp_app *a, struct gp_job_result *res);
+/* The scenario changed: an engine's plan on its way is for the old one. */
+void gp_app_compare_stale(struct gp_app *a);
 /* Edits since the last save (or loading): overrides not saved plus
  * saved ones undone. */
 int gp_app_unsaved(const struct gp_app *a);

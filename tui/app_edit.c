@@ -186,7 +186,9 @@ bool gp_app_set(struct gp_app *a, const char *set)
 {
 	double before = gp_app_now_time(a);
 	struct gp_err e = { "" };
+	struct gp_pin *was = gp_pin_of_run(&a->run, "");   /* the compare screen's A */
 	if (gp_run_set(&a->run, set, &e)) {
+		gp_pin_free(was);
 		char msg[sizeof e.msg];
 		gp_app_bare(a, e.msg, msg, sizeof msg);
 		gp_app_say(a, GP_R_ERROR, "refused, old value kept: %s", msg);
@@ -197,10 +199,11 @@ bool gp_app_set(struct gp_app *a, const char *set)
 	}
 	gp_app_clear_redo(a);
 	gp_app_set_joined(a, a->run.nsets - 1, false);
-	gp_app_simulate(a);
-	gp_app_changed(a);
 	char what[600];
 	describe(set, what, sizeof what);
+	gp_app_keep_before(a, was, what);
+	gp_app_simulate(a);
+	gp_app_changed(a);
 	if (a->run.has_res) {
 		gp_app_say_change(a, what, before);
 	} else {

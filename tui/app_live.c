@@ -37,7 +37,7 @@ int gp_app_stale(const struct gp_app *a)
 
 bool gp_app_busy(const struct gp_app *a)
 {
-	return a->job != 0;
+	return a->job != 0 || a->cmp_job != 0;
 }
 
 bool gp_app_joined(const struct gp_app *a, int i)
@@ -102,6 +102,7 @@ static void drop_job(struct gp_app *a, const char *note)
 
 void gp_app_changed(struct gp_app *a)
 {
+	gp_app_compare_stale(a);
 	if (a->live && gp_app_stale(a) > 0) {
 		gp_app_submit(a, GP_JOB_LIVE, "re-planning");
 		return;
@@ -155,6 +156,11 @@ bool gp_app_poll(struct gp_app *a)
 		take(a, res);
 		changed = true;
 	}
+	while (a->cmp && (res = gp_worker_take(a->cmp))) {
+		gp_app_take_compare(a, res);
+		gp_worker_free_result(res);
+		changed = true;
+	}
 	gp_log_drain(a->log);   /* what taking it said */
 	return changed;
 }
@@ -165,5 +171,7 @@ void gp_app_wait(struct gp_app *a, int reports)
 		return;
 	if (a->job)
 		gp_worker_wait(a->worker, reports);
+	if (a->cmp_job)
+		gp_worker_wait(a->cmp, 0);
 	gp_app_poll(a);
 }

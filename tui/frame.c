@@ -17,7 +17,7 @@
 
 #include "actions.h"
 
-static const int tab_keys[GP_V__N] = { '1', '2', '3', '4', '?' };
+static const int tab_keys[GP_V__N] = { '1', '2', '3', '4', '5', '?' };
 static const char brand[] = " geoplan ";
 
 /* The tab row's right part, shortest last: what matters most ([+], the
@@ -39,43 +39,51 @@ static void title_right(const struct gp_app *a, int form, char *buf, size_t n)
 	case 0: snprintf(buf, n, "%s%s  %s%s ", path, plus, t, stale); break;
 	case 1: snprintf(buf, n, "%s%s  %s%s ", base, plus, t, stale); break;
 	case 2: snprintf(buf, n, "%s%s %s%s ", base, plus, t, stale); break;
-	default: snprintf(buf, n, "%s%s%s ", plus[0] ? "[+] " : "", t, stale[0] ? "~" : ""); break;
+	case 3: snprintf(buf, n, "%s%s%s ", plus[0] ? "[+] " : "", t, stale[0] ? "~" : ""); break;
+	default: snprintf(buf, n, "%s", plus[0] ? "[+] " : ""); break;
 	}
 }
 
-/* Where the tabs go: whether the program's name shows, and the right
- * part's form (-1: none fits). */
+/* Where the tabs go: whether the program's name shows, whether the
+ * tabs lose their padding, and the right part's form (-1: none fits). */
 struct title {
-	bool brand;
+	bool brand, compact;
 	int form;
 };
 
-static int tabs_end(bool with_brand)
+static int tabs_end(bool with_brand, bool compact)
 {
 	int x = with_brand ? gp_cv_width(brand) + 1 : 0;
 	for (int i = 0; i < GP_V__N; i++)
-		x += gp_cv_width(gp_app_view(i)->title) + 5;
+		x += gp_cv_width(gp_app_view(i)->title) + (compact ? 3 : 5);
 	return x;
 }
 
+/* The roomiest that fits: the program's name goes first, then the
+ * tabs' padding before the file's name shrinks further. */
 static struct title title_of(const struct gp_app *a)
 {
-	for (int form = 0; form < 4; form++)
-		for (int b = 1; b >= 0; b--) {
-			char right[640];
-			title_right(a, form, right, sizeof right);
-			if (tabs_end(b) + gp_cv_width(right) <= a->w)
-				return (struct title){ b, form };
-		}
-	return (struct title){ false, -1 };
+	static const struct title tries[] = {
+		{ true, false, 0 }, { false, false, 0 }, { true, false, 1 }, { false, false, 1 },
+		{ false, true, 1 }, { false, false, 2 }, { false, true, 2 }, { false, false, 3 },
+		{ false, true, 3 }, { false, true, 4 },
+	};
+	for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+		char right[640];
+		title_right(a, tries[i].form, right, sizeof right);
+		if (tabs_end(tries[i].brand, tries[i].compact) + gp_cv_width(right) <= a->w)
+			return tries[i];
+	}
+	return (struct title){ false, true, -1 };
 }
 
 /* Tab v spans [*x0, *x1). */
 static void tab_span(const struct gp_app *a, int v, int *x0, int *x1)
 {
-	int x = title_of(a).brand ? gp_cv_width(brand) + 1 : 0;
+	struct title ti = title_of(a);
+	int x = ti.brand ? gp_cv_width(brand) + 1 : 0;
 	for (int i = 0; i < GP_V__N; i++) {
-		int w = gp_cv_width(gp_app_view(i)->title) + 4;
+		int w = gp_cv_width(gp_app_view(i)->title) + (ti.compact ? 2 : 4);
 		if (i == v) {
 			*x0 = x;
 			*x1 = x + w;
@@ -108,7 +116,7 @@ static void draw_tabs(struct gp_app *a, struct gp_canvas *cv)
 		int x0, x1;
 		tab_span(a, v, &x0, &x1);
 		gp_cv_printf(cv, x0, 0, x1 - x0, gp_role(t, v == a->view ? GP_R_TAB_ON : GP_R_TAB),
-			     " %c %s ", tab_keys[v], gp_app_view(v)->title);
+			     ti.compact ? "%c %s" : " %c %s ", tab_keys[v], gp_app_view(v)->title);
 	}
 	if (ti.form < 0)
 		return;

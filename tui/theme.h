@@ -25,7 +25,7 @@
 	X(VALUE, "value") X(STALE, "stale") X(MEM_OK, "mem-ok") X(MEM_HIGH, "mem-high") \
 	X(MEM_OVER, "mem-over") X(MEM_BACK, "mem-back") X(AXIS, "axis") \
 	X(CURSOR, "cursor") X(CRIT, "critical") X(OVERVIEW, "overview") \
-	X(VIEWPORT, "viewport")
+	X(VIEWPORT, "viewport") X(BETTER, "better") X(WORSE, "worse")
 
 enum gp_role {
 #define GP_ROLE_ENUM(id, name) GP_R_##id,

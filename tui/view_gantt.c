@@ -17,6 +17,7 @@
 #include "actions.h"
 #include "app.h"
 #include "costtab.h"
+#include "gantt_draw.h"
 #include "scenario.h"
 
 /* The label column is as wide as the longest label, up to two fifths
@@ -89,50 +90,6 @@ static void follow(struct gp_app *a, const struct layout *l)
 		g->top = 0;
 }
 
-static uint32_t kind_color(const struct gp_theme *t, int k)
-{
-	return k < 0 ? t->idle : t->kind[k];
-}
-
-/* One cell of a row from the model's description of it. */
-static void put_cell(struct gp_canvas *cv, int x, int y, const struct gp_gantt_cell *c,
-		     const struct gp_theme *t, bool ascii)
-{
-	if (t->mono || ascii) {
-		/* No eighths: the kind covering most of the cell, by glyph
-		 * (mono) or colour; next to idle, any task at all, so short
-		 * ones stay visible. */
-		int k = c->mixed || c->eighths >= 4 ? c->fg_kind : c->bg_kind;
-		if (c->eighths == 0)
-			k = c->bg_kind;
-		else if (c->eighths < 8 && (c->fg_kind < 0 || c->bg_kind < 0))
-			k = c->fg_kind >= 0 ? c->fg_kind : c->bg_kind;
-		wchar_t ch = c->mixed ? '*' : gp_kind_glyph(k, ascii);
-		if (t->mono)
-			gp_cv_put(cv, x, y, ch, gp_role(t, GP_R_TEXT));
-		else   /* ASCII in colour: the kind's letter on its colour */
-			gp_cv_put(cv, x, y, ch, (struct gp_style){ t->idle, kind_color(t, k), 0 });
-		return;
-	}
-	if (c->mixed) {
-		gp_cv_put(cv, x, y, 0x2592, (struct gp_style){ kind_color(t, c->fg_kind), t->idle, 0 });
-	} else if (c->eighths == 0 || c->eighths >= 8) {
-		int k = c->eighths == 0 ? c->bg_kind : c->fg_kind;
-		gp_cv_put(cv, x, y, ' ', (struct gp_style){ kind_color(t, k), kind_color(t, k), 0 });
-	} else {
-		gp_cv_put(cv, x, y, gp_cv_eighth(c->eighths),
-			  (struct gp_style){ kind_color(t, c->fg_kind), kind_color(t, c->bg_kind), 0 });
-	}
-}
-
-/* A tick step of 1, 2 or 5 x 10^k giving about n ticks over span t. */
-static double nice_step(double t, int n)
-{
-	double raw = t / n, p = pow(10, floor(log10(raw)));
-	double m = raw / p;
-	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
 /* How the axis writes times: a unit and decimals for all its labels,
  * or (rel) times after base when absolute ones would need more than
  * six digits (deep zooms). */
@@ -203,7 +160,7 @@ static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layou
 {
 	const struct gp_gantt_state *g = &a->gt;
 	const struct gp_theme *t = a->th;
-	double span = l->cw * g->dt, step = nice_step(span, l->cw / 12 > 1 ? l->cw / 12 : 1);
+	double span = l->cw * g->dt, step = gp_gantt_nice_step(span, l->cw / 12 > 1 ? l->cw / 12 : 1);
 	double first = ceil(g->t0 / step - 1e-9) * step, end = g->t0 + span;
 	struct axis_fmt f = axis_fmt(first, end, step);
 	int cc = (int)floor((g->tc - g->t0) / g->dt);
@@ -235,20 +192,6 @@ static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layou
 	}
 	if (cc >= 0 && cc < l->cw)
 		gp_cv_put(cv, l->x0 + cc, y, cv->ascii ? 'v' : 0x25bc, gp_role(t, GP_R_CURSOR));
-}
-
-/* label in w cells: whole, or its start and end with an ellipsis
- * between (labels are ASCII: DC and GPU names as the files spell them;
- * longer ones are cut). */
-static void fit_label(const char *label, int w, bool ascii, char *buf, size_t n)
-{
-	int len = (int)strlen(label);
-	if (len <= w || w < 5) {
-		snprintf(buf, n, "%s", label);
-		return;
-	}
-	int head = (w - 1) / 2, tail = w - 1 - head;
-	snprintf(buf, n, "%.*s%s%s", head, label, ascii ? "~" : "\u2026", label + len - tail);
 }
 
 /* Black or white, whichever reads on rgb (ITU-R BT.601 luma). */
@@ -305,7 +248,7 @@ static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layou
 		int row = g->top + i, y = y0 + i * l->rh;
 		const struct gp_gantt_row *gr = &a->gantt.rows[row];
 		char lab[sizeof gr->label + 4];
-		fit_label(gr->label, l->lw, cv->ascii, lab, sizeof lab);
+		gp_gantt_fit_label(gr->label, l->lw, cv->ascii, lab, sizeof lab);
 		gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw,
 			   gp_role(t, row == g->row ? GP_R_SELECT : gr->link ? GP_R_DIM : GP_R_TEXT),
 			   lab);
@@ -315,7 +258,7 @@ static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layou
 		int lines = l->rh == 3 ? 2 : l->rh;
 		for (int dy = 0; dy < lines; dy++) {
 			for (int c = 0; c < l->cw; c++)
-				put_cell(cv, l->x0 + c, y + dy, &cells[c], t, cv->ascii);
+				gp_gantt_put_cell(cv, l->x0 + c, y + dy, &cells[c], t, cv->ascii);
 			draw_tasks(a, cv, l, row, y + dy, dy == 0, cells);
 		}
 		/* The cursor's row stands out where it is idle. */

@@ -42,6 +42,8 @@ static void build(struct gp_app *a, struct gp_form *fm)
 	keys_of(fm, GP_CTX_GLOBAL, false);
 	gp_form_section(fm, "Keys of the Gantt screen");
 	keys_of(fm, GP_V_GANTT, true);
+	gp_form_section(fm, "Keys of the compare screen");
+	keys_of(fm, GP_V_COMPARE, true);
 	gp_form_section(fm, "Typing a value");
 	gp_form_text(fm, GP_R_TEXT, "Enter on a value opens it in the status line; Enter sets it, Esc keeps the old one.");
 	gp_form_text(fm, GP_R_TEXT, "Bandwidths: 100G (Gbit/s), 12.5GB/s, or Gbps(100); times: 35ms, 20us, 1.5s;");

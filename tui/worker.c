@@ -42,6 +42,7 @@ struct gp_worker {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int efd;
+	bool own_fd;
 	bool hold, go, quit;
 	int pause_at;                /* held: pause at this many reports (0: never) */
 	bool paused;
@@ -293,8 +294,8 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-struct gp_worker *gp_worker_new(bool hold, void (*log)(void *, const char *), void *log_ud,
-				struct gp_err *e)
+struct gp_worker *gp_worker_new(bool hold, int efd, void (*log)(void *, const char *),
+				void *log_ud, struct gp_err *e)
 {
 	struct gp_worker *w = calloc(1, sizeof *w);
 	if (!w) {
@@ -304,7 +305,8 @@ struct gp_worker *gp_worker_new(bool hold, void (*log)(void *, const char *), vo
 	w->hold = hold;
 	w->log = log;
 	w->log_ud = log_ud;
-	w->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	w->own_fd = efd < 0;
+	w->efd = efd >= 0 ? efd : eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (w->efd < 0) {
 		free(w);
 		gp_errf(e, "cannot make an eventfd for the planning thread");
@@ -341,7 +343,8 @@ void gp_worker_free(struct gp_worker *w)
 		gp_worker_free_result(r);
 	pthread_cond_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
-	close(w->efd);
+	if (w->own_fd)
+		close(w->efd);
 	free(w);
 }
 

@@ -80,10 +80,11 @@ struct gp_job_status {
 
 struct gp_worker;
 
-/* A worker (its thread, its eventfd); hold: headless (above). log gets
- * the scripts' output of every job's run. NULL with e on failure. */
-struct gp_worker *gp_worker_new(bool hold, void (*log)(void *, const char *), void *log_ud,
-				struct gp_err *e);
+/* A worker (its thread, and its eventfd, or efd >= 0: another worker's,
+ * so one poll hears both); hold: headless (above). log gets the
+ * scripts' output of every job's run. NULL with e on failure. */
+struct gp_worker *gp_worker_new(bool hold, int efd, void (*log)(void *, const char *),
+				void *log_ud, struct gp_err *e);
 /* Cancels everything, joins the thread, frees what is left. */
 void gp_worker_free(struct gp_worker *w);
 /* The file descriptor that becomes readable when something happened. */

@@ -1,0 +1,300 @@
+/*
+ * view_compare.c: the compare screen. A (the plan pinned, or as it was
+ * before the last edit, or another engine's) beside B (the plan shown
+ * now): every figure of the plan screen side by side with the signed
+ * change from A to B, marked with an arrow (up or down: which way the
+ * figure went) and a word and role (better or worse: which way is good
+ * for it), so nothing rests on colour; a line saying what each plan is;
+ * then the two Gantt charts one above the other on one time scale, the
+ * longer iteration's, so the eye compares lengths directly.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "gantt_draw.h"
+
+/* How a figure is written and which way is better (-1: lower, 1:
+ * higher, 0: neither). */
+enum fmt { F_TIME, F_COUNT, F_PCT, F_USD, F_BYTES, F_FITS };
+
+struct metric {
+	const char *name;
+	enum fmt fmt;
+	int better;
+	double (*get)(const struct gp_result *r);
+};
+
+static double m_time(const struct gp_result *r) { return r->iteration_time; }
+static double m_tokens(const struct gp_result *r) { return r->tokens_per_s; }
+static double m_mfu(const struct gp_result *r) { return r->mfu; }
+static double m_bubble(const struct gp_result *r) { return r->bubble; }
+static double m_idle(const struct gp_result *r) { return gp_plan_idle(r); }
+static double m_usd(const struct gp_result *r) { return r->usd_per_iteration; }
+static double m_wan(const struct gp_result *r) { return r->wan_bytes; }
+static double m_gpus(const struct gp_result *r) { return r->gpus; }
+static double m_fits(const struct gp_result *r) { return r->fits; }
+
+static double m_sync(const struct gp_result *r)
+{
+	double x = 0;
+	for (int i = 0; i < r->ndevs; i++)
+		x = fmax(x, r->devs[i].sync_exposed);
+	return x;
+}
+
+static const struct metric metrics[] = {
+	{ "iteration", F_TIME, -1, m_time },
+	{ "tokens/s", F_COUNT, 1, m_tokens },
+	{ "MFU", F_PCT, 1, m_mfu },
+	{ "bubble", F_PCT, -1, m_bubble },
+	{ "GPU idle", F_PCT, -1, m_idle },
+	{ "exposed DP sync", F_TIME, -1, m_sync },
+	{ "cost per iteration", F_USD, -1, m_usd },
+	{ "WAN bytes", F_BYTES, -1, m_wan },
+	{ "GPUs", F_COUNT, 0, m_gpus },
+	{ "fits in memory", F_FITS, 1, m_fits },
+};
+#define NMETRICS (int)(sizeof metrics / sizeof metrics[0])
+
+static void value(enum fmt f, double v, char *buf, size_t n)
+{
+	switch (f) {
+	case F_TIME: gp_unit_format(v, GP_U_TIME, buf, n); break;
+	case F_COUNT: gp_unit_grouped(v, buf, n); break;
+	case F_PCT: snprintf(buf, n, "%.1f %%", 100 * v); break;
+	case F_USD: snprintf(buf, n, "$%.4g", v); break;
+	case F_BYTES: gp_unit_bytes10(v, buf, n); break;
+	case F_FITS: snprintf(buf, n, "%s", v ? "yes" : "NO"); break;
+	}
+}
+
+/* "+187ms (+7.0 %)", "-2.1 pt", "+6,375 (+6.5 %)". */
+static void delta(enum fmt f, double a, double b, char *buf, size_t n)
+{
+	double d = b - a;
+	char mag[32], rel[24] = "";
+	if (f == F_FITS) {
+		snprintf(buf, n, "%s", a == b ? "" : b ? "now fits" : "no longer fits");
+		return;
+	}
+	if (f == F_PCT) {
+		snprintf(buf, n, "%+.1f pt", 100 * d);
+		return;
+	}
+	value(f, fabs(d), mag, sizeof mag);
+	if (f == F_USD)
+		snprintf(mag, sizeof mag, "$%.3g", fabs(d));
+	if (a != 0 && isfinite(a))
+		snprintf(rel, sizeof rel, " (%+.1f %%)", 100 * d / fabs(a));
+	snprintf(buf, n, "%c%s%s", d < 0 ? '-' : '+', mag, rel);
+}
+
+/* Which way the change is: 1 better, -1 worse, 0 the same or neither. */
+static int verdict(const struct metric *m, double a, double b)
+{
+	double scale = fmax(fabs(a), fabs(b));
+	if (m->better == 0 || fabs(b - a) <= 1e-9 * scale)
+		return 0;
+	return (b > a) == (m->better > 0) ? 1 : -1;
+}
+
+static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const struct metric *m,
+		       const struct gp_result *ra, const struct gp_result *rb)
+{
+	const struct gp_theme *t = a->th;
+	double va = m->get(ra), vb = m->get(rb);
+	char sa[32], sb[32], d[48];
+	value(m->fmt, va, sa, sizeof sa);
+	value(m->fmt, vb, sb, sizeof sb);
+	delta(m->fmt, va, vb, d, sizeof d);
+	int v = verdict(m, va, vb);
+	bool same = fabs(vb - va) <= 1e-9 * fmax(fabs(va), fabs(vb));
+	gp_cv_text(cv, 1, y, 18, gp_role(t, GP_R_TEXT), m->name);
+	gp_cv_printf(cv, 20, y, 12, gp_role(t, GP_R_VALUE), "%12s", sa);
+	gp_cv_printf(cv, 33, y, 12, gp_role(t, GP_R_VALUE), "%12s", sb);
+	const char *arrow = same ? "=" : vb > va ? (cv->ascii ? "^" : "\u25b2")
+						: (cv->ascii ? "v" : "\u25bc");
+	enum gp_role role = v > 0 ? GP_R_BETTER : v < 0 ? GP_R_WORSE : GP_R_DIM;
+	gp_cv_text(cv, 47, y, 1, gp_role(t, role), arrow);
+	if (!same)
+		gp_cv_text(cv, 49, y, 24, gp_role(t, role), d);
+	if (v)
+		gp_cv_text(cv, 74, y, -1, gp_role(t, role), v > 0 ? "better" : "worse");
+}
+
+/* "ams H100 tp2 1-32 (8 x 8 mb); ... 1f1b": what a plan is, in a line. */
+static void summary(const struct gp_scenario *s, const struct gp_plan *p, char *buf, size_t n)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int g = 0; g < p->npipes && o + 1 < n; g++) {
+		const struct gp_pipeline *pp = &p->pipes[g];
+		for (int st = 0; st < pp->nstages && o + 1 < n; st++) {
+			const struct gp_stage *x = &pp->stages[st];
+			o += (size_t)snprintf(buf + o, n - o, "%s%s %s tp%d %d-%d", st ? ", " : g ? "; " : "",
+					      s->dcs[x->dc].name,
+					      s->gpus[s->dcs[x->dc].pools[x->pool].gpu].name, x->tp,
+					      x->first, x->last);
+		}
+		if (o + 1 < n)
+			o += (size_t)snprintf(buf + o, n - o, " (%d x %d mb)", pp->replicas,
+					      pp->micro_batches);
+	}
+	if (o + 1 < n)
+		snprintf(buf + o, n - o, "; %s", gp_sched_name(p->schedule));
+}
+
+static int widest(int w, const char *s)
+{
+	return gp_cv_width(s) > w ? gp_cv_width(s) : w;
+}
+
+/* The label column: the longest label of either chart, up to two
+ * fifths of the width. */
+static int label_w(const struct gp_gantt *ga, const struct gp_gantt *gb, int w)
+{
+	int lw = 8;
+	for (int i = 0; i < ga->nrows; i++)
+		lw = widest(lw, ga->rows[i].label);
+	for (int i = 0; i < gb->nrows; i++)
+		lw = widest(lw, gb->rows[i].label);
+	return lw < w * 2 / 5 ? lw : w * 2 / 5;
+}
+
+/* Ticks of 1, 2 or 5 x 10^k over [0, T]. */
+static void axis(struct gp_app *a, struct gp_canvas *cv, int x0, int y, int cw, double T)
+{
+	const struct gp_theme *t = a->th;
+	double step = gp_gantt_nice_step(T, cw / 14 > 1 ? cw / 14 : 1), dt = T / cw;
+	int last = -2;
+	for (int k = 0; k * step <= T * (1 + 1e-9) && k < 100; k++) {
+		char lab[24];
+		if (k == 0)
+			snprintf(lab, sizeof lab, "0");
+		else
+			gp_unit_format(k * step, GP_U_TIME, lab, sizeof lab);
+		int c = (int)floor(k * step / dt + 1e-9), w = gp_cv_width(lab);
+		if (c >= cw || c + 1 + w > cw || c <= last)
+			continue;
+		gp_cv_put(cv, x0 + c, y, cv->ascii ? '|' : 0x2502, gp_role(t, GP_R_AXIS));
+		gp_cv_text(cv, x0 + c + 1, y, w, gp_role(t, GP_R_AXIS), lab);
+		last = c + 1 + w;
+	}
+}
+
+/* The two charts, A above B, from time 0 to the longer iteration. */
+static void charts(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r, struct gp_pin *pa)
+{
+	const struct gp_theme *t = a->th;
+	const struct gp_gantt *ga = gp_pin_gantt(pa), *gb = a->has_gantt ? &a->gantt : NULL;
+	if (!ga || !gb || r.h < 3)
+		return;
+	double T = fmax(ga->t_end, gb->t_end);
+	int lw = label_w(ga, gb, r.w), cw = r.w - lw - 4;
+	if (cw < 8 || T <= 0)
+		return;
+	double dt = T / cw;
+	char tb[24], lab[80];
+	gp_cv_printf(cv, 1, r.y, lw + 2, gp_role(t, GP_R_DIM), "time");
+	axis(a, cv, lw + 3, r.y, cw, T);
+	struct gp_gantt_cell *cells = malloc((size_t)cw * sizeof *cells);
+	if (!cells)
+		return;
+	int rows = r.h - 1, half = rows / 2;
+	int na = ga->nrows < half ? ga->nrows : half, nb = gb->nrows < rows - na ? gb->nrows : rows - na;
+	if (nb < gb->nrows && na < ga->nrows)
+		na = half;
+	const struct gp_gantt *gs[2] = { ga, gb };
+	int ns[2] = { na, nb }, y = r.y + 1;
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < ns[k]; i++, y++) {
+			gp_cv_text(cv, 1, y, 1, gp_role(t, GP_R_HEADER), i ? "" : k ? "B" : "A");
+			gp_gantt_fit_label(gs[k]->rows[i].label, lw, cv->ascii, lab, sizeof lab);
+			gp_cv_text(cv, 3, y, lw, gp_role(t, gs[k]->rows[i].link ? GP_R_DIM : GP_R_TEXT),
+				   lab);
+			gp_gantt_draw_row(cv, gs[k], i, lw + 3, y, cw, 0, dt, t, cells);
+			gp_unit_format(gs[k]->t_end, GP_U_TIME, tb, sizeof tb);
+			if (i == 0 && gs[k]->t_end < T * (1 - 1e-9))
+				gp_cv_printf(cv, lw + 3 + (int)(gs[k]->t_end / dt) + 1, y, -1,
+					     gp_role(t, GP_R_DIM), "%s", tb);
+		}
+	free(cells);
+}
+
+static void sides(struct gp_app *a, struct gp_canvas *cv, int y, const struct gp_pin *pa)
+{
+	const struct gp_theme *t = a->th;
+	char line[600];
+	gp_cv_text(cv, 1, y, 2, gp_role(t, GP_R_HEADER), "A");
+	gp_cv_text(cv, 3, y, -1, gp_role(t, GP_R_TEXT), pa->label);
+	summary(pa->sc, &pa->plan, line, sizeof line);
+	gp_cv_text(cv, 3, y + 1, -1, gp_role(t, GP_R_DIM), line);
+	int since;
+	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
+	int stale = gp_app_stale(a);
+	snprintf(line, sizeof line, "now: %s%s", rep ? rep->engine : "the file's plan",
+		 stale ? " (stale: made before the last edit)" : rep ? "'s plan" : "");
+	gp_cv_text(cv, 1, y + 2, 2, gp_role(t, GP_R_HEADER), "B");
+	gp_cv_text(cv, 3, y + 2, -1, gp_role(t, stale ? GP_R_STALE : GP_R_TEXT), line);
+	summary(a->run.sc, gp_run_plan_of(&a->run), line, sizeof line);
+	gp_cv_text(cv, 3, y + 3, -1, gp_role(t, GP_R_DIM), line);
+}
+
+static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	const struct gp_theme *t = a->th;
+	struct gp_pin *pa = gp_app_side_a(a);
+	if (!pa || !a->run.has_res) {
+		const char *p = !pa ? "nothing to compare yet: an edit keeps the plan before it as A, "
+				      "beside the plan shown as B; P pins the plan shown as A; E makes A "
+				      "another engine's plan for this scenario"
+				    : "no simulated plan now to compare with A";
+		for (int y = r.y + 1; *p && y < r.y + r.h; y++) {
+			char line[200];
+			int next, k = gp_cv_wrap(p, r.w - 2, &next);
+			snprintf(line, sizeof line, "%.*s", k, p);
+			gp_cv_text(cv, 1, y, r.w - 2, gp_role(t, GP_R_DIM), line);
+			p += next;
+		}
+		return;
+	}
+	sides(a, cv, r.y, pa);
+	int y = r.y + 4;
+	gp_cv_text(cv, 1, y, 18, gp_role(t, GP_R_HEADER), "figure");
+	gp_cv_text(cv, 20, y, 12, gp_role(t, GP_R_HEADER), "           A");
+	gp_cv_text(cv, 33, y, 12, gp_role(t, GP_R_HEADER), "           B");
+	gp_cv_text(cv, 47, y, -1, gp_role(t, GP_R_HEADER), "B - A");
+	for (int i = 0; i < NMETRICS && y + 1 < r.y + r.h; i++)
+		metric_row(a, cv, ++y, &metrics[i], &pa->res, &a->run.res);
+	y += 1;
+	if (y + 3 < r.y + r.h) {
+		gp_cv_hline(cv, 0, y, r.w, gp_role(t, GP_R_BORDER));
+		gp_cv_text(cv, 3, y, -1, gp_role(t, GP_R_HEADER),
+			   " The iterations on one time scale: A above, B below ");
+		charts(a, cv, (struct gp_rect){ r.x, y + 1, r.w, r.y + r.h - y - 1 }, pa);
+	}
+}
+
+static bool action(struct gp_app *a, int act, const struct gp_key *k)
+{
+	(void)k;
+	if (act == GP_A_COMPARE_ENGINE) {
+		gp_app_compare_next(a);
+		return true;
+	}
+	return false;
+}
+
+static void status(struct gp_app *a, char *buf, size_t n)
+{
+	snprintf(buf, n, "%sP pins the plan shown as A; E compares with the next engine",
+		 a->cmp_job ? "planning A... " : "");
+}
+
+const struct gp_view_ops gp_view_compare = {
+	"compare", "Compare", draw, action, NULL, NULL, status,
+};
