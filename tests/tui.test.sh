@@ -162,6 +162,27 @@ golden does-not-fit samples/default.lua --set 'plan.pipelines[1].stages[1].tp=1'
 	--view plan --size 100x30
 golden no-plan samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=nil' \
 	--set 'dcs[ams].pools[1].count=8' --set 'dcs[fra].pools[1].count=8' --view plan --size 100x24
+# The command line: Tab completion, an edit by :set re-planned, a
+# sweep's and sensitivity's tables, help, an unknown command, history.
+golden cmd-complete samples/default.lua --size 100x30 --keys ':set links[ams<Tab>'
+golden cmd-complete-one samples/default.lua --size 100x30 --keys ':set links[ams-fra].b<Tab>'
+golden cmd-set samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>'
+golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra].bandwidth=Gbps(5),Gbps(20),Gbps(100)<Enter>'
+golden cmd-sensitivity samples/default.lua --size 100x30 --keys ':sens<Enter>'
+golden cmd-help samples/default.lua --size 100x30 --keys ':help<Enter>'
+golden cmd-unknown samples/default.lua --size 100x30 --keys ':frobnicate<Enter>'
+golden cmd-history samples/default.lua --size 100x30 --keys ':sim<Enter>:theme mono<Enter>:s<Up>'
+golden cmd-compare samples/default.lua --size 100x30 --keys ':compare megatron<Enter><Wait>'
+golden cmd-plan samples/default.lua --size 100x30 --keys ':plan megatron<Enter><Wait>2'
+# Every command of :help is in geoplan(1).
+"$G" shot samples/default.lua --size 100x30 --keys ':help<Enter>' -o "$tmp/help.txt"
+cmds=$(sed -n 's/^.*│ \([a-z][a-z]*\) .*$/\1/p' "$tmp/help.txt")
+missing=
+for c in $cmds; do
+	grep -q "^\.It Ic :$c\b" man/geoplan.1 || grep -q "^\.It .*Ic :$c\b" man/geoplan.1 || missing="$missing $c"
+done
+ok_if "geoplan(1) documents every command ($(echo $cmds | wc -w) of them)${missing:+; not:$missing}" \
+	test -z "$missing" -a -n "$cmds"
 # A file with a syntax error: refused before any screen, with the line.
 printf 'return { name = "x", dcs = {\n' >"$tmp/syntax.lua"
 n=$((n + 1))
@@ -192,7 +213,7 @@ if ! command -v tmux >/dev/null; then
 	echo "ok $n # skip no tmux"
 else
 	T="tmux -L gp$$ -f /dev/null"
-	$T new-session -d -x 100 -y 30 "$G samples/default.lua; echo EXIT=\$? >$tmp/exit; sleep 60"
+	$T new-session -d -x 100 -y 30 "XDG_STATE_HOME=$tmp/state $G samples/default.lua; echo EXIT=\$? >$tmp/exit; sleep 60"
 	wait_for() {
 		i=0
 		while [ $i -lt 100 ]; do
@@ -234,12 +255,23 @@ else
 	wait_for "re-planning cancelled" || ok=0
 	wait_for "plan stale: made before the last 2 edits" || ok=0
 	sleep 0.3
+	# The command line: a command, its table, the history recalled.
+	$T send-keys : h e l p Enter
+	wait_for "commands: any key closes" || ok=0
+	$T send-keys Escape
+	sleep 0.3
+	$T send-keys : Up
+	wait_for "^:help" || ok=0
+	$T send-keys C-u
+	$T send-keys Escape
+	sleep 0.3
 	$T send-keys q
 	wait_for "unsaved edit" || ok=0
 	$T send-keys q
 	i=0
 	while [ ! -s "$tmp/exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	grep -q "EXIT=0" "$tmp/exit" 2>/dev/null || ok=0
+	grep -qx "help" "$tmp/state/geoplan/history" 2>/dev/null || ok=0
 	if [ $ok -eq 1 ]; then
 		echo "ok $n - tmux: the real program edits, re-plans, cancels, resizes and quits with exit 0"
 	else

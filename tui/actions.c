@@ -52,7 +52,7 @@ static const struct {
 	{ GP_CTX_GLOBAL, 'S', GP_A_SAVE_AS },
 	{ GP_CTX_GLOBAL, 'x', GP_A_EXPORT }, { GP_CTX_GLOBAL, GP_K_F(5), GP_A_EXPORT },
 	{ GP_CTX_GLOBAL, 'p', GP_A_PLAN }, { GP_CTX_GLOBAL, GP_K_F(6), GP_A_PLAN },
-	{ GP_CTX_GLOBAL, GP_K_ESC, GP_A_CANCEL },
+	{ GP_CTX_GLOBAL, GP_K_ESC, GP_A_CANCEL }, { GP_CTX_GLOBAL, ':', GP_A_COMMAND },
 	{ GP_V_GANTT, '+', GP_A_ZOOM_IN }, { GP_V_GANTT, '=', GP_A_ZOOM_IN },
 	{ GP_V_GANTT, '-', GP_A_ZOOM_OUT }, { GP_V_GANTT, 'z', GP_A_FIT },
 	{ GP_V_GANTT, GP_K_F(7), GP_A_FIT },

@@ -51,6 +51,7 @@
 	X(PREV_TASK, "prev-task", "Gantt: the previous task on the row") \
 	X(CRIT_NEXT, "critical-next", "Gantt: the next task on the critical path") \
 	X(CRIT_PREV, "critical-prev", "Gantt: the previous task on the critical path") \
+	X(COMMAND, "command", "the command line: :set, :plan, :compare, :sweep ... (Tab completes, Up recalls; :help)") \
 	X(CANCEL, "cancel", "cancel: the planning job, editing, searching, quitting")
 
 enum gp_action {

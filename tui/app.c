@@ -68,6 +68,8 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	a->run.log = gp_log_script;
 	a->run.log_ud = a->log;
 	a->th = o->theme ? o->theme : gp_theme_default();
+	gp_cl_init(&a->cl, o->history);
+	a->mouse = true;
 	a->ascii = o->ascii;
 	a->w = o->w > 0 ? o->w : 80;
 	a->h = o->h > 0 ? o->h : 24;
@@ -106,6 +108,8 @@ void gp_app_free(struct gp_app *a)
 	gp_app_free_saved(a);
 	free(a->plan_set);
 	gp_cv_free(&a->cv);
+	gp_cl_free(&a->cl);
+	free(a->table);
 	gp_run_free(&a->run);
 	memset(a, 0, sizeof *a);
 }
@@ -145,6 +149,13 @@ static void editor_done(struct gp_app *a, bool enter)
 	} else if (m == GP_MODE_EXPORT) {
 		a->mode = GP_MODE_NORMAL;
 		gp_app_export(a, a->ed.buf);
+	} else if (m == GP_MODE_COMMAND) {
+		a->mode = GP_MODE_NORMAL;
+		char line[GP_ED_MAX];
+		snprintf(line, sizeof line, "%s", a->ed.buf);
+		if (gp_cl_add(&a->cl, line))
+			gp_log_post(a->log, GP_LOG_WARN, "the command history file cannot be written");
+		gp_app_command(a, line);
 	}
 }
 
@@ -157,6 +168,14 @@ static void editor_key(struct gp_app *a, const struct gp_key *k)
 	} else if ((k->code == GP_K_UP || k->code == GP_K_DOWN) && a->mode == GP_MODE_EDIT &&
 		   a->editing.choices[0]) {
 		gp_app_cycle_choice(a, k->code == GP_K_DOWN ? 1 : -1);
+	} else if ((k->code == GP_K_UP || k->code == GP_K_DOWN) && a->mode == GP_MODE_COMMAND) {
+		const char *h = gp_cl_browse(&a->cl, k->code == GP_K_DOWN ? 1 : -1, a->ed.buf);
+		if (h) {
+			gp_ed_set(&a->ed, h);
+			a->ed.fresh = false;
+		}
+	} else if (k->code == GP_K_TAB && a->mode == GP_MODE_COMMAND) {
+		gp_app_complete(a);
 	} else if (gp_ed_key(&a->ed, k) && a->mode == GP_MODE_EDIT) {
 		gp_app_check_typed(a);   /* validated as it is typed */
 	}
@@ -165,7 +184,7 @@ static void editor_key(struct gp_app *a, const struct gp_key *k)
 bool gp_app_editing(const struct gp_app *a)
 {
 	return a->mode == GP_MODE_EDIT || a->mode == GP_MODE_SEARCH ||
-	       a->mode == GP_MODE_SAVE_AS || a->mode == GP_MODE_EXPORT;
+	       a->mode == GP_MODE_SAVE_AS || a->mode == GP_MODE_EXPORT || a->mode == GP_MODE_COMMAND;
 }
 
 /* The quit prompt: S when s would refuse (the file is not canonical). */
@@ -252,6 +271,12 @@ static void global_action(struct gp_app *a, int act)
 		break;
 	}
 	case GP_A_PLAN: gp_app_plan(a); break;
+	case GP_A_COMMAND:
+		a->mode = GP_MODE_COMMAND;
+		gp_cl_reset(&a->cl);
+		gp_ed_start(&a->ed, ":", "");
+		gp_app_say(a, GP_R_DIM, "Tab completes, Up recalls, Enter runs, Esc cancels; :help");
+		break;
 	case GP_A_CANCEL:
 		if (!gp_app_cancel_job(a))
 			a->status[0] = 0;
@@ -307,8 +332,17 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 		gp_app_overwrite_key(a, k);
 		return;
 	}
+	if (a->table && k->code != GP_K_MOUSE) {
+		free(a->table);   /* a command's answer: any key closes it */
+		a->table = NULL;
+		return;
+	}
 	a->status[0] = 0;   /* a message lasts until the next key */
 	if (k->code == GP_K_MOUSE) {
+		if (!a->mouse)
+			return;
+		free(a->table);
+		a->table = NULL;
 		if (k->button == 1)
 			click(a, k);
 		else if (k->button == 4 || k->button == 5)

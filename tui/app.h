@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include "canvas.h"
+#include "cmdline.h"
 #include "editor.h"
 #include "gantt.h"
 #include "keys.h"
@@ -82,7 +83,7 @@ struct gp_gantt_state {
 };
 
 enum gp_mode { GP_MODE_NORMAL, GP_MODE_EDIT, GP_MODE_SEARCH, GP_MODE_SAVE_AS,
-	       GP_MODE_EXPORT, GP_MODE_QUIT, GP_MODE_OVERWRITE };
+	       GP_MODE_EXPORT, GP_MODE_QUIT, GP_MODE_OVERWRITE, GP_MODE_COMMAND };
 
 /* What a planning job is for (app_plan.c). */
 enum gp_purpose {
@@ -164,6 +165,11 @@ struct gp_app {
 	struct gp_gantt_state cg;    /* the compare screen's chart rows */
 	unsigned char *joined;       /* [i]: override i undoes with override i - 1 */
 	int capjoined;
+	/* The command line (app_cmd.c, app_complete.c). */
+	struct gp_cmdline cl;
+	bool mouse;                  /* clicks and the wheel are the planner's */
+	char *table;                 /* a command's answer over the screen, or NULL */
+	char table_title[64];
 };
 
 extern const struct gp_view_ops gp_view_scenario, gp_view_plan, gp_view_gantt, gp_view_solver,
@@ -182,6 +188,7 @@ struct gp_app_opts {
 	bool hold;                /* headless: planning jobs run only when the
 				   * keys wait (<Wait>), so a replay is the same
 				   * every time */
+	const char *history;      /* the command line's history file (NULL: none) */
 };
 
 /* Loads the scenario and simulates its plan (or starts planning it when
@@ -263,6 +270,24 @@ const struct gp_plan_report *gp_app_plan_report(const struct gp_app *a, int *sin
  * for DP sync and the optimizer): the plan screen's and the Gantt's. */
 double gp_plan_idle(const struct gp_result *r);
 double gp_plan_idle_after(const struct gp_result *r);
+
+/* The command line: runs one command (":set ..." without the colon);
+ * Tab completes the editor's last word. */
+void gp_app_command(struct gp_app *a, const char *line);
+void gp_app_complete(struct gp_app *a);
+/* A command's answer (lines of text), shown over the screen until the
+ * next key. */
+void gp_app_table(struct gp_app *a, const char *title, const char *text);
+/* The commands (for help and the man page's check). */
+int gp_cmd_count(void);
+void gp_cmd_at(int i, const char **name, const char **args, const char **help);
+/* Splits a command line into words at blanks outside quotes and
+ * brackets (line is cut up); the count, or -1 past max. */
+int gp_cmd_split(char *line, char **argv, int max);
+/* app_whatif.c: the commands that answer with a table. */
+void gp_cmd_sensitivity(struct gp_app *a, int argc, char **argv);
+void gp_cmd_sweep(struct gp_app *a, int argc, char **argv);
+void gp_cmd_calibrate(struct gp_app *a, int argc, char **argv);
 
 /* Formats the value of a field; fills f->shown. */
 void gp_field_show(struct gp_field *f);

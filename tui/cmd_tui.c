@@ -56,9 +56,11 @@ static double now_s(void)
  * runs, a frame each tenth of a second keeps its clock moving. */
 static int loop(struct gp_app *app, struct gp_display *d)
 {
-	bool dirty = true;
+	bool dirty = true, mouse = true;
 	double last = 0;
 	while (!app->quit) {
+		if (app->mouse != mouse)
+			gp_display_mouse(d, mouse = app->mouse);
 		double now = now_s();
 		if (dirty && now - last >= FRAME_S) {
 			int x, y;
@@ -99,10 +101,12 @@ static int run(const struct args *a)
 	if (!d)
 		return cli_error(EXIT_INPUT, "%s", e.msg);
 	struct gp_app app;
+	char history[512];
+	gp_cl_default_path(history, sizeof history);
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
 				 .theme = cli_theme(a, gp_display_colors(d)), .ascii = a->ascii ||
 				 !cli_utf8(), .cost_model = a->cost_model,
-				 .heuristic = a->heuristic };
+				 .heuristic = a->heuristic, .history = history };
 	gp_display_size(d, &o.w, &o.h);
 	int rc;
 	if (gp_app_init(&app, &o, &e)) {

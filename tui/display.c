@@ -194,7 +194,7 @@ struct gp_display *gp_display_open(enum gp_color_mode color, struct gp_err *e)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	mouseinterval(0);
-	mousemask(BUTTON1_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	gp_display_mouse(NULL, true);
 	if (color != GP_COLOR_NEVER && has_colors()) {
 		start_color();
 		use_default_colors();
@@ -363,4 +363,11 @@ int gp_display_next(struct gp_display *d, struct gp_key *k, int timeout_ms, int 
 	if (p[0].revents && gp_display_key(d, k, 0) == 0)
 		return 0;
 	return p[1].revents || p[2].revents ? 2 : 1;
+}
+
+void gp_display_mouse(struct gp_display *d, bool on)
+{
+	(void)d;
+	mousemask(on ? BUTTON1_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED
+		     : 0, NULL);
 }

@@ -36,6 +36,9 @@ int gp_display_next(struct gp_display *d, struct gp_key *k, int timeout_ms, int 
 /* A whole line written to stderr since the screen opened (1, into buf),
  * or 0 when none is complete. */
 int gp_display_stderr(struct gp_display *d, char *buf, size_t n);
+/* Clicks and the wheel come as keys (on), or the terminal keeps them
+ * (off: selecting text works as without the planner). */
+void gp_display_mouse(struct gp_display *d, bool on);
 /* For a fatal signal: puts the terminal back (async-signal tolerant as
  * far as ncurses allows). */
 void gp_display_emergency(void);

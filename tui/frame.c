@@ -259,10 +259,17 @@ static void draw_live(struct gp_app *a, struct gp_canvas *cv, struct gp_rect vie
 	gp_cv_text(cv, x + 1, y, a->w - x - 1, gp_role(t, GP_R_STALE), live);
 }
 
+/* "path: " before a value, ":" alone before a command. */
+static const char *prompt_end(const struct gp_app *a)
+{
+	return a->mode == GP_MODE_COMMAND ? "" : ": ";
+}
+
 static void draw_editor(struct gp_app *a, struct gp_canvas *cv, int y, bool beside)
 {
 	const struct gp_theme *t = a->th;
-	int x = gp_cv_printf(cv, 0, y, a->w / 2, gp_role(t, GP_R_HEADER), "%s: ", a->ed.prompt);
+	int x = gp_cv_printf(cv, 0, y, a->w / 2, gp_role(t, GP_R_HEADER), "%s%s", a->ed.prompt,
+			     prompt_end(a));
 	int ew = gp_cv_width(a->ed.buf) + 2;
 	if (ew < 12)
 		ew = 12;
@@ -404,6 +411,42 @@ static void draw_too_small(struct gp_app *a, struct gp_canvas *cv)
 		}
 }
 
+/* A command's answer, boxed in the middle of the screen. */
+static void draw_table(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
+{
+	if (!a->table)
+		return;
+	const struct gp_theme *t = a->th;
+	int lines = 1, w = gp_cv_width(a->table_title) + 20;
+	for (const char *p = a->table; *p;) {
+		size_t l = strcspn(p, "\n");
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)l, p);
+		if (gp_cv_width(line) > w)
+			w = gp_cv_width(line);
+		p += l;
+		if (*p && *++p)
+			lines++;
+	}
+	struct gp_rect b = { 0, 0, w + 4 < r.w ? w + 4 : r.w, lines + 2 < r.h ? lines + 2 : r.h };
+	b.x = r.x + (r.w - b.w) / 2;
+	b.y = r.y + (r.h - b.h) / 2;
+	gp_cv_fill(cv, b, ' ', gp_role(t, GP_R_TEXT));
+	char title[96];
+	snprintf(title, sizeof title, "%s: any key closes", a->table_title);
+	gp_cv_box(cv, b, gp_role(t, GP_R_BORDER_FOCUS), title);
+	int y = b.y + 1;
+	for (const char *p = a->table; *p && y < b.y + b.h - 1; y++) {
+		size_t l = strcspn(p, "\n");
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)l, p);
+		gp_cv_text(cv, b.x + 2, y, b.w - 4, gp_role(t, GP_R_TEXT), line);
+		p += l;
+		if (*p)
+			p++;
+	}
+}
+
 void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv)
 {
 	if (gp_app_too_small(a)) {
@@ -415,6 +458,7 @@ void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv)
 	a->view_rect = r;   /* clicks go by the screen as drawn */
 	gp_cv_clip(cv, r);
 	gp_app_view(a->view)->draw(a, cv, r);
+	draw_table(a, cv, r);
 	gp_cv_unclip(cv);
 	draw_live(a, cv, r);
 	draw_status(a, cv);
@@ -441,7 +485,8 @@ void gp_app_cursor(const struct gp_app *a, int *x, int *y)
 	if (gp_app_too_small(a))
 		return;
 	if (gp_app_editing(a)) {
-		*x = gp_cv_width(a->ed.prompt) + 2 + gp_ed_caret_cells(&a->ed);
+		*x = gp_cv_width(a->ed.prompt) + gp_cv_width(prompt_end(a)) +
+		     gp_ed_caret_cells(&a->ed);
 		*y = a->h - 2;
 	}
 }
