@@ -55,6 +55,32 @@ static int start_worker(struct gp_app *a, bool hold, struct gp_err *e)
 	return 0;
 }
 
+/* The themes, config.lua and what they say; what is wrong with them
+ * goes to the log and the status line (the planner still starts). */
+static void setup_looks(struct gp_app *a, const struct gp_app_opts *o)
+{
+	gp_themes_load(&a->themes, gp_log_script, a->log);
+	struct gp_err ce = { "" };
+	if (gp_config_load(o->config, &a->cfg, &ce)) {
+		gp_log_post(a->log, GP_LOG_ERROR, ce.msg);
+		gp_config_load(NULL, &a->cfg, &ce);
+	}
+	if (a->cfg.mouse >= 0)
+		a->mouse = a->cfg.mouse;
+	if (a->cfg.live >= 0)
+		a->live = a->cfg.live;
+	const char *name = o->theme_name ? o->theme_name : a->cfg.theme[0] ? a->cfg.theme : "dark";
+	a->th = o->theme ? o->theme : gp_themes_find(&a->themes, name);
+	if (!a->th) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "no theme '%s': dark instead", name);
+		gp_log_post(a->log, GP_LOG_WARN, msg);
+		a->th = gp_themes_find(&a->themes, "dark");
+	}
+	if (!a->th)
+		a->th = gp_theme_default();
+}
+
 int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 {
 	memset(a, 0, sizeof *a);
@@ -67,9 +93,9 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	/* A script's prints and warnings: the log pane. */
 	a->run.log = gp_log_script;
 	a->run.log_ud = a->log;
-	a->th = o->theme ? o->theme : gp_theme_default();
 	gp_cl_init(&a->cl, o->history);
 	a->mouse = true;
+	setup_looks(a, o);
 	a->ascii = o->ascii;
 	a->w = o->w > 0 ? o->w : 80;
 	a->h = o->h > 0 ? o->h : 24;
@@ -349,7 +375,9 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 			views[a->view]->action(a, k->button == 4 ? GP_A_UP : GP_A_DOWN, k);
 		return;
 	}
-	int act = gp_keymap_lookup(a->view, k->code);
+	int act = gp_config_action(&a->cfg, k->code);
+	if (act == GP_A_NONE)
+		act = gp_keymap_lookup(a->view, k->code);
 	if (views[a->view]->action(a, act, k))
 		return;
 	if (act == GP_A_NONE) {

@@ -85,6 +85,24 @@ struct gp_gantt_state {
 enum gp_mode { GP_MODE_NORMAL, GP_MODE_EDIT, GP_MODE_SEARCH, GP_MODE_SAVE_AS,
 	       GP_MODE_EXPORT, GP_MODE_QUIT, GP_MODE_OVERWRITE, GP_MODE_COMMAND };
 
+/* config.lua (config.c): what the user wrote; -1: not said. */
+#define GP_CONFIG_KEYS 64
+struct gp_config {
+	char theme[32];
+	int mouse, live;
+	struct {
+		int key, action;
+	} keys[GP_CONFIG_KEYS];
+	int nkeys;
+};
+
+/* $XDG_CONFIG_HOME/geoplan/config.lua, else ~/.config/geoplan/config.lua. */
+void gp_config_path(char *buf, size_t n);
+/* Reads path (none there: the defaults, 0); -1 with e when it is wrong. */
+int gp_config_load(const char *path, struct gp_config *c, struct gp_err *e);
+/* The action config binds key to, or GP_A_NONE. */
+int gp_config_action(const struct gp_config *c, int key);
+
 /* What a planning job is for (app_plan.c). */
 enum gp_purpose {
 	GP_JOB_LIVE,                 /* re-planning after an edit: undone with it */
@@ -170,6 +188,9 @@ struct gp_app {
 	bool mouse;                  /* clicks and the wheel are the planner's */
 	char *table;                 /* a command's answer over the screen, or NULL */
 	char table_title[64];
+	/* Themes (theme_file.c) and config.lua (config.c). */
+	struct gp_themes themes;
+	struct gp_config cfg;
 };
 
 extern const struct gp_view_ops gp_view_scenario, gp_view_plan, gp_view_gantt, gp_view_solver,
@@ -180,7 +201,9 @@ struct gp_app_opts {
 	const char *file;
 	const char *const *sets;
 	int nsets;
-	const struct gp_theme *theme;
+	const struct gp_theme *theme;   /* this one, else by theme_name */
+	const char *theme_name;         /* else config.lua's, else dark */
+	const char *config;             /* config.lua's path (NULL: none) */
 	bool ascii;
 	int w, h;
 	const char *cost_model;   /* --cost-model */

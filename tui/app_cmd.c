@@ -159,13 +159,15 @@ static void c_export(struct gp_app *a, int argc, char **argv)
 
 static void c_theme(struct gp_app *a, int argc, char **argv)
 {
+	char names[400];
+	gp_themes_names(&a->themes, names, sizeof names);
 	if (argc < 2) {
-		gp_app_say(a, GP_R_DIM, "theme %s; themes: %s", a->th->name, gp_theme_names());
+		gp_app_say(a, GP_R_DIM, "theme %s; themes: %s", a->th->name, names);
 		return;
 	}
-	const struct gp_theme *t = gp_theme_find(argv[1]);
+	const struct gp_theme *t = gp_themes_find(&a->themes, argv[1]);
 	if (!t) {
-		gp_app_say(a, GP_R_ERROR, "no theme '%s': %s", argv[1], gp_theme_names());
+		gp_app_say(a, GP_R_ERROR, "no theme '%s': %s", argv[1], names);
 		return;
 	}
 	a->th = t;

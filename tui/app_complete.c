@@ -75,10 +75,10 @@ static void engines(struct gp_words *ws, bool options)
 		gp_words_add(ws, opt[i]);
 }
 
-static void themes(struct gp_words *ws)
+static void themes(const struct gp_app *a, struct gp_words *ws)
 {
-	char names[256];
-	snprintf(names, sizeof names, "%s", gp_theme_names());
+	char names[400];
+	gp_themes_names(&a->themes, names, sizeof names);
 	for (char *t = strtok(names, ", "); t; t = strtok(NULL, ", "))
 		gp_words_add(ws, t);
 }
@@ -101,7 +101,7 @@ static void candidates(const struct gp_app *a, const char *cmd, int i, const cha
 	else if (!strcmp(cmd, "plan") || !strcmp(cmd, "compare"))
 		engines(ws, !strcmp(cmd, "plan"));
 	else if (!strcmp(cmd, "theme"))
-		themes(ws);
+		themes(a, ws);
 	else if (!strcmp(cmd, "view"))
 		for (int v = 0; v < GP_V__N; v++)
 			gp_words_add(ws, gp_app_view(v)->name);

@@ -104,7 +104,7 @@ int cli_write_file(const char *out, int (*write)(FILE *f, const void *ud), const
  * line. */
 struct gp_theme;
 struct gp_app;
-const struct gp_theme *cli_theme(const struct args *a, int colors);
+const char *cli_theme_name(const struct args *a, int colors);
 bool cli_utf8(void);
 /* The screen called name; -1 if none (a usage error said). */
 int cli_view_id(const char *name);

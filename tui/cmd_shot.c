@@ -59,7 +59,7 @@ static int run(const struct args *a)
 	struct gp_app app;
 	struct gp_err e = { "" };
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
-				 .theme = cli_theme(a, 256), .ascii = a->ascii,
+				 .theme_name = cli_theme_name(a, 256), .ascii = a->ascii,
 				 .w = a->width ? a->width : 100, .h = a->height ? a->height : 30,
 				 .cost_model = a->cost_model, .heuristic = a->heuristic,
 				 .hold = true };

@@ -103,10 +103,12 @@ static int run(const struct args *a)
 	struct gp_app app;
 	char history[512];
 	gp_cl_default_path(history, sizeof history);
+	char config[512];
+	gp_config_path(config, sizeof config);
 	struct gp_app_opts o = { .file = a->file, .sets = a->sets, .nsets = a->nsets,
-				 .theme = cli_theme(a, gp_display_colors(d)), .ascii = a->ascii ||
+				 .theme_name = cli_theme_name(a, gp_display_colors(d)), .ascii = a->ascii ||
 				 !cli_utf8(), .cost_model = a->cost_model,
-				 .heuristic = a->heuristic, .history = history };
+				 .heuristic = a->heuristic, .history = history, .config = config };
 	gp_display_size(d, &o.w, &o.h);
 	int rc;
 	if (gp_app_init(&app, &o, &e)) {

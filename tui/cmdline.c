@@ -15,15 +15,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void gp_cl_default_path(char *buf, size_t n)
+void gp_xdg_path(const char *var, const char *dflt, const char *rest, char *buf, size_t n)
 {
-	const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	if (st && st[0] == '/')
-		snprintf(buf, n, "%s/geoplan/history", st);
+	const char *base = getenv(var), *home = getenv("HOME");
+	if (base && base[0] == '/')
+		snprintf(buf, n, "%s/geoplan/%s", base, rest);
 	else if (home && home[0])
-		snprintf(buf, n, "%s/.local/state/geoplan/history", home);
+		snprintf(buf, n, "%s/%s/geoplan/%s", home, dflt, rest);
 	else
 		buf[0] = 0;
+}
+
+void gp_cl_default_path(char *buf, size_t n)
+{
+	gp_xdg_path("XDG_STATE_HOME", ".local/state", "history", buf, n);
 }
 
 /* Keeps line in memory (the oldest dropped past GP_CL_KEEP). */

@@ -27,6 +27,9 @@ struct gp_cmdline {
 /* The history file: $XDG_STATE_HOME/geoplan/history, else
  * ~/.local/state/geoplan/history; "" with neither. */
 void gp_cl_default_path(char *buf, size_t n);
+/* $VAR/geoplan/REST when VAR is an absolute path, else
+ * ~/DFLT/geoplan/REST (the XDG base directories); "" with neither. */
+void gp_xdg_path(const char *var, const char *dflt, const char *rest, char *buf, size_t n);
 /* Starts a history on path (NULL or "": none) and reads what it has. */
 void gp_cl_init(struct gp_cmdline *c, const char *path);
 void gp_cl_free(struct gp_cmdline *c);

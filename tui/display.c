@@ -2,9 +2,10 @@
  * display.c: ncursesw behind display.h, the one file that includes
  * curses.
  *
- * Colours: a canvas holds 24-bit RGB; a terminal with 256 colours gets
- * the nearest of the xterm cube and grey ramp, one with 8 or 16 the
- * nearest ANSI colour, one without colours only the attributes. Pairs
+ * Colours: a canvas holds 24-bit RGB, sent as it is to a terminal with
+ * direct colour (COLORTERM=truecolor and a -direct terminfo entry); one
+ * with 256 colours gets the nearest of the xterm cube and grey ramp, one
+ * with 8 or 16 the nearest ANSI colour, one without colours only the attributes. Pairs
  * come from alloc_pair (ncurses >= 6.1) and go through setcchar's
  * extended-pair argument, so more than 256 pairs work. The palette is
  * never redefined (init_color would rewrite the user's).
@@ -12,6 +13,7 @@
 #include "display.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -31,7 +33,7 @@ struct gp_display {
 	FILE *errlog;                /* and a copy of it, replayed at the end */
 	char errbuf[ERRBUF];         /* what came of a line not ended yet */
 	int errlen;
-	struct { uint32_t rgb; short idx; bool used; } cache[CACHE];
+	struct { uint32_t rgb; int idx; bool used; } cache[CACHE];
 };
 
 static const uint8_t ansi16[16][3] = {
@@ -77,7 +79,16 @@ static short to16(uint32_t rgb, int n)
 	return (short)best;
 }
 
-static short color_index(struct gp_display *d, uint32_t rgb)
+/* Direct colour (a terminfo with RGB: xterm-direct): the colour is its
+ * own index. */
+#define DIRECT (1 << 24)
+
+static int nearest(const struct gp_display *d, uint32_t rgb)
+{
+	return d->colors >= DIRECT ? (int)rgb : d->colors >= 256 ? to256(rgb) : to16(rgb, d->colors);
+}
+
+static int color_index(struct gp_display *d, uint32_t rgb)
 {
 	if (rgb == GP_CV_DEFAULT)
 		return -1;
@@ -87,13 +98,13 @@ static short color_index(struct gp_display *d, uint32_t rgb)
 		if (!d->cache[k].used) {
 			d->cache[k].used = true;
 			d->cache[k].rgb = rgb;
-			d->cache[k].idx = d->colors >= 256 ? to256(rgb) : to16(rgb, d->colors);
+			d->cache[k].idx = nearest(d, rgb);
 			return d->cache[k].idx;
 		}
 		if (d->cache[k].rgb == rgb)
 			return d->cache[k].idx;
 	}
-	return d->colors >= 256 ? to256(rgb) : to16(rgb, d->colors);
+	return nearest(d, rgb);
 }
 
 /* stderr into a pipe while the screen is up: the log pane reads it
@@ -168,6 +179,24 @@ static void release_stderr(struct gp_display *d)
 	d->errlog = NULL;
 }
 
+/* Truecolour when COLORTERM says so (truecolor, 24bit) and terminfo has
+ * the terminal's -direct entry (xterm-256color: xterm-direct): 1 with
+ * its name; else 0, and TERM's own entry (256, 16, 8 colours). */
+static int direct_term(char *buf, size_t n)
+{
+	const char *ct = getenv("COLORTERM"), *t = getenv("TERM");
+	if (!ct || (strcmp(ct, "truecolor") && strcmp(ct, "24bit")) || !t || !t[0])
+		return 0;
+	if (strstr(t, "-direct"))
+		return snprintf(buf, n, "%s", t), 1;
+	snprintf(buf, n, "%.*s-direct", (int)strcspn(t, "-"), t);
+	int err = 0;
+	if (setupterm(buf, fileno(stdout), &err) != OK)
+		return 0;
+	del_curterm(cur_term);
+	return 1;
+}
+
 struct gp_display *gp_display_open(enum gp_color_mode color, struct gp_err *e)
 {
 	struct gp_display *d = calloc(1, sizeof *d);
@@ -178,7 +207,10 @@ struct gp_display *gp_display_open(enum gp_color_mode color, struct gp_err *e)
 	d->saved_err = d->err_rd = -1;
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
-	d->scr = newterm(NULL, stdout, stdin);
+	char direct[64];
+	d->scr = direct_term(direct, sizeof direct) ? newterm(direct, stdout, stdin) : NULL;
+	if (!d->scr)
+		d->scr = newterm(NULL, stdout, stdin);
 	if (!d->scr) {
 		free(d);
 		gp_errf(e, "cannot open the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
@@ -198,7 +230,7 @@ struct gp_display *gp_display_open(enum gp_color_mode color, struct gp_err *e)
 	if (color != GP_COLOR_NEVER && has_colors()) {
 		start_color();
 		use_default_colors();
-		d->colors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
+		d->colors = COLORS >= DIRECT ? DIRECT : COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
 	}
 	capture_stderr(d);
 	return d;

@@ -11,18 +11,18 @@
 #include "cli.h"
 
 /* Mono when the terminal has no colours; else --theme; else mono when
- * --color=never or NO_COLOR (set, not empty) unless --color=always. */
-const struct gp_theme *cli_theme(const struct args *a, int colors)
+ * --color=never or NO_COLOR (set, not empty) unless --color=always;
+ * else NULL: config.lua's, or dark. */
+const char *cli_theme_name(const struct args *a, int colors)
 {
-	const struct gp_theme *t = a->theme ? gp_theme_find(a->theme) : NULL;
 	bool always = a->color && !strcmp(a->color, "always");
 	bool never = a->color && !strcmp(a->color, "never");
 	const char *nc = getenv("NO_COLOR");
 	if (colors == 0)
-		return gp_theme_mono();
-	if (t)
-		return t;
-	return never || (!always && nc && nc[0]) ? gp_theme_mono() : gp_theme_default();
+		return "mono";
+	if (a->theme)
+		return a->theme;
+	return never || (!always && nc && nc[0]) ? "mono" : NULL;
 }
 
 bool cli_utf8(void)

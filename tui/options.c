@@ -190,7 +190,7 @@ static int set_out(struct args *a, const char *flag, const char *v)
 
 static int set_theme(struct args *a, const char *flag, const char *v)
 {
-	if (!gp_theme_find(v))
+	if (!gp_theme_known(v))
 		return cli_usage_error(a, "%s: unknown theme '%s' (%s)", flag, v, gp_theme_names());
 	a->theme = v;
 	return 0;

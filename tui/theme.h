@@ -50,6 +50,30 @@ const struct gp_theme *gp_theme_mono(void);
 /* "dark, light, mono" */
 const char *gp_theme_names(void);
 
+/* Themes as files (theme_file.c): themes/NAME.lua. */
+#define GP_THEMES_MAX 24
+struct gp_themes {
+	struct gp_theme t[GP_THEMES_MAX];
+	char names[GP_THEMES_MAX][32];
+	int n;
+};
+/* Where theme files are looked for, the first first: the user's
+ * ($XDG_CONFIG_HOME/geoplan/themes), the installed ones (the binary's
+ * ../share/geoplan/themes) and the source tree's (the binary's
+ * ../themes or ../../themes); how many of dirs[0..max) it filled. */
+int gp_theme_dirs(char dirs[][512], int max);
+/* One file into *t (its name kept in name[0..n)); -1 with e saying what
+ * is wrong and where. */
+int gp_theme_load(const char *path, struct gp_theme *t, char *name, size_t n, struct gp_err *e);
+/* Every file of the directories (warn gets what does not load). */
+void gp_themes_load(struct gp_themes *ts, void (*warn)(void *, const char *), void *ud);
+/* A theme by name: the files' (ts may be NULL), else a built-in. */
+const struct gp_theme *gp_themes_find(const struct gp_themes *ts, const char *name);
+/* "colorblind, dark, ..." (the built-ins' names when no file loaded). */
+void gp_themes_names(const struct gp_themes *ts, char *buf, size_t n);
+/* A built-in's name or a theme file's (for --theme). */
+bool gp_theme_known(const char *name);
+
 static inline struct gp_style gp_role(const struct gp_theme *t, enum gp_role r)
 {
 	return t->role[r];

@@ -1,0 +1,131 @@
+/*
+ * lua_config.c: a settings file through the Lua sandbox (lua_config.h).
+ *
+ * The file is a script as the scenario files are (the same sandbox and
+ * budget, the prelude's helpers), so a theme may compute a colour; what
+ * comes back is only data: the C side never holds a Lua value.
+ */
+#include "lua_config.h"
+
+#include "lua_host.h"
+#include "lua_int.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct flat {
+	struct gp_conf *c;
+	const char *path;
+	struct gp_err *e;
+};
+
+static int add(struct flat *f, const char *key, lua_State *L, int at)
+{
+	if (f->c->n == GP_CONF_MAX)
+		return gp_errf(f->e, "%s: more than %d values", f->path, GP_CONF_MAX);
+	struct gp_conf_item *it = &f->c->items[f->c->n];
+	memset(it, 0, sizeof *it);
+	snprintf(it->key, sizeof it->key, "%s", key);
+	int t = lua_type(L, at);
+	if (t == LUA_TBOOLEAN) {
+		it->type = GP_CONF_BOOL;
+		it->b = lua_toboolean(L, at);
+	} else if (t == LUA_TNUMBER) {
+		it->type = GP_CONF_NUMBER;
+		it->num = lua_tonumber(L, at);
+	} else {
+		it->type = GP_CONF_STRING;
+		snprintf(it->str, sizeof it->str, "%s", lua_tostring(L, at));
+	}
+	f->c->n++;
+	return 0;
+}
+
+/* The table at index at, its keys under prefix. */
+static int flatten(struct flat *f, lua_State *L, int at, const char *prefix, int depth)
+{
+	if (depth > GP_CONF_DEPTH)
+		return gp_errf(f->e, "%s: %s: tables nested too deep", f->path, prefix);
+	lua_pushnil(L);
+	while (lua_next(L, at)) {
+		char key[GP_CONF_KEY];
+		int kt = lua_type(L, -2), vt = lua_type(L, -1);
+		if (kt == LUA_TNUMBER && lua_isinteger(L, -2))
+			snprintf(key, sizeof key, "%s[%lld]", prefix, (long long)lua_tointeger(L, -2));
+		else if (kt == LUA_TSTRING)
+			snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "",
+				 lua_tostring(L, -2));
+		else
+			return lua_pop(L, 2), gp_errf(f->e, "%s: %s: a key that is not a name",
+						     f->path, prefix[0] ? prefix : "the table");
+		int rc = vt == LUA_TTABLE ? flatten(f, L, lua_gettop(L), key, depth + 1)
+			 : vt == LUA_TSTRING || vt == LUA_TNUMBER || vt == LUA_TBOOLEAN ? add(f, key, L, -1)
+			 : gp_errf(f->e, "%s: %s: a %s, not a string, number or boolean", f->path, key,
+				   lua_typename(L, vt));
+		lua_pop(L, 1);
+		if (rc) {
+			lua_pop(L, 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int by_key(const void *x, const void *y)
+{
+	return strcmp(((const struct gp_conf_item *)x)->key, ((const struct gp_conf_item *)y)->key);
+}
+
+static int run(struct gp_lua *h, const char *path, const char *text, size_t len,
+	       struct gp_conf *out, struct gp_err *e)
+{
+	lua_State *L = lh_state(h);
+	if (lh_load_script(h, path, text, len, 1, 0, e))
+		return -1;
+	/* The table, then the environment. */
+	int rc = 0;
+	if (!lua_istable(L, -2)) {
+		rc = gp_errf(e, "%s: a settings file must return a table ({ ... })", path);
+	} else {
+		struct flat f = { out, path, e };
+		rc = flatten(&f, L, lua_gettop(L) - 1, "", 0);
+	}
+	lua_pop(L, 2);
+	return rc;
+}
+
+int gp_conf_load(const char *path, struct gp_conf *out, struct gp_err *e)
+{
+	memset(out, 0, sizeof *out);
+	size_t len;
+	char *text = gp_read_file(path, &len, e);
+	if (!text)
+		return -1;
+	struct gp_lua *h = gp_lua_new(NULL, e);
+	out->items = calloc(GP_CONF_MAX, sizeof *out->items);
+	int rc = !h || !out->items ? (h ? gp_errf(e, "out of memory") : -1)
+		 : run(h, path, text, len, out, e);
+	gp_lua_free(h);
+	free(text);
+	if (rc) {
+		gp_conf_free(out);
+		return -1;
+	}
+	qsort(out->items, (size_t)out->n, sizeof *out->items, by_key);
+	return 0;
+}
+
+void gp_conf_free(struct gp_conf *c)
+{
+	free(c->items);
+	memset(c, 0, sizeof *c);
+}
+
+const struct gp_conf_item *gp_conf_get(const struct gp_conf *c, const char *key)
+{
+	struct gp_conf_item k;
+	snprintf(k.key, sizeof k.key, "%s", key);
+	return c->n ? bsearch(&k, c->items, (size_t)c->n, sizeof k, by_key) : NULL;
+}

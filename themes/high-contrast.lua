@@ -1,0 +1,42 @@
+-- themes/high-contrast.lua: white and pure colours on black, every
+-- accent bold, the selection reversed: for low vision, projectors and
+-- glare. Roles left out are dark.lua's.
+local white, black, yellow = "#ffffff", "#000000", "#ffff00"
+return {
+	name = "high-contrast",
+	base = "dark",
+	roles = {
+		["text"] = { fg = white, bg = black },
+		["dim"] = { fg = "#d0d0d0", bg = black },
+		["title"] = { fg = white, bg = black, bold = true },
+		["border"] = { fg = white, bg = black },
+		["border-focus"] = { fg = yellow, bg = black, bold = true },
+		["header"] = { fg = "#00ffff", bg = black, bold = true },
+		["select"] = { fg = black, bg = yellow, bold = true },
+		["select-dim"] = { fg = black, bg = "#c0c0c0" },
+		["tab"] = { fg = white, bg = black },
+		["tab-on"] = { fg = black, bg = white, bold = true },
+		["bar-key"] = { fg = black, bg = white, bold = true },
+		["bar-label"] = { fg = white, bg = black },
+		["status"] = { fg = white, bg = black },
+		["error"] = { fg = "#ff7070", bg = black, bold = true, underline = true },
+		["ok"] = { fg = "#00ff00", bg = black, bold = true },
+		["warn"] = { fg = yellow, bg = black, bold = true },
+		["edit"] = { fg = black, bg = white },
+		["value"] = { fg = white, bg = black, bold = true },
+		["stale"] = { fg = yellow, bg = black, bold = true, italic = true },
+		["mem-ok"] = { fg = "#00ff00", bg = black },
+		["mem-high"] = { fg = yellow, bg = black, bold = true },
+		["mem-over"] = { fg = "#ff7070", bg = black, bold = true, underline = true },
+		["mem-back"] = { fg = "#808080", bg = black },
+		["axis"] = { fg = white, bg = black },
+		["cursor"] = { fg = yellow, bg = black, bold = true, reverse = true },
+		["critical"] = { fg = "#ff00ff", bg = black, bold = true },
+		["overview"] = { fg = "#c0c0c0", bg = black },
+		["viewport"] = { fg = yellow, bg = black, bold = true },
+		["better"] = { fg = "#00ffff", bg = black, bold = true },
+		["worse"] = { fg = yellow, bg = black, bold = true, underline = true },
+	},
+	idle = "#000000",
+	paper = { fg = white, bg = black },
+}
