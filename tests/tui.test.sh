@@ -177,6 +177,15 @@ golden cmd-unknown samples/default.lua --size 100x30 --keys ':frobnicate<Enter>'
 golden cmd-history samples/default.lua --size 100x30 --keys ':sim<Enter>:theme mono<Enter>:s<Up>'
 golden cmd-compare samples/default.lua --size 100x30 --keys ':compare megatron<Enter><Wait>'
 golden cmd-plan samples/default.lua --size 100x30 --keys ':plan megatron<Enter><Wait>2'
+# The mouse: a click on a link cell, then Enter edits it; a click on a
+# Gantt task; Shift+wheel moves in time, the wheel a row; the bar's F1;
+# with mouse=off a click does nothing.
+golden mouse-link samples/default.lua --size 100x30 --keys '<Click 29,11><Enter>'
+golden mouse-gantt samples/default.lua --view gantt --size 100x30 --keys '<Click 40,4>'
+golden mouse-wheel samples/default.lua --view gantt --size 100x30 \
+	--keys '<Click 40,4><S-Wheel 40,4 down><S-Wheel 40,4 down><Wheel 40,4 down>'
+golden mouse-bar samples/default.lua --size 100x30 --keys '<Click 1,29>'
+golden mouse-off samples/default.lua --size 100x30 --keys ':set mouse=off<Enter><Click 1,29>'
 # Every theme (themes/*.lua), in ANSI so the colours are compared: the
 # compare screen after an edit has better and worse, the stale mark's
 # roles are on the scenario screen mid-solve.

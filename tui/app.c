@@ -327,6 +327,21 @@ static void click(struct gp_app *a, const struct gp_key *k)
 	}
 }
 
+/* The wheel scrolls rows; with Shift it moves in time (the Gantt's,
+ * and across on the other screens), WHEEL_STEP columns a notch. */
+#define WHEEL_STEP 4
+
+static void wheel(struct gp_app *a, const struct gp_key *k)
+{
+	bool up = k->button == 4;
+	if (!k->shift) {
+		views[a->view]->action(a, up ? GP_A_UP : GP_A_DOWN, k);
+		return;
+	}
+	for (int i = 0; i < WHEEL_STEP; i++)
+		views[a->view]->action(a, up ? GP_A_LEFT : GP_A_RIGHT, k);
+}
+
 void gp_app_key(struct gp_app *a, const struct gp_key *k)
 {
 	if (k->code == GP_K_RESIZE) {
@@ -372,7 +387,7 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 		if (k->button == 1)
 			click(a, k);
 		else if (k->button == 4 || k->button == 5)
-			views[a->view]->action(a, k->button == 4 ? GP_A_UP : GP_A_DOWN, k);
+			wheel(a, k);
 		return;
 	}
 	int act = gp_config_action(&a->cfg, k->code);

@@ -345,6 +345,7 @@ static void mouse(struct gp_key *k)
 	k->y = m.y;
 	k->button = m.bstate & BUTTON1_PRESSED ? 1 : m.bstate & BUTTON3_PRESSED ? 3 :
 		    m.bstate & BUTTON4_PRESSED ? 4 : m.bstate & BUTTON5_PRESSED ? 5 : 0;
+	k->shift = (m.bstate & BUTTON_SHIFT) != 0;
 }
 
 /* A key from get_wch's rc and wc: 0, or 1 when it is none of ours. */
@@ -400,6 +401,6 @@ int gp_display_next(struct gp_display *d, struct gp_key *k, int timeout_ms, int 
 void gp_display_mouse(struct gp_display *d, bool on)
 {
 	(void)d;
-	mousemask(on ? BUTTON1_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED
-		     : 0, NULL);
+	mousemask(on ? BUTTON1_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED |
+			       BUTTON_SHIFT : 0, NULL);
 }

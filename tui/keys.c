@@ -119,6 +119,14 @@ static bool parse_name(const char *s, size_t len, struct gp_key *k)
 		*k = (struct gp_key){ .code = GP_K_WAIT, .x = strcmp(nm, "Wait") ? a : 0 };
 		return true;
 	}
+	char dir[8];
+	bool shift = !strncmp(nm, "S-Wheel ", 8);
+	if (sscanf(nm + (shift ? 2 : 0), "Wheel %d,%d %7s%c", &a, &b, dir, &c) == 3 && a >= 0 &&
+	    b >= 0 && (!strcmp(dir, "up") || !strcmp(dir, "down"))) {
+		*k = (struct gp_key){ .code = GP_K_MOUSE, .x = a, .y = b,
+				      .button = dir[0] == 'u' ? 4 : 5, .shift = shift };
+		return true;
+	}
 	if (sscanf(nm, "Click %d,%d%c", &a, &b, &c) == 2 && a >= 0 && b >= 0) {
 		*k = (struct gp_key){ .code = GP_K_MOUSE, .x = a, .y = b, .button = 1 };
 		return true;

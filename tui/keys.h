@@ -7,7 +7,8 @@
  * and <Name> for the others: <Enter> <Esc> <Tab> <S-Tab> <BS> <Del>
  * <Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..<F12>
  * <C-a>..<C-z> <Space> <lt> (a literal <), and in scripts <Resize WxH>,
- * <Click X,Y> (a left click at cell X, Y), <Wait> (until the planning
+ * <Click X,Y> (a left click at cell X, Y), <Wheel X,Y up|down> and
+ * <S-Wheel X,Y up|down> (the wheel turned there, Shift held), <Wait> (until the planning
  * job ends) and <Wait N> (until it has sent N progress reports; it then
  * stays paused there until the next <Wait> or <Esc>).
  */
@@ -37,6 +38,7 @@ struct gp_key {
 	int code;
 	int x, y, button;           /* GP_K_MOUSE (button 1 left, 3 right, 4/5 wheel),
 				     * GP_K_RESIZE (x, y: the new width, height) */
+	bool shift;                 /* GP_K_MOUSE: with Shift held */
 };
 
 /* The notation of one key: "j", "<Enter>", "<C-z>", "<F2>". */
