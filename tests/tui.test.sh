@@ -170,6 +170,7 @@ golden no-plan samples/default.lua --set 'model="Llama-3.1-405B"' --set 'plan=ni
 golden cmd-complete samples/default.lua --size 100x30 --keys ':set links[ams<Tab>'
 golden cmd-complete-one samples/default.lua --size 100x30 --keys ':set links[ams-fra].b<Tab>'
 golden cmd-set samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>'
+golden cmd-set-units samples/default.lua --size 100x30 --keys ':set links[ams-fra].latency=20ms links[ams-fra].bandwidth=50G<Enter><Wait>2'
 golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra].bandwidth=Gbps(5),Gbps(20),Gbps(100)<Enter>'
 golden cmd-sensitivity samples/default.lua --size 100x30 --keys ':sens<Enter>'
 golden cmd-help samples/default.lua --size 100x30 --keys ':help<Enter>'
@@ -194,6 +195,12 @@ for t in dark light high-contrast colorblind mono; do
 done
 golden theme-list samples/default.lua --size 100x30 --keys ':theme<Enter>'
 golden theme-switch.ans samples/default.lua --size 100x30 --keys ':theme high-contrast<Enter>2'
+# :calibrate on four measured runs: the fit as a table, OUT.lua written
+# and made the scenario's cost model (an edit, re-simulated).
+C=scripts/calibration/nemotron4-15b
+has ":calibrate fits, writes and uses OUT.lua" "time MAPE 1\.3[0-9] %" samples/default.lua \
+	--size 100x30 --keys ":calibrate $C-16.lua $C-128.lua $C-1024.lua $C-2048.lua -o $tmp/cal.lua<Enter>"
+ok_if "... and OUT.lua is the cost model" grep -q "cost_model = \"$tmp/cal.lua\": iteration 2.681s -> 2.648s" "$tmp/has.txt"
 # Every command of :help is in geoplan(1).
 "$G" shot samples/default.lua --size 100x30 --keys ':help<Enter>' -o "$tmp/help.txt"
 cmds=$(sed -n 's/^.*│ \([a-z][a-z]*\) .*$/\1/p' "$tmp/help.txt")

@@ -6,7 +6,8 @@
  * ':set ...<Enter>'), so a golden can say anything a user types.
  *
  * Overrides are the --set language: PATH=VALUE with a Lua value
- * (Gbps(50), 1.5e10, "H100"); each is an edit, undone by u.
+ * (Gbps(50), 1.5e10, "H100"), or a value with a unit as the editor takes
+ * it (50G, 35ms, 80GB); each is an edit, undone by u.
  */
 #include "app.h"
 
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "units.h"
 #include "whatif.h"
 
 #define MAX_ARGS 16
@@ -61,6 +63,44 @@ static bool set_switch(struct gp_app *a, const char *name, const char *v)
 	return true;
 }
 
+/* The unit of the value a path names, by its last name (as the
+ * scenario screen's fields have them); GP_U_NUMBER when none. */
+static enum gp_unit unit_of(const char *path)
+{
+	static const struct { const char *name; enum gp_unit u; } by[] = {
+		{ "latency", GP_U_TIME }, { "network", GP_U_BANDWIDTH },
+		{ "nvlink", GP_U_BYTERATE }, { "hbm_bandwidth", GP_U_BYTERATE },
+		{ "memory", GP_U_BYTES }, { "tflops", GP_U_FLOPS },
+		{ "price_per_hour", GP_U_USD }, { "usd_per_hour", GP_U_USD },
+		{ "efficiency", GP_U_RATIO },
+	};
+	const char *dot = strrchr(path, '.'), *last = dot ? dot + 1 : path;
+	if (!strcmp(last, "bandwidth"))
+		return GP_U_BANDWIDTH;   /* a link's: bare G is Gbit/s */
+	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+		if (!strcmp(last, by[i].name))
+			return by[i].u;
+	return GP_U_NUMBER;
+}
+
+/* PATH=50G as the editor takes it (100G, 35ms, 80GB, $2.50): the value
+ * the loader reads; a plain number or any other Lua value is --set's,
+ * as it is. */
+static void with_units(const char *set, char *out, size_t n)
+{
+	const char *eq = strchr(set, '=');
+	char path[200], lua[128], why[200], *end;
+	snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
+	enum gp_unit u = unit_of(path);
+	double v;
+	strtod(eq + 1, &end);
+	if (u != GP_U_NUMBER && *end && end != eq + 1 &&
+	    !gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, why, sizeof why))
+		snprintf(out, n, "%s=%s", path, lua);
+	else
+		snprintf(out, n, "%s", set);
+}
+
 static void c_set(struct gp_app *a, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -71,7 +111,9 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 		}
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i]), argv[i]);
-		if (!set_switch(a, name, eq + 1) && !gp_app_set(a, argv[i]))
+		char set[GP_ED_MAX];
+		with_units(argv[i], set, sizeof set);
+		if (!set_switch(a, name, eq + 1) && !gp_app_set(a, set))
 			return;   /* refused: it said why; the rest are not tried */
 	}
 }

@@ -161,7 +161,7 @@ static void cal_table(struct gp_app *a, const struct gp_cal_fit *r, const char *
 		fprintf(f, "%-28.28s %12.6g %s\n", r->params[i].name, r->params[i].value,
 			r->params[i].state == GP_CAL_FITTED ? "fitted" : r->params[i].why);
 	if (isfinite(r->mape_time))
-		fprintf(f, "\ntime MAPE %.1f %%", 100 * r->mape_time);
+		fprintf(f, "\ntime MAPE %.2f %%", r->mape_time);   /* a percentage already */
 	table_show(a, "calibrate", f, &text);
 }
 
