@@ -43,10 +43,10 @@ void gp_cmd_sensitivity(struct gp_app *a, int argc, char **argv)
 		return (void)gp_app_say(a, GP_R_WARN, "no simulated plan to ask about");
 	struct gp_sim_req sim = { .schedule = -1 };
 	struct gp_knob *g = NULL;
-	int n = 0;
+	int n = 0, left_out = 0;
 	double base;
 	struct gp_err e = { "" };
-	if (gp_whatif_sensitivity(&a->run, &sim, &base, &g, &n, &e)) {
+	if (gp_whatif_sensitivity(&a->run, &sim, &base, &g, &n, &left_out, &e)) {
 		gp_app_say(a, GP_R_ERROR, "sensitivity: %s", e.msg);
 		return;
 	}
@@ -58,15 +58,17 @@ void gp_cmd_sensitivity(struct gp_app *a, int argc, char **argv)
 		return;
 	}
 	gp_unit_format(base, GP_U_TIME, b, sizeof b);
-	fprintf(f, "iteration %s now; each row one thing 10 %% better\n\n", b);
-	fprintf(f, "%-40s %10s %8s\n", "", "iteration", "saved");
+	fprintf(f, "iteration %s now; each row one figure 10 %% better\n\n", b);
+	fprintf(f, "%-30s %-16s %10s %8s\n", "", "made better", "iteration", "saved");
 	for (int i = 0; i < n && i < SENS_ROWS; i++) {
 		gp_unit_format(g[i].t, GP_U_TIME, t, sizeof t);
-		fprintf(f, "%-40.40s %10s %7.2f%%\n", g[i].what, isnan(g[i].t) ? "failed" : t,
-			isnan(g[i].t) ? 0 : 100 * g[i].saved / base);
+		fprintf(f, "%-30.30s %-16.16s %10s %7.2f%%\n", g[i].what, g[i].knob,
+			isnan(g[i].t) ? "failed" : t, isnan(g[i].t) ? 0 : 100 * g[i].saved / base);
 	}
 	if (n > SENS_ROWS)
-		fprintf(f, "(%d more: geoplan sensitivity lists them all)", n - SENS_ROWS);
+		fprintf(f, "(%d more: geoplan sensitivity lists them all)\n", n - SENS_ROWS);
+	if (left_out)
+		fprintf(f, "(%d links and pools the iteration does not use left out)", left_out);
 	table_show(a, "sensitivity", f, &text);
 	free(g);
 }
