@@ -340,7 +340,7 @@ static int mem_nz(const struct sm_graph *g, int a, int b)
 /* Counts what model_build would make (rows, nonzeros, binaries) under
  * horizon H; false when the deadline passed first. */
 static bool model_size(const struct sm_graph *g, double H, struct model *md,
-		       struct gp_sched_milp_size *z)
+		       struct gp_sched_milp_size *z, bool *over)
 {
 	double bytes = z->graph_bytes;
 	*z = (struct gp_sched_milp_size){ .graph_bytes = bytes };
@@ -355,6 +355,13 @@ static bool model_size(const struct sm_graph *g, double H, struct model *md,
 		int beg = g->rbeg[r], nr = g->rbeg[r + 1] - beg;
 		bool mem = r < g->S && sm_mem_limited(g->in) && mem_binds(g, r);
 		for (int i = 0; i < nr; i++) {
+			/* Over the budget settles it, whatever the clock says:
+			 * the refusal does not depend on the machine's load. */
+			if (over && (z->rows + 2 * z->binaries > GP_SCHED_MILP_MAX_ROWS ||
+				     z->nz > GP_SCHED_MILP_MAX_NZ)) {
+				*over = true;
+				goto done;
+			}
 			if (late(md))
 				return false;
 			int a = g->rtask[beg + i];
@@ -369,6 +376,7 @@ static bool model_size(const struct sm_graph *g, double H, struct model *md,
 			}
 		}
 	}
+done:
 	z->rows += 2 * z->binaries;
 	z->cols = g->n + 1 + z->binaries;
 	return true;
@@ -496,8 +504,9 @@ static bool fits(const struct gp_sched_input *in0, int m)
 	bool ok = false, have;
 	if (sm_graph_build(&in, &g, &e) == 0) {
 		double H = horizon(&g, NULL, &x, &have, NULL, 0);
-		ok = model_size(&g, H, &md, &z) && z.rows <= GP_SCHED_MILP_MAX_ROWS &&
-		     z.nz <= GP_SCHED_MILP_MAX_NZ;
+		bool over = false;
+		ok = model_size(&g, H, &md, &z, &over) && !over &&
+		     z.rows <= GP_SCHED_MILP_MAX_ROWS && z.nz <= GP_SCHED_MILP_MAX_NZ;
 	}
 	free(x.start);
 	free(x.seq);
@@ -566,11 +575,17 @@ static int prepare(const struct gp_sched_input *in, const struct gp_schedule *wa
 	struct gp_sched_milp_size z = { 0 };
 	*md = (struct model){ .deadline = deadline };
 	int rc = 0;
-	if (!model_size(g, H, md, &z)) {
+	bool over = false;
+	if (!model_size(g, H, md, &z, &over)) {
 		rc = 0;   /* late: no model */
-	} else if (z.rows > GP_SCHED_MILP_MAX_ROWS || z.nz > GP_SCHED_MILP_MAX_NZ) {
-		snprintf(what, sizeof what, "its model would have %.0f rows and %.0f nonzeros",
-			 z.rows, z.nz);
+	} else if (over || z.rows > GP_SCHED_MILP_MAX_ROWS || z.nz > GP_SCHED_MILP_MAX_NZ) {
+		/* Counted up to the budget, not beyond. */
+		if (z.nz > GP_SCHED_MILP_MAX_NZ)
+			snprintf(what, sizeof what, "its model would have more than %.0f nonzeros",
+				 (double)GP_SCHED_MILP_MAX_NZ);
+		else
+			snprintf(what, sizeof what, "its model would have more than %.0f rows",
+				 (double)GP_SCHED_MILP_MAX_ROWS);
 		rc = too_big(in, what, e);
 	} else {
 		rc = model_build(g, H, deadline, md, e);
@@ -667,7 +682,7 @@ int gp_sched_milp_size(const struct gp_sched_input *in, const struct gp_schedule
 	char why[160];
 	int rc = sm_graph_build(in, &g, e);
 	if (rc == 0)
-		model_size(&g, horizon(&g, warm, &x, &have, why, sizeof why), &md, z);
+		model_size(&g, horizon(&g, warm, &x, &have, why, sizeof why), &md, z, NULL);
 	free(x.start);
 	free(x.seq);
 	sm_graph_free(&g);
