@@ -225,13 +225,25 @@ static void charts(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r, str
 	free(cells);
 }
 
+/* A plan's summary in w cells: whole, or cut with an ellipsis at its end
+ * (the summaries are ASCII: names as the files spell them). */
+static void fit_end(char *line, size_t n, int w, bool ascii)
+{
+	if (w < 2 || (int)strlen(line) <= w)
+		return;
+	size_t at = (size_t)w - 1;   /* < strlen(line) < n */
+	snprintf(line + at, n - at, "%s", ascii ? "~" : "\u2026");
+}
+
 static void sides(struct gp_app *a, struct gp_canvas *cv, int y, const struct gp_pin *pa)
 {
 	const struct gp_theme *t = a->th;
 	char line[600];
 	gp_cv_text(cv, 1, y, 2, gp_role(t, GP_R_HEADER), "A");
 	gp_cv_text(cv, 3, y, -1, gp_role(t, GP_R_TEXT), pa->label);
+	int w = cv->w - 4;
 	summary(pa->sc, &pa->plan, line, sizeof line);
+	fit_end(line, sizeof line, w, cv->ascii);
 	gp_cv_text(cv, 3, y + 1, -1, gp_role(t, GP_R_DIM), line);
 	int since;
 	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
@@ -241,6 +253,7 @@ static void sides(struct gp_app *a, struct gp_canvas *cv, int y, const struct gp
 	gp_cv_text(cv, 1, y + 2, 2, gp_role(t, GP_R_HEADER), "B");
 	gp_cv_text(cv, 3, y + 2, -1, gp_role(t, stale ? GP_R_STALE : GP_R_TEXT), line);
 	summary(a->run.sc, gp_run_plan_of(&a->run), line, sizeof line);
+	fit_end(line, sizeof line, w, cv->ascii);
 	gp_cv_text(cv, 3, y + 3, -1, gp_role(t, GP_R_DIM), line);
 }
 
