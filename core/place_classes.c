@@ -243,7 +243,7 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 			    ++m->chain_tries > PM_MAXCHAINTRY ||
 			    ((m->chain_tries & 255) == 0 &&
 			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
-				m->trunc_chain = true;
+				m->trunc_chain = m->cut = true;
 				return 0;
 			}
 			c->nseg = s;
@@ -370,7 +370,7 @@ static int push_pairs(struct pm *m, int Smax)
 	bool only_same = false;
 	if (pairs * per > PM_MAXCLASS) {
 		only_same = true;
-		m->trunc_two = true;
+		m->trunc_two = m->cut = true;
 		if (same * per > PM_MAXCLASS) {
 			m->no_two = true;
 			return 0;
@@ -433,6 +433,8 @@ static int enum_build(struct pm *m)
 	if (Smax > 64)
 		Smax = 64;
 	m->Smax = Smax;
+	if (!m->Sproof || Smax < m->Sproof)
+		m->Sproof = Smax;
 	/* Attempts are numbered alike only for the same stage bound. */
 	if (m->prev && (m->prev->Smax != Smax || m->prev->nc == 0))   /* (none to reuse) */
 		m->prev = NULL;

@@ -63,6 +63,7 @@
 #define PM_MAXSETS 40           /* class sets kept, one per replica bound d */
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
 #define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
+#define PM_AGREE 1e-6           /* estimate vs simulation: the most a proof allows */
 #define PM_DUAL_N 1000          /* classes from which LPs go to the dual simplex */
 
 /* A kind: a pool at one TP degree and recomputation, and its costs. */
@@ -176,6 +177,8 @@ struct pm {
 	struct pm_opt *opt;
 	int capopt;
 	bool opt_oom;                  /* an option could not be added: no proof */
+	bool cut;                      /* some d's classes were cut (trunc_*): no proof */
+	int Sproof;                    /* the least Smax of the sets built (0: none) */
 	int nopt;
 	int probes, undecided, screened;
 	int warm_used;                 /* probes GLPK took a warm solution in */

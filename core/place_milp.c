@@ -242,6 +242,54 @@ static void report_proof(const struct pm *m, enum gp_objective goal, const struc
 	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : 0;
 }
 
+/* The proof holds under the simulator's model only if the MILP's model
+ * agrees with the simulator on the plan it returns (own: that plan
+ * simulated) and no family of the stated space was cut (m->cut):
+ * otherwise the status is feasible and the bound falls back to the work
+ * bound, which holds for every plan, searched or not (rep->floor). The
+ * space the proof covers goes to rep->space, the reason it fails to the
+ * note. */
+static void report_honest(const struct pm *m, enum gp_objective goal, double own,
+			  struct gp_plan_report *rep)
+{
+	double est = rep->estimate_s;
+	bool agree = own < INF && fabs(own - est) <= PM_AGREE * est;
+	rep->floor = goal == GP_OBJ_TIME ? fmin(m->Tlb, own) :
+		     goal == GP_OBJ_COST ? pm_work_cost_bound(m) : 0;
+	snprintf(rep->space, sizeof rep->space,
+		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct DCs (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times",
+		 m->Sproof ? m->Sproof : m->Smax, PM_MAXSEG);
+	const char *why = m->cut ? "some classes of the space were cut (count or time)" :
+			  !agree ? "the model's estimate differs from the simulated time of its own plan" :
+			  NULL;
+	size_t l = strlen(rep->note);
+	if (own < INF)
+		snprintf(rep->note + l, sizeof rep->note - l, "; own plan simulated %.6g s (%+.2f %%)",
+			 own, 100 * (est - own) / own);
+	if (!why)
+		return;
+	l = strlen(rep->note);
+	snprintf(rep->note + l, sizeof rep->note - l, "; no proof: %s, bound = the work bound", why);
+	rep->status = GP_MILP_FEASIBLE;
+	rep->bound = fmin(rep->bound, rep->floor);
+	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : INF;
+}
+
+/* The simulated iteration time of the engine's plan p (INF: it fails). */
+static double own_sim(const struct pm *m, const struct gp_plan *p)
+{
+	struct gp_sim_opts so = { .costs = m->ct, .cancel = m->o ? m->o->cancel : NULL };
+	struct gp_result r;
+	struct gp_err e = { "" };
+	double t = INF;
+	if (gp_simulate(m->sc, p, &so, &r, &e) == 0) {
+		if (r.fits)
+			t = r.iteration_time;
+		gp_result_free(&r);
+	}
+	return t;
+}
+
 /* The report's note on the search's solution (pipes pipelines): its
  * counts, the winning option, what was cut, the warm start. */
 static void report_note(const struct pm *m, const struct pm_best *best, const struct pm_sol *sol,
@@ -366,7 +414,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	rep->engine = "milp";
 	rep->status = GP_MILP_ERROR;
 	rep->objective = rep->estimate_s = INF;
-	rep->bound = -INF;
+	rep->bound = rep->floor = -INF;
 	rep->gap = INF;
 	enum gp_objective goal = o ? o->objective : GP_OBJ_TIME;
 	if (gp_plan_cancelled(o)) {
@@ -405,6 +453,8 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		rep->seconds = pm_now_s() - m.t0;
 		report_proof(&m, goal, &best, rep);
 		report_note(&m, &best, &sol, out->npipes, warm != NULL, rep);
+		rep->closed = rep->status == GP_MILP_OPTIMAL;
+		report_honest(&m, goal, own_sim(&m, out), rep);
 		if (pm_cancelled(&m)) {
 			/* Stopped early: the best so far, not a proof. */
 			rep->status = GP_MILP_FEASIBLE;

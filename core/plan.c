@@ -125,7 +125,8 @@ void gp_solver_info_of(const struct gp_plan_report *rep, enum gp_objective goal,
 				       .objective = rep->estimate_s, .bound = rep->bound,
 				       .gap = rep->gap, .seconds = rep->seconds,
 				       .has_own = rep->has_own, .own_sim = rep->own_sim_s,
-				       .polished = rep->polished };
+				       .polished = rep->polished,
+				       .space = rep->space[0] ? rep->space : NULL };
 	const struct gp_engine *eng = gp_engine_find(rep->engine);
 	/* An exact engine's bound and gap are in its objective's unit. */
 	if (goal != GP_OBJ_TIME && eng && (eng->flags & GP_ENGINE_EXACT)) {
@@ -187,6 +188,16 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct gp_plan wc = { 0 };
 	if (warm_best && gp_plan_copy(&wc, o->warm) != 0)
 		warm_best = false;
+	/* A plan simulated below the bound refutes the proof. */
+	double low = fmin(fmin(own, tw), fmin(ts, tg));
+	if (o->objective == GP_OBJ_TIME && low < rep->bound * (1 - 1e-9)) {
+		rep->status = GP_MILP_FEASIBLE;
+		rep->bound = fmin(rep->floor, low);
+		rep->gap = (rep->objective - rep->bound) / rep->objective;
+		size_t l = strlen(rep->note);
+		snprintf(rep->note + l, sizeof rep->note - l,
+			 "; no proof: a plan simulated below the bound, bound = the work bound");
+	}
 	const char *kept = "the MILP's";
 	if (warm_best) {
 		gp_plan_free(out);

@@ -66,6 +66,13 @@ struct gp_plan_report {
 	bool has_own;
 	double own_sim_s;
 	bool polished;
+	/* milp: the space its proof covers, and a bound that holds for
+	 * every plan (the work bound; -HUGE_VAL unknown). */
+	char space[320];
+	double floor;
+	bool closed;              /* milp: its search closed under its own model
+				   * (OPTIMAL only if that model is the
+				   * simulator's on its plan and nothing was cut) */
 };
 
 /* The reference engines (plan_megatron.c, plan_dp_across.c,

@@ -149,6 +149,8 @@ void gp_report_json_solver(struct gp_json *j, const struct gp_solver_info *si)
 		gp_json_knum(j, "own_plan_simulated_s", si->own_sim);
 		gp_json_kbool(j, "polished", si->polished);
 	}
+	if (si->space)
+		gp_json_kstr(j, "proof_space", si->space);
 	gp_json_end(j);
 }
 

@@ -236,6 +236,11 @@ static void rt_solver(FILE *f, const struct gp_result *r)
 			 gp_fmt_time(si->rows ? r->compute_end : r->iteration_time, 3, c, sizeof c),
 			 si->has_own ? ", the search seeded with it found nothing faster" : "");
 	gp_report_line(f, "solver", line);
+	if (si->space) {
+		snprintf(line, sizeof line, "%s %s",
+			 si->proven ? "optimal over" : "none (see the note), searched", si->space);
+		gp_report_line(f, "proof", line);
+	}
 }
 
 static void rt_stages(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,

@@ -95,6 +95,7 @@ struct gp_solver_info {
 	bool has_own;            /* placement with polish: */
 	double own_sim;          /* the MILP's own plan simulated */
 	bool polished;           /* the search's polish replaced that plan */
+	const char *space;       /* the space the proof covers, or NULL */
 	/* Placement for cost or WAN bytes: the objective, its bound (gap is
 	 * theirs) in unit "usd" or "bytes"; NULL unit: time, as above. */
 	const char *unit;

@@ -27,6 +27,21 @@ t() {
 		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
 	fi
 }
+# A plan, proven optimal (exit 0) or not (exit 3): the test is about
+# something else.
+t3() {
+	name=$1 pat=$2
+	shift 2
+	n=$((n + 1))
+	out=$("$@" 2>&1)
+	rc=$?
+	if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && printf '%s\n' "$out" | grep -qE -- "$pat"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name: exit $rc (wanted 0 or 3)"
+		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
+	fi
+}
 t "help" 0 "geoplan COMMAND FILE \[options\]" "$G" --help
 t "version" 0 "^geoplan [0-9]+\.[0-9]+" "$G" --version
 t "no arguments, no terminal: the summary of samples/default.lua" 0 "not a terminal: the summary instead of the planner" "$G"
@@ -97,20 +112,20 @@ if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gant
 # plan and compare: every engine gives a plan that simulates; the MILP
 # (the default) and the search are never worse than the baselines; bad
 # engines are named.
-t "plan default is milp" 0 "solver +milp optimal: estimate .*; its plan simulated" "$G" plan samples/default.lua
+t3 "plan default is milp" "solver +milp (optimal|feasible): estimate .*; its plan simulated" "$G" plan samples/default.lua
 t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua --engine search
-t "plan --warm" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
+t3 "plan --warm" "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
 t "plan --warm milp" 2 "--warm: expected plan, megatron, dp-across-dcs, atlas, search or heuristic, got 'milp'" "$G" plan samples/p4.lua --warm milp
-t "plan --warm plan" 0 "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p6.lua --warm plan --no-polish
-t "plan --warm plan, plan made invalid by --set: left out" 0 "warm plan: the file's plan is left out: .*has 8" "$G" plan samples/default.lua --warm plan --set 'dcs[ams].pools[1].count=8' --no-polish
+t3 "plan --warm plan" "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p6.lua --warm plan --no-polish
+t3 "plan --warm plan, plan made invalid by --set: left out" "warm plan: the file's plan is left out: .*has 8" "$G" plan samples/default.lua --warm plan --set 'dcs[ams].pools[1].count=8' --no-polish
 t "plan --warm plan, no plan" 2 "--warm plan: the scenario has no plan to start from" "$G" plan samples/p6.lua --warm plan --set plan=nil
-t "plan sync auto: p5 goes flat" 0 '^  sync = "flat",' "$G" plan samples/p5.lua --no-polish
+t3 "plan sync auto: p5 goes flat" '^  sync = "flat",' "$G" plan samples/p5.lua --no-polish
 t "sim plan.sync overrides the job's" 0 "^DP sync +flat, every iteration" "$G" sim samples/p5.lua --set plan.sync=flat
 t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.lua --warm
-t "plan --no-polish" 0 "solver +milp optimal: estimate [0-9.]+ m?s, bound .*; simulated [0-9.]+ m?s$" "$G" plan samples/p1.lua --no-polish
+t3 "plan --no-polish" "solver +milp (optimal|feasible): estimate [0-9.]+ m?s, bound .*; simulated [0-9.]+ m?s$" "$G" plan samples/p1.lua --no-polish
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
-t "plan milp proves its optimum" 0 "solver +milp optimal: estimate .*gap 0.00 %" "$G" plan samples/p4.lua --engine milp
+t "plan milp: no proof when its model misses the simulator" 3 "no proof: the model.s estimate differs" "$G" plan samples/p4.lua --engine milp --no-polish
 t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x
 "$G" compare samples/p4.lua --json >"$tmp/cmp.json" 2>&1
 n=$((n + 1))
@@ -118,7 +133,10 @@ if python3 -c "
 import json
 d = {e['engine']: e for e in json.load(open('$tmp/cmp.json'))}
 assert set(d) == {'milp', 'megatron', 'dp-across-dcs', 'atlas', 'search'}, d.keys()
-assert d['milp']['solver']['status'] == 'optimal' and d['milp']['solver']['gap'] == 0
+s = d['milp']['solver']
+assert s['status'] in ('optimal', 'feasible') and 0 <= s['gap'] < 1 and s['proof_space'], s
+assert s['status'] == 'feasible' or s['gap'] == 0, s
+assert s['bound_s'] <= min(e['iteration_time_s'] for e in d.values()) * (1 + 1e-9), s
 best = min(e['iteration_time_s'] for k, e in d.items() if k not in ('search', 'milp'))
 assert d['search']['iteration_time_s'] <= best * (1 + 1e-9), (d['search']['iteration_time_s'], best)
 " 2>"$tmp/err"; then echo "ok $n - compare --json: search no worse than the baselines"; else echo "not ok $n - compare: $(tail -1 "$tmp/err")"; fi
@@ -212,8 +230,8 @@ else
 	echo "not ok $n - plan: fits only with ZeRO over replicas: exit $rc"; printf '%s\n' "$out" | tail -2 | sed 's/^/#   /'
 fi
 # --gap: a plan within it exits 0, one stopped above it 3.
-t "plan --gap 0.01 reached: exit 0" 0 "solver +milp feasible: estimate [0-9.]+ m?s, bound [0-9.]+ m?s, gap (0\\.[0-9]+|1\\.00) %" \
-	"$G" plan samples/p3.lua --gap 0.01 --no-polish
+t "plan --gap 0.9 reached: exit 0" 0 "solver +milp feasible: estimate [0-9.]+ m?s, bound [0-9.]+ m?s, gap [0-9.]+ %" \
+	"$G" plan samples/p3.lua --gap 0.9 --no-polish
 t "plan stopped above --gap: exit 3" 3 "solver +milp feasible" "$G" plan samples/p3.lua --gap 0.001 --time-limit 0.01 --no-polish
 # Other objectives: the MILP's bound and gap are in their unit.
 t "plan for cost (gap open: exit 3)" 3 "solver +milp [a-z]+: estimate [0-9.]+ s, \\\$[0-9.e-]+ per iteration, bound \\\$" \
@@ -225,7 +243,8 @@ import json
 d = json.load(open('$tmp/w.json'))
 s = d['solver']
 assert s['objective'] == 'bytes' and s['bound_s'] is None, s
-assert s['status'] == 'optimal' and s['bound_value'] == s['objective_value'], s
+assert s['status'] in ('optimal', 'feasible') and s['proof_space'], s
+assert s['bound_value'] == (s['objective_value'] if s['status'] == 'optimal' else 0), s
 assert abs(s['objective_value'] - d['wan_bytes_per_iteration']) <= 1e-6 * s['objective_value'], (s, d['wan_bytes_per_iteration'])
 " 2>"$tmp/err"; then echo "ok $n - plan for WAN bytes: the model's bytes are the simulated ones"; else echo "not ok $n - wan_bytes: $(tail -1 "$tmp/err")"; fi
 # Cost on default.lua: the cheapest plan is a uniform one (8 replicas of
@@ -240,7 +259,7 @@ assert s['status'] == 'optimal' and s['objective_value'] < 0.0320, s
 " 2>"$tmp/err"; then echo "ok $n - plan for cost: the uniform options searched"; else echo "not ok $n - cost on default: $(tail -1 "$tmp/err")"; fi
 # Planning ignores the file's plan, even when an override makes it stale;
 # nil removes a field.
-t "plan with a stale file plan" 0 "solver +milp" "$G" plan samples/default.lua --set model=Llama-2-7B
+t3 "plan with a stale file plan" "solver +milp" "$G" plan samples/default.lua --set model=Llama-2-7B
 t "nil removes the plan" 1 "has no plan" "$G" sim samples/default.lua --set plan=nil
 t "milp: does not fit, by how much" 4 "does not fit in GPU memory.*too much" "$G" plan samples/default.lua --engine milp --set model=Llama-3.1-405B --set 'dcs[ams].pools[1].count=8' --set 'dcs[fra].pools[1].count=8'
 # One option table: each command's --help, its usage line and the man
