@@ -19,7 +19,7 @@ TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 # The TUI's objects but main's: what its unit tests link.
 TUI_LIB  := $(filter-out $(B)/tui/main.o,$(TUI_OBJ))
 TOOL_SRC := tests/fidelity.c tests/simbench.c tests/schedbench.c tests/placebench.c tests/tuibench.c \
-	    tests/luabench.c
+	    tests/luabench.c tests/randbench.c
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(TOOL_SRC:tests/%.c=$(B)/tests/%)
 
 # Debian packages the build and the tests need.

@@ -16,6 +16,9 @@ echo
 echo "== placement MILP (--engine milp): samples and a growth table =="
 "$B/tests/placebench" 10
 echo
+echo "== placement MILP on a seeded random family (30 cases, own plan vs best of all engines) =="
+"$B/tests/randbench" 30 5
+echo
 echo "== planners as simulated: the MILP's own plan, polished, and the other engines =="
 printf '%-8s %10s %10s %10s %10s %10s %10s %10s %9s\n' sample "milp own" "milp" megatron dp-across atlas search estimate "milp s"
 for f in default p1 p2 p3 p4 p5 p6; do
