@@ -203,6 +203,8 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		memcpy(m->lay + m->nlay, pv->lay + x.off, (size_t)x.S * sizeof *m->lay);
 		x.off = m->nlay;
 		m->nlay += x.S;
+		if (pm_curve_copy(m, &x, pv->cv))
+			return -1;
 		m->c[m->nc++] = x;
 		return 0;
 	}
@@ -212,11 +214,13 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		return 0;
 	x.off = m->nlay;
 	m->nlay += x.S;
-	pm_class_times(m, &x, m->lay + x.off);
+	if (pm_class_times(m, &x, m->lay + x.off))
+		return -1;
 	pm_class_sig(m, &x, x.sg);
 	class_limits(m, &x);
 	if (x.ymax < 1) {
 		m->nlay -= x.S;
+		m->ncv = x.cvo;
 		return 0;
 	}
 	m->c[m->nc++] = x;
@@ -413,6 +417,7 @@ static int enum_build(struct pm *m)
 {
 	m->nc = 0;
 	m->nlay = 0;
+	m->ncv = 0;
 	m->attempt = 0;
 	m->prev_j = 0;
 	int need = 0;
@@ -453,8 +458,8 @@ static int enum_build(struct pm *m)
 static void set_swap(struct pm *m, struct pm_cset *x)
 {
 	struct pm_cset t = { m->capt, m->c, m->nc, m->capc, m->lay, m->nlay, m->caplay,
-			     m->order, m->Smax, m->nchain, m->attempt, m->trunc_two, m->no_two,
-			     m->trunc_chain };
+			     m->cv, m->ncv, m->capcv, m->order, m->Smax, m->nchain, m->attempt,
+			     m->trunc_two, m->no_two, m->trunc_chain };
 	m->capt = x->capt;
 	m->c = x->c;
 	m->nc = x->nc;
@@ -462,6 +467,9 @@ static void set_swap(struct pm *m, struct pm_cset *x)
 	m->lay = x->lay;
 	m->nlay = x->nlay;
 	m->caplay = x->caplay;
+	m->cv = x->cv;
+	m->ncv = x->ncv;
+	m->capcv = x->capcv;
 	m->order = x->order;
 	m->Smax = x->Smax;
 	m->nchain = x->nchain;
@@ -476,7 +484,9 @@ static void set_swap(struct pm *m, struct pm_cset *x)
 static size_t set_bytes(const struct pm *m, const struct pm_cset *x)
 {
 	int capc = x ? x->capc : m->capc, caplay = x ? x->caplay : m->caplay, nc = x ? x->nc : m->nc;
+	int capcv = x ? x->capcv : m->capcv;
 	return (size_t)capc * sizeof *m->c + (size_t)caplay * sizeof *m->lay +
+	       (size_t)capcv * sizeof *m->cv +
 	       (size_t)nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
 }
 

@@ -40,18 +40,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Micro-batches one replica of c fits in T (0..N). */
+/* Micro-batches one replica of c fits in T (0..N): the curve is
+ * nondecreasing, so by bisection; past its stored values it runs within
+ * a period of its slope U's line, so a guess from that line brackets the
+ * answer in a few steps (galloping out when it does not). */
 int pm_m_of(const struct pm *m, const struct pm_class *c, double T)
 {
-	if (pm_bp(c, 1) > T)
+	if (pm_bp(m, c, 1) > T)
 		return 0;
-	double f = c->U > 0 ? floor((T - c->sig - c->E) / c->U) + 1 : m->N;
-	int k = f > m->N ? m->N : f < 1 ? 1 : (int)f;
-	while (k < m->N && pm_bp(c, k + 1) <= T)
-		k++;
-	while (k > 1 && pm_bp(c, k) > T)
-		k--;
-	return k;
+	if (pm_bp(m, c, m->N) <= T)
+		return m->N;
+	int lo = 1, hi = m->N;   /* bp(lo) <= T < bp(hi) */
+	int k0 = c->cvn > 1 ? c->cvn : 1;
+	if (k0 < m->N && pm_bp(m, c, k0) <= T && c->U > 0) {
+		double g = floor((T - pm_bp(m, c, k0)) / c->U) + k0;
+		int k = g >= m->N ? m->N - 1 : g < k0 ? k0 : (int)g;
+		int w = c->per + 1;
+		if (pm_bp(m, c, k) <= T) {
+			lo = k;
+			while (lo + w < m->N && pm_bp(m, c, lo + w) <= T) {
+				lo += w;
+				w *= 2;
+			}
+			hi = lo + w < m->N ? lo + w : m->N;
+		} else {
+			hi = k;
+			lo = k0;
+			while (hi - w > k0 && pm_bp(m, c, hi - w) > T) {
+				hi -= w;
+				w *= 2;
+			}
+			if (hi - w > k0)
+				lo = hi - w;
+		}
+	} else if (k0 < m->N && pm_bp(m, c, k0) > T) {
+		hi = k0;
+	}
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (pm_bp(m, c, mid) <= T)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The breakpoints <= T of classes idx[0..n), counted (their m_c(T)). */
@@ -70,8 +102,8 @@ double pm_prev_bp(const struct pm *m, const int *idx, int n, double T)
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
 		int k = pm_m_of(m, c, T);
-		if (k > 0 && pm_bp(c, k) > best)
-			best = pm_bp(c, k);
+		if (k > 0 && pm_bp(m, c, k) > best)
+			best = pm_bp(m, c, k);
 	}
 	return best;
 }
@@ -83,8 +115,8 @@ double pm_next_bp(const struct pm *m, const int *idx, int n, double T)
 	for (int j = 0; j < n; j++) {
 		const struct pm_class *c = &m->c[idx[j]];
 		int k = pm_m_of(m, c, T);
-		if (k < m->N && pm_bp(c, k + 1) < best)
-			best = pm_bp(c, k + 1);
+		if (k < m->N && pm_bp(m, c, k + 1) < best)
+			best = pm_bp(m, c, k + 1);
 	}
 	return best;
 }

@@ -15,10 +15,12 @@
  *    c sharing x_c of the N micro-batches.
  *  * Iteration time of one replica of class c running m micro-batches
  *    (1F1B; the form of Sailor, SOSP '25, and Metis, ATC '24):
- *       t_c(m) = (m - 1) U_c + Sigma_c + E_c,
- *    U_c the cycle and Sigma_c the fill (place_split.c), E_c the tail
- *    after the first stage's last backward: exposed DP sync and the
- *    optimizer step (place_tail.c).
+ *       t_c(m) + E_c,
+ *    t_c the 1F1B makespan of one replica as the simulator's task graph
+ *    gives it (place_time.c: stored up to a period, then periodic; its
+ *    slope U_c the steady cycle, Sigma_c = t_c(1) the fill), E_c the
+ *    tail after the first stage's last backward: exposed DP sync and
+ *    the optimizer step (place_tail.c).
  *  * Options. The plan-wide facts the tail depends on (the range [d, dhi]
  *    of the replicas D, the most DCs K, a link class q every pair of DCs
  *    used must be joined at, the DP sync mode) are enumerated outside the
@@ -32,7 +34,7 @@
  *    pruned and screened before GLPK sees it, and its LP's point rounded
  *    into a candidate plan (place_screen.c, place_round.c).
  *  * Search over T. Feasibility is monotone in T and the optimum T* is a
- *    breakpoint (m - 1) U_c + Sigma_c + E_c: per option a search over its
+ *    breakpoint t_c(m) + E_c: per option a search over its
  *    breakpoints below the best T so far, one probe each (place_search.c);
  *    T* is optimal for this model. A given plan can seed the incumbent
  *    (place_warm.c).
@@ -89,6 +91,9 @@ struct pm_class {
 	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
 	double U0;                     /* the split's slowest stage (pm_class_split) */
+	double ulin;                   /* t(m) >= sig + (m - 1) ulin for every m */
+	int cvo, cvn, per;             /* t(1 .. cvn) in pm.cv[cvo ..], then period per */
+	double dper;                   /* t(m + per) = t(m) + dper past cvn (place_time.c) */
 	double first;                  /* earliest sync bucket ready before stage 0's
 					* last backward ends (pm_class_tail) */
 	int ymax;
@@ -116,6 +121,8 @@ struct pm_cset {
 	int nc, capc;
 	int *lay;
 	int nlay, caplay;
+	double *cv;
+	int ncv, capcv;
 	int *order;
 	int Smax, nchain;
 	int natt;                      /* attempts its build made (push_class) */
@@ -157,6 +164,8 @@ struct pm {
 	int nc, capc;
 	int *lay;
 	int nlay, caplay;
+	double *cv;                    /* the classes' curves (place_time.c) */
+	int ncv, capcv;
 	int cur_d;                     /* d the classes were split for */
 	short *capt, *capn;            /* stage_cap by kind, S - 1, i (S <= 64): the
 					* classes' and the next d's */
@@ -232,7 +241,15 @@ static inline int pm_cap_of(const struct pm *m, int k, int i, int S)
 /* place_split.c */
 int pm_seg_of(const struct pm_class *c, int i, bool *end);
 int pm_class_split(struct pm *m, struct pm_class *c, int *lay);
-void pm_class_times(const struct pm *m, struct pm_class *c, const int *lay);
+int pm_class_times(struct pm *m, struct pm_class *c, const int *lay);
+
+/* place_time.c */
+double pm_curve(const struct pm *m, const struct pm_class *c, int mb);
+int pm_class_curve(struct pm *m, struct pm_class *c, const int *lay);
+int pm_curve_copy(struct pm *m, struct pm_class *c, const double *from);
+double pm_class_eval(const struct pm *m, const struct pm_class *c, const double *dx, int mb);
+bool pm_curve_le(const struct pm *m, const struct pm_class *a, double ea,
+		 const struct pm_class *b, double eb);
 
 /* place_classes.c */
 void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
@@ -270,10 +287,17 @@ struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const
 int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx, int n, double T,
 		   enum pm_goal goal, const struct pm_sol *ws, struct pm_sol *sol, struct gp_err *e);
 
-/* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
-static inline double pm_bp(const struct pm_class *c, int mb)
+/* How much earlier than stage 0's the last backward of stage i of class
+ * c ends (place_time.c). */
+static inline double pm_class_off(const struct pm *m, const struct pm_class *c, int i)
 {
-	return c->sig + c->E + (mb - 1) * c->U;
+	return m->cv[c->cvo + c->cvn + i];
+}
+
+/* Class c's breakpoint at mb micro-batches per replica: t_c(mb). */
+static inline double pm_bp(const struct pm *m, const struct pm_class *c, int mb)
+{
+	return pm_curve(m, c, mb) + c->E;
 }
 
 /* place_screen.c */

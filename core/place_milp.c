@@ -27,6 +27,7 @@ static void pm_free(struct pm *m)
 	free(m->k);
 	free(m->c);
 	free(m->lay);
+	free(m->cv);
 	free(m->qbw);
 	free(m->capt);
 	free(m->capn);
@@ -40,6 +41,7 @@ static void pm_free(struct pm *m)
 		free(m->sets[i].capt);
 		free(m->sets[i].c);
 		free(m->sets[i].lay);
+		free(m->sets[i].cv);
 		free(m->sets[i].order);
 	}
 	if (m->memo) {
@@ -583,6 +585,8 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 			x->E = c->E;
 			x->price = c->price;
 			x->ymax = c->ymax;
+			x->pm = &m;
+			x->ci = i;
 		}
 		struct gp_place_opt po = { op->one, op->one ? 1 : op->d, op->one ? 1 : op->dhi, op->K, m.N, op->wbw,
 					   pm_grad_ring_bytes(&m, op), m.bb, op->mode };
@@ -592,6 +596,12 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 	free(pc);
 	pm_free(&m);
 	return rc;
+}
+
+double gp_place_class_t(const struct gp_place_class *c, int mb)
+{
+	const struct pm *m = c->pm;
+	return pm_curve(m, &m->c[c->ci], mb);
 }
 
 /* Class i of m and class j of x are the same class, layer split and

@@ -15,9 +15,15 @@
 struct gp_place_class {
 	int pool[2], gpus[2], cnt[2], dc[2];   /* pool[1] -1: one pool */
 	int la, lb;                            /* links crossed, or -1 */
-	double U, sig, E, price;
+	double U, sig, E, price;           /* U: the curve's steady slope, sig: t(1) */
 	int ymax;
+	const void *pm;                        /* (for gp_place_class_t) */
+	int ci;
 };
+
+/* Class c's compute time t(mb) at mb micro-batches per replica (its
+ * breakpoint less E): valid during the visit that gave c. */
+double gp_place_class_t(const struct gp_place_class *c, int mb);
 
 /* One option: what the tail depends on plan-wide. */
 struct gp_place_opt {
@@ -52,5 +58,12 @@ struct gp_place_reuse {
 };
 int gp_place_milp_reuse(const struct gp_scenario *s, const struct gp_plan_opts *o, int d1,
 			int d2, struct gp_place_reuse *r, struct gp_err *e);
+
+/* The 1F1B makespan of one replica of S stages (forward f, backward b
+ * per micro-batch, delay d after each) at 1..N micro-batches into t: by
+ * the placement MILP's plain walk (how 0), its curve (1) or the walk that
+ * skips periodic pairs (2) (place_time.c). */
+int gp_place_1f1b(int S, const double *f, const double *b, const double *d, int N, int how,
+		  double *t);
 
 #endif

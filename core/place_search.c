@@ -3,7 +3,7 @@
  * (place_int.h), and the phases of the objectives around it.
  *
  * Feasibility is monotone in T, and the optimum T* is a breakpoint
- * (m - 1) U_c + Sigma_c + E_c: per option a binary search over the
+ * t_c(m) + E_c (place_time.c): per option a binary search over the
  * breakpoints below the best T so far (by rank, counted in closed form;
  * below a known best, first galloping down from it), one probe each
  * (place_screen.c). T* is then optimal for this model: OPTIMAL,
@@ -338,7 +338,7 @@ static bool screen_option(struct pm *m, const struct pm_best *best, int oi)
 		const struct pm_class *c = &m->c[j];
 		if (c->nseg > 2 || c->sig >= Tg)
 			continue;
-		double f = c->U > 0 ? floor((Tg - c->sig) / c->U) + 1 : m->N;
+		double f = c->ulin > 0 ? floor((Tg - c->sig) / c->ulin) + 1 : m->N;
 		if (f > mmax)
 			mmax = f > m->N ? m->N : (long)f;
 	}

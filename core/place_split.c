@@ -1,22 +1,18 @@
 /*
  * place_split.c: the layer split of a placement MILP class (place_int.h)
- * and the cycle U_c and fill Sigma_c that follow from it.
+ * and the times that follow from it.
  *
  * Layer split (outside the solver): the smallest U0 = max_i t_i (t_i =
  * F + B of stage i per micro-batch) under each stage's memory
  * (place_kinds.c), found per stage type by bisection on the layer count;
  * then the fewest compute seconds (layers to the faster segment); then
- * the lexicographically largest layer vector. From the split:
- *    Sigma_c = sum_i t_i + 2 sum_i delta_i, delta_i the boundary delay:
- *      the cost model's p2p time on the NICs inside a DC (as sim.c's
- *      intra_p2p), latency + 2bsh / bandwidth on a WAN link (one
- *      replica's share: approx., lockstep replicas share the link, which
- *      only the covering MILP's link rows bound);
- *    U_c = max(U0, max_i (sum_{j>=i} t_j + 2 sum_{j>=i} delta_j) / (S - i)):
- *      stage i keeps S - i micro-batches in flight around its round trip.
- * pm_class_times also sets the option-independent part of the tail
- * (c->first, place_tail.c).
- */
+ * the lexicographically largest layer vector. From the split, the class's
+ * curve t(m) (place_time.c: the 1F1B makespan as gp_simulate runs it,
+ * with each boundary's delay: the cost model's p2p time on the NICs
+ * inside a DC, latency + 2bsh / bandwidth on a WAN link for one replica;
+ * the uniform options re-walk it with lockstep replicas sharing the
+ * link), and the option-independent part of the tail (c->first,
+ * place_tail.c). */
 #include "place_int.h"
 
 #include <math.h>
@@ -30,16 +26,6 @@ int pm_seg_of(const struct pm_class *c, int i, bool *end)
 	if (end)
 		*end = i == acc - 1;
 	return s;
-}
-
-/* Boundary delay after stage i (0 after the last). */
-static double stage_delay(const struct pm *m, const struct pm_class *c, int i)
-{
-	bool end;
-	int s = pm_seg_of(c, i, &end);
-	if (i == c->S - 1)
-		return 0;
-	return end ? c->dcross[s] : m->k[c->kind[s]].delta;
 }
 
 struct pm_split {
@@ -146,37 +132,28 @@ int pm_class_split(struct pm *m, struct pm_class *c, int *lay)
 	return 0;
 }
 
-/* U_c and Sigma_c of a class from its split. */
-void pm_class_times(const struct pm *m, struct pm_class *c, const int *lay)
+/* The curve t(m) of a class from its split (place_time.c: sig, U and
+ * ulin with it), and the option-independent part of its tail. -1 out
+ * of memory. */
+int pm_class_times(struct pm *m, struct pm_class *c, const int *lay)
 {
 	int S = c->S;
-	double t[64], dl[64], U = 0, sig = 0;
-	for (int i = 0; i < S; i++) {
-		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
-		t[i] = lay[i] * k->x + (i == S - 1 ? k->lx : 0);
-		dl[i] = stage_delay(m, c, i);
-		if (t[i] > U)
-			U = t[i];
-		sig += t[i] + 2 * dl[i];
-	}
-	double acc = 0;
-	for (int i = S - 1; i >= 0; i--) {
-		acc += t[i] + 2 * dl[i];
-		if (acc / (S - i) > U)
-			U = acc / (S - i);
-	}
-	c->U = U;
-	c->sig = sig;
+	if (pm_class_curve(m, c, lay))
+		return -1;
 	/* As pm_class_tail's: option-independent, so pm_set_option can bound the
 	 * tail before computing it. */
-	double tl = 0, first = 0;
+	double first = 0, tmax = 0;
 	for (int i = 0; i < S; i++) {
 		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
 		double b = lay[i] * k->bl + (i == S - 1 ? k->lb : 0);
-		double f = tl + (m->sc->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
+		double f = pm_class_off(m, c, i) +
+			   (m->sc->job.sync_overlap ? b * (lay[i] - 1) / lay[i] : 0);
 		if (f > first)
 			first = f;
-		tl += b + dl[i];
+		tmax = fmax(tmax, lay[i] * k->x + (i == S - 1 ? k->lx : 0));
 	}
 	c->first = first;
+	/* The steady cycle is never shorter than the busiest stage. */
+	c->U = fmax(c->U, tmax);
+	return 0;
 }

@@ -297,14 +297,11 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 		mm->gen++;
 		mm->W = pm_grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
 	}
-	/* Per stage: kind, and the boundary delay after it. */
+	/* Per stage: its kind. */
 	int kd[64];
-	double dl[64];
 	for (int g = 0, i = 0; g < c->nseg; g++)
-		for (int j = 0; j < c->n[g]; j++, i++) {
+		for (int j = 0; j < c->n[g]; j++, i++)
 			kd[i] = c->kind[g];
-			dl[i] = i == c->S - 1 ? 0 : j == c->n[g] - 1 ? c->dcross[g] : m->k[kd[i]].delta;
-		}
 	double E = 0, tail = 0;
 	/* Plan-wide WAN sync (K >= 2): every stage of every replica shares
 	 * the ring's edges, which carry pm_grad_ring_bytes per iteration in all;
@@ -333,7 +330,7 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 		double x = exposed + v->opt - tail;
 		if (x > E || i == 0)
 			E = x;
-		tail += b + dl[i];
+		tail = i + 1 < c->S ? pm_class_off(m, c, i + 1) : 0;
 	}
 	/* A pipeline cut across DCs sends its last gradients back over a
 	 * link the ring's sync is already filling (processor sharing: every
@@ -394,21 +391,23 @@ int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 		idx[p] = i;
 	}
 	int kept = 0;
-	double bestE = INF;
+	const struct pm_class *ref = NULL;
 	for (int j = 0; j < n; j++) {
 		struct pm_class *c = &m->c[idx[j]];
 		if (j > 0 && memcmp(m->c[idx[j - 1]].sg, c->sg, sizeof c->sg))
-			bestE = INF;
-		/* Sorted by U within a signature: dominated iff an earlier one
-		 * has no larger fill + tail. The cycle rows weigh a class that
-		 * crosses a link by 1 / U: there only an equal U dominates. */
+			ref = NULL;
+		/* Sorted by U within a signature: dominated when the kept one
+		 * of least fill + tail has no breakpoint above this one's.
+		 * The cycle rows weigh a class that crosses a link by 1 / U:
+		 * there only an equal U dominates. */
 		if (c->la >= 0 && j > 0 && m->c[idx[j - 1]].U != c->U)
-			bestE = INF;
-		if (c->sig + c->E < bestE) {
-			bestE = c->sig + c->E;
-			c->on = true;
-			idx[kept++] = idx[j];
-		}
+			ref = NULL;
+		if (ref && pm_curve_le(m, ref, ref->E, c, c->E))
+			continue;
+		c->on = true;
+		idx[kept++] = idx[j];
+		if (!ref || c->sig + c->E < ref->sig + ref->E)
+			ref = c;
 	}
 	return kept;
 }

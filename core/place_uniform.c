@@ -12,10 +12,9 @@
  * [d, dhi] replicas of one class (any class, chains included), so every
  * stage's DP ring stays in its DC, holds exactly y replicas, and the
  * tail is the K = 1 one with rings of at most y (no WAN sync; y = 1,
- * only with d = 1: no sync at all). T(y) = (ceil(N / y) - 1) U_y +
- * Sigma_y + E(y), U_y and Sigma_y with each link boundary delayed by
- * latency + (1 + PM_SHARE (y - 1)) bb / bandwidth (lockstep replicas
- * share the link; PM_SHARE a compromise fitted by hand to gp_simulate),
+ * only with d = 1: no sync at all). T(y) = t_y(ceil(N / y)) + E(y),
+ * t_y the class's curve (place_time.c) with each link boundary delayed
+ * by latency + y bb / bandwidth (lockstep replicas share the link),
  * and T >= bb N / bandwidth per link crossed; y <= the pools', cycle
  * rows' and budget's limits. Solved per class, for wan_bytes and cost
  * too (pm_uni_obj: every y whose bound can still beat the best).
@@ -28,7 +27,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define PM_SHARE 0.5            /* the share of a link's other lockstep crossings a boundary message waits for */
 
 /* A lone replica of c taking all N micro-batches: its link (if any) must
  * keep up with its cycle; *req the time the link needs for them. */
@@ -54,7 +52,7 @@ int pm_solve_one(struct pm *m, int oi, const int *idx, int n, double below, stru
 		const struct pm_class *c = &m->c[idx[j]];
 		if (c->ymax < 1 || (m->budget > 0 && c->price > m->budget))
 			continue;
-		double t = pm_bp(c, m->N), req;
+		double t = pm_bp(m, c, m->N), req;
 		if (!lone_link(m, c, &req))
 			continue;   /* its cycle row */
 		if (req > t)
@@ -108,21 +106,27 @@ int pm_one_obj(const struct pm *m, int oi, const int *idx, int n, double T, enum
  * crosses carries bb N <= bandwidth T and y bb <= bandwidth U (its cycle
  * row). T falls with y, so per class the largest y the pools, cycle rows
  * and budget allow, and y = 1 when d = 1. No MILP. */
-static double uni_T(const struct pm *m, struct pm_class *c, int y, double E)
+static double uni_T(const struct pm *m, const struct pm_class *c, int y, double E, double cap)
 {
 	int mb = (m->N + y - 1) / y;
+	/* Unshared, every delay is shorter: a lower bound, enough above cap. */
+	double lb = pm_curve(m, c, mb) + E;
+	if (lb > cap)
+		return lb;
 	/* Lockstep replicas cross a link together: each boundary message
-	 * shares it with y - 1 others (latency + y bb / bandwidth). */
-	struct pm_class x = *c;
-	for (int b = 0; b + 1 < x.nseg; b++)
-		if (x.lk[b][0] >= 0) {
-			const struct gp_comm *l = &m->wan[x.lk[b][0]];
-			x.dcross[b] = l->lat + (1 + PM_SHARE * (y - 1)) * m->bb / l->bw;
+	 * shares it with the y - 1 others (latency + y bb / bandwidth, as
+	 * gp_simulate's processor sharing gives them). */
+	double dx[PM_MAXSEG];
+	bool shared = false;
+	for (int b = 0; b < PM_MAXSEG; b++) {
+		dx[b] = c->dcross[b];
+		if (b + 1 < c->nseg && c->lk[b][0] >= 0 && y > 1) {
+			const struct gp_comm *l = &m->wan[c->lk[b][0]];
+			dx[b] = l->lat + y * m->bb / l->bw;
+			shared = true;
 		}
-	if (c->la >= 0 && y > 1)
-		pm_class_times(m, &x, m->lay + x.off);
-	pm_class_sig(m, &x, x.sg);
-	double T = x.sig + E + (mb - 1) * x.U;
+	}
+	double T = shared ? pm_class_eval(m, c, dx, mb) + E : lb;
 	for (int b = 0; b + 1 < c->nseg; b++)
 		for (int w = 0; w < 2; w++)
 			if (c->lk[b][w] >= 0)
@@ -215,11 +219,11 @@ int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double 
 				break;
 			if (m->budget > 0 && yy * c->price > m->budget * (1 + 1e-12))
 				continue;
-			double t = uni_T(m, c, yy, yy == 1 ? c->E1 : Elo[i]);
+			double t = uni_T(m, c, yy, yy == 1 ? c->E1 : Elo[i], bt);
 			if (!(t < bt))
 				continue;
 			if (yy > o->d)
-				t = uni_T(m, c, yy, pm_class_tail(m, c, &oy[yy - o->d]));
+				t = uni_T(m, c, yy, pm_class_tail(m, c, &oy[yy - o->d]), bt);
 			if (t < bt) {
 				bt = t;
 				bc = i;
@@ -243,8 +247,9 @@ int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double 
 /* A uniform option in the wan_bytes or cost phase, in closed form: per
  * class and replicas y (pm_solve_uni's T(y) with the rings of exactly y),
  * the plans with T(y) <= Tlim (wan_bytes: 1.05 T*) and their objective;
- * those better than the best are taken. For cost, y T(y) >= N U_c + y
- * (Sigma_c - U_c) grows with y (U_c <= Sigma_c), which ends each class's
+ * those better than the best are taken. For cost, y T(y) >= N u + y
+ * (Sigma_c - u) grows with y (u = ulin <= Sigma_c: the curve is above
+ * that line, and sharing links only slows it), which ends each class's
  * scan. */
 int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim, struct pm_best *best,
 	       struct pm_sol *sol, struct pm_sol *cur, int d)
@@ -272,13 +277,13 @@ int pm_uni_obj(struct pm *m, int oi, enum gp_objective goal, double Tlim, struct
 			if (m->budget > 0 && y * c->price > m->budget * (1 + 1e-12))
 				break;
 			if (goal == GP_OBJ_COST &&
-			    c->price / 3600 * (m->N * c->U + y * (c->sig - c->U)) + eg >= best->obj)
+			    c->price / 3600 * (m->N * c->ulin + y * (c->sig - c->ulin)) + eg >= best->obj)
 				break;
-			/* T(y) >= Sigma_c + (ceil(N / y) - 1) U_c (tails >= 0). */
-			if (c->sig + ((m->N + y - 1) / y - 1) * c->U > Tlim)
+			/* T(y) >= Sigma_c + (ceil(N / y) - 1) ulin (tails >= 0). */
+			if (c->sig + ((m->N + y - 1) / y - 1) * c->ulin > Tlim)
 				continue;
 			double E = o->d == 1 ? pm_class_tail(m, c, &lone_opt) : pm_class_tail(m, c, &oy[y - o->d]);
-			double T = uni_T(m, c, y, E);
+			double T = uni_T(m, c, y, E, Tlim);
 			if (T > Tlim)
 				continue;
 			double v = eg + (goal == GP_OBJ_COST ? y * c->price * T / 3600 : 0);

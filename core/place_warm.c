@@ -138,7 +138,7 @@ static bool warm_counts(struct pm *m, const struct pm_opt *o, const struct gp_pl
 		if (cur->y[c] > 0) {
 			if (o->one || !m->c[c].on)
 				m->c[c].E = pm_class_tail(m, &m->c[c], o);
-			*T = fmax(*T, pm_bp(&m->c[c], (cur->x[c] + cur->y[c] - 1) / cur->y[c]));
+			*T = fmax(*T, pm_bp(m, &m->c[c], (cur->x[c] + cur->y[c] - 1) / cur->y[c]));
 		}
 	return ok;
 }

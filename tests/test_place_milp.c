@@ -179,7 +179,7 @@ static bool ex_pair_ok(const struct gp_scenario *s, int a, int b, double bw)
 static int ex_m(const struct gp_place_class *c, int N, double T)
 {
 	int m = 0;
-	while (m < N && c->sig + c->E + m * c->U <= T)
+	while (m < N && gp_place_class_t(c, m + 1) + c->E <= T)
 		m++;
 	return m;
 }
@@ -381,7 +381,7 @@ static int ex_visit_cost(void *ud, const struct gp_place_opt *o, const struct gp
 	int nb = 0;
 	for (int i = 0; i < n; i++)
 		for (int m = 1; m <= o->N; m++)
-			bp[nb++] = c[i].sig + c[i].E + (m - 1) * c[i].U;
+			bp[nb++] = gp_place_class_t(&c[i], m) + c[i].E;
 	qsort(bp, (size_t)nb, sizeof *bp, cmp_d);
 	x->minprice = true;
 	/* The cheapest $/h at the largest T bounds every T's from below (the
@@ -426,8 +426,8 @@ static int ex_visit(void *ud, const struct gp_place_opt *o, const struct gp_plac
 	int nb = 0;
 	for (int i = 0; i < n; i++)
 		for (int m = 1; m <= o->N; m++)
-			if (c[i].sig + c[i].E + (m - 1) * c[i].U < x->best)
-				bp[nb++] = c[i].sig + c[i].E + (m - 1) * c[i].U;
+			if (gp_place_class_t(&c[i], m) + c[i].E < x->best)
+				bp[nb++] = gp_place_class_t(&c[i], m) + c[i].E;
 	qsort(bp, (size_t)nb, sizeof *bp, cmp_d);
 	/* Feasibility is monotone in T: bisect over the breakpoints. */
 	if (nb && ex_feasible(x, c, n, bp[nb - 1])) {
