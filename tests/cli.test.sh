@@ -125,6 +125,8 @@ t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.
 t3 "plan --no-polish" "solver +milp (optimal|feasible): estimate [0-9.]+ m?s, bound .*; simulated [0-9.]+ m?s$" "$G" plan samples/p1.lua --no-polish
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
+t "plan milp proves its optimum (within the space named)" 0 "^proof +optimal over plans of <= [0-9]+ stages" "$G" plan samples/p1.lua --engine milp --no-polish
+t "plan milp: a polished plan below the bound takes the proof back" 3 "solver +milp feasible: .*polished by the search" "$G" plan samples/p1.lua --engine milp
 t "plan milp: no proof when its model misses the simulator" 3 "no proof: the model.s estimate differs" "$G" plan samples/p4.lua --engine milp --no-polish
 t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x
 "$G" compare samples/p4.lua --json >"$tmp/cmp.json" 2>&1
