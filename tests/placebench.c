@@ -6,7 +6,8 @@
  * synthetic Llama-3.1-405B cases up to 16 DCs x 4 GPU types x 4096 GPUs.
  * Targets (issue 3): P3 to a gap of at most 1 % in at most 0.1 s; the
  * 16 DC x 4 types x 4096 GPUs x 126 layers case to 1 % in at most 2 s.
- * Usage: placebench [time_limit_s] [max_case]
+ * Usage: placebench [time_limit_s] [max_case]; PLACEBENCH_CASE=i runs
+ * synthetic case i alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,8 +136,10 @@ int main(int argc, char **argv)
 {
 	double tl = argc > 1 ? atof(argv[1]) : 30;
 	int maxcase = argc > 2 ? atoi(argv[2]) : 100;
-	sample("samples/p3.lua", tl);
-	sample("samples/p4.lua", tl);
+	if (!getenv("PLACEBENCH_CASE")) {
+		sample("samples/p3.lua", tl);
+		sample("samples/p4.lua", tl);
+	}
 	static const int cases[][4] = {
 		{ 1, 1, 256, 126 }, { 2, 1, 512, 126 }, { 4, 2, 1024, 126 },
 		{ 4, 4, 1024, 126 }, { 8, 2, 2048, 126 }, { 8, 4, 2048, 126 },
@@ -145,7 +148,10 @@ int main(int argc, char **argv)
 	};
 	int n = (int)(sizeof cases / sizeof cases[0]);
 	printf("\nsynthetic Llama-3.1-405B (1 %% gap): DCs x types, GPUs, layers\n");
+	const char *only = getenv("PLACEBENCH_CASE");   /* one case, by its index */
 	for (int i = 0; i < n && i < maxcase; i++) {
+		if (only && atoi(only) != i)
+			continue;
 		struct gp_scenario *s = synth(cases[i][0], cases[i][1], cases[i][2], cases[i][3]);
 		if (!s)
 			continue;
