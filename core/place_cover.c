@@ -51,6 +51,17 @@ int pm_m_of(const struct pm *m, const struct pm_class *c, double T)
 	if (pm_bp(m, c, m->N) <= T)
 		return m->N;
 	int lo = 1, hi = m->N;   /* bp(lo) <= T < bp(hi) */
+	if (c->per == 1 && c->cvn > 0 && c->dper > 0 && c->tlast + c->E <= T) {
+		/* Past the transient the curve is a line: one division, then
+		 * a step either way for rounding. */
+		double g = floor((T - c->E - c->tlast) / c->dper) + c->cvn;
+		int k = g >= m->N ? m->N - 1 : (int)g;
+		while (k < m->N - 1 && pm_bp(m, c, k + 1) <= T)
+			k++;
+		while (k > 1 && pm_bp(m, c, k) > T)
+			k--;
+		return k;
+	}
 	int k0 = c->cvn > 1 ? c->cvn : 1;
 	if (k0 < m->N && pm_bp(m, c, k0) <= T && c->U > 0) {
 		double g = floor((T - pm_bp(m, c, k0)) / c->U) + k0;

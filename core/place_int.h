@@ -94,6 +94,7 @@ struct pm_class {
 	double ulin;                   /* t(m) >= sig + (m - 1) ulin for every m */
 	int cvo, cvn, per;             /* t(1 .. cvn) in pm.cv[cvo ..], then period per */
 	double dper;                   /* t(m + per) = t(m) + dper past cvn (place_time.c) */
+	double tlast;                  /* t(cvn) */
 	double first;                  /* earliest sync bucket ready before stage 0's
 					* last backward ends (pm_class_tail) */
 	int ymax;

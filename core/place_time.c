@@ -179,6 +179,7 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 	for (int mb = 1; mb <= top; mb++)
 		m->cv[m->ncv++] = walk(st, mb);
 	c->cvn = top;
+	c->tlast = top ? m->cv[c->cvo + top - 1] : 0;
 	if (N <= top)
 		return 0;
 	struct pt_state *h = malloc(sizeof *h * (PT_MAXPER + 1));
@@ -223,6 +224,7 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 	free(h);
 	if (!done && c->cvn >= 2)   /* (stored up to N: the last step stands for the slope) */
 		c->dper = m->cv[m->ncv - 1] - m->cv[m->ncv - 2];
+	c->tlast = c->cvn ? m->cv[c->cvo + c->cvn - 1] : 0;
 	return 0;
 }
 
@@ -257,6 +259,8 @@ int pm_curve_copy(struct pm *m, struct pm_class *c, const double *from)
 /* t(mb) of class c: stored, or a period further on. */
 double pm_curve(const struct pm *m, const struct pm_class *c, int mb)
 {
+	if (c->per == 1 && mb >= c->cvn && c->cvn > 0)   /* (the same sum, no cv) */
+		return c->tlast + (mb - c->cvn) * c->dper;
 	if (mb <= c->cvn)
 		return m->cv[c->cvo + mb - 1];
 	int k = (mb - c->cvn + c->per - 1) / c->per;
@@ -292,6 +296,7 @@ int pm_class_curve(struct pm *m, struct pm_class *c, const int *lay)
 	for (int i = 1; i < c->cvn; i++)
 		ul = fmin(ul, (v[i] - v[0]) / i);
 	c->ulin = ul == INF ? 0 : fmax(ul, 0);
+	c->tlast = c->cvn ? v[c->cvn - 1] : 0;
 	return 0;
 }
 

@@ -55,8 +55,13 @@ int pm_solve_one(struct pm *m, int oi, const int *idx, int n, double below, stru
 		double t = pm_bp(m, c, m->N), req;
 		if (!lone_link(m, c, &req))
 			continue;   /* its cycle row */
-		if (req > t)
+		if (req > t) {
+			/* The breakpoint at or above req is no less than req:
+			 * only worth a scan when req can still win. */
+			if (!(req < fmin(bt, below)))
+				continue;
 			t = pm_next_bp(m, idx, n, nextafter(req, -INF));
+		}
 		if (t < bt) {
 			bt = t;
 			bc = idx[j];
