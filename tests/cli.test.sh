@@ -33,8 +33,8 @@ t3() {
 	name=$1 pat=$2
 	shift 2
 	n=$((n + 1))
-	out=$("$@" 2>&1)
-	rc=$?
+	out=$( { "$@" 2>&1; echo $? >"$tmp/rc"; } | unwrap)
+	rc=$(cat "$tmp/rc")
 	if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && printf '%s\n' "$out" | grep -qE -- "$pat"; then
 		echo "ok $n - $name"
 	else
