@@ -9,6 +9,7 @@
  * the plan and report made of its solution, the message when nothing
  * fits.
  */
+#include "fmt.h"
 #include "place_int.h"
 #include "oom.h"
 #include "sim.h"
@@ -265,9 +266,10 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 			  !agree ? "the model's estimate differs from the simulated time of its own plan" :
 			  NULL;
 	size_t l = strlen(rep->note);
+	char ob[32];
 	if (own < INF)
-		snprintf(rep->note + l, sizeof rep->note - l, "; own plan simulated %.6g s (%+.2f %%)",
-			 own, 100 * (est - own) / own);
+		snprintf(rep->note + l, sizeof rep->note - l, "; own plan simulated %s (%+.2f %%)",
+			 gp_fmt_time(own, 4, ob, sizeof ob), 100 * (est - own) / own);
 	if (!why)
 		return;
 	l = strlen(rep->note);
@@ -297,15 +299,15 @@ static double own_sim(const struct pm *m, const struct gp_plan *p)
 static void report_note(const struct pm *m, const struct pm_best *best, const struct pm_sol *sol,
 			int pipes, bool warm, struct gp_plan_report *rep)
 {
-	char od[96];
+	char od[96], tb[32];
 	int used = 0;
 	for (int i = 0; i < m->nc; i++)
 		used += sol->y[i] > 0;
 	snprintf(rep->note, sizeof rep->note,
-		 "milp: T = %.6g s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipelines; S <= %d%s%s",
-		 best->T, m->probes, m->undecided, PM_PROBE_TL, m->screened, m->rounded, m->warm_used, rep->seconds, m->nopt,
+		 "milp: T = %s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipeline%s; S <= %d%s%s",
+		 gp_fmt_time(best->T, 4, tb, sizeof tb), m->probes, m->undecided, PM_PROBE_TL, m->screened, m->rounded, m->warm_used, rep->seconds, m->nopt,
 		 opt_desc(m, &m->opt[best->opt], od, sizeof od), m->nc, used, pipes,
-		 m->Smax, m->no_two ? "; two-segment classes dropped (too many)" :
+		 pipes == 1 ? "" : "s", m->Smax, m->no_two ? "; two-segment classes dropped (too many)" :
 		 m->trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
 		 m->trunc_chain ? "; chain classes cut (count or time)" : "");
 	if (warm) {
