@@ -23,6 +23,7 @@
 
 struct un_ctx {
 	const struct gp_scenario *sc;
+	const struct gp_plan *p;
 	const struct gp_result *r;
 	int *used;        /* GPUs per pool, flattened by off[] */
 	int *off;
@@ -147,6 +148,70 @@ static int un_count(struct un_ctx *c, const struct gp_plan *p)
 	return 0;
 }
 
+/* GPUs one replica of pipeline i takes of pool (d, q). */
+static int un_take(const struct gp_plan *p, int i, int d, int q)
+{
+	int take = 0;
+	for (int k = 0; k < p->pipes[i].nstages; k++) {
+		const struct gp_stage *st = &p->pipes[i].stages[k];
+		take += st->dc == d && st->pool == q ? st->tp : 0;
+	}
+	return take;
+}
+
+/* A pool of pipeline i other than (d, q) without room for one more of
+ * its replicas: its flat index, or -1 when every pool has room. */
+static int un_blocked_elsewhere(const struct un_ctx *c, int i, int d, int q)
+{
+	const struct gp_scenario *s = c->sc;
+	for (int d2 = 0; d2 < s->ndcs; d2++)
+		for (int q2 = 0; q2 < s->dcs[d2].npools; q2++) {
+			int need = (d2 == d && q2 == q) ? 0 : un_take(c->p, i, d2, q2);
+			int left = s->dcs[d2].pools[q2].count - un_pool_used(c, d2, q2);
+			if (need > left)
+				return c->off[d2] + q2;
+		}
+	return -1;
+}
+
+/* A pool used in part, and why when replicas come whole: the GPUs left
+ * are fewer than one more replica of any pipeline there takes of it, or
+ * that replica would also need GPUs another pool no longer has. Nothing
+ * when some pipeline could take one more replica (the planner's choice). */
+static void un_partial(const struct un_ctx *c, int d, int q, int idle, char *why, size_t n)
+{
+	const struct gp_scenario *s = c->sc;
+	int least = 0, other = -1, oi = -1;
+	for (int i = 0; i < c->p->npipes; i++) {
+		int take = un_take(c->p, i, d, q);
+		if (take == 0)
+			continue;
+		least = least == 0 || take < least ? take : least;
+		if (take > idle)
+			continue;
+		int b = un_blocked_elsewhere(c, i, d, q);
+		if (b < 0)
+			return;
+		if (other < 0) {
+			other = b;
+			oi = i;
+		}
+	}
+	if (other < 0) {
+		snprintf(why, n, "a replica of the pipelines there takes %d of its GPUs, more than the %d left",
+			 least, idle);
+		return;
+	}
+	int d2 = 0;
+	while (c->off[d2 + 1] <= other)
+		d2++;
+	int q2 = other - c->off[d2];
+	const struct gp_dc *dc = &s->dcs[d2];
+	snprintf(why, n, "one more replica of pipeline %d would also take %d GPUs of %s/%s, which has %d left",
+		 oi + 1, un_take(c->p, oi, d2, q2), dc->name, s->gpus[dc->pools[q2].gpu].name,
+		 dc->pools[q2].count - un_pool_used(c, d2, q2));
+}
+
 static int un_collect(struct un_ctx *c, struct gp_unused **out, int *n)
 {
 	const struct gp_scenario *s = c->sc;
@@ -167,7 +232,10 @@ static int un_collect(struct un_ctx *c, struct gp_unused **out, int *n)
 		for (int q = 0; c->dc_used[d] && q < s->dcs[d].npools; q++) {
 			int have = s->dcs[d].pools[q].count, take = un_pool_used(c, d, q);
 			struct gp_unused u = { .dc = d, .pool = q, .idle = have - take, .count = have };
-			if (take < have && un_push(out, n, &cap, &u))
+			if (take >= have)
+				continue;
+			un_partial(c, d, q, u.idle, u.why, sizeof u.why);
+			if (un_push(out, n, &cap, &u))
 				return -1;
 		}
 	return 0;
@@ -176,7 +244,7 @@ static int un_collect(struct un_ctx *c, struct gp_unused **out, int *n)
 int gp_unused_find(const struct gp_scenario *sc, const struct gp_plan *p,
 		   const struct gp_result *r, struct gp_unused **out, int *n)
 {
-	struct un_ctx c = { .sc = sc, .r = r };
+	struct un_ctx c = { .sc = sc, .p = p, .r = r };
 	*out = NULL;
 	*n = 0;
 	int rc = un_count(&c, p) ? -1 : un_collect(&c, out, n);

@@ -4,7 +4,8 @@
  * facts that explain it as far as the scenario shows them: no link to
  * the DCs in use, links much slower than the ones the plan crosses (or
  * too slow to carry the model's gradients within an iteration), a link
- * latency of a second or more (milliseconds written as seconds?). It
+ * latency of a second or more (milliseconds written as seconds?), fewer
+ * GPUs left in a pool than one more replica would take of it. It
  * reads the scenario, the plan and its simulated iteration; it never
  * plans.
  */

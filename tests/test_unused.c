@@ -3,7 +3,8 @@
  * DCs of which the plan uses two, each reason the scenario can give for
  * the third (a slower link, with the figures; a latency of seconds; no
  * link; gradients too slow for an iteration, in bytes and seconds worked
- * out here from the model's shape), and a pool used in part.
+ * out here from the model's shape), and a pool used in part: replicas
+ * that do not fit in what is left of it or of another pool, or room.
  */
 #include "testutil.h"
 #include "cost.h"
@@ -56,7 +57,50 @@ static void test_slower_link(void **state)
 		assert_int_equal(u[i].pool, 0);
 		assert_int_equal(u[i].idle, 4);
 		assert_int_equal(u[i].count, 8);
+		/* room for one more replica in both: the planner's choice, no reason */
+		assert_string_equal(u[i].why, "");
 	}
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
+/* Two replicas of a -> a -> b: TP 2 twice on a's pool of na GPUs (nodes
+ * of 2), TP 4 on b's of nb. */
+static struct gp_scenario *two_replicas(int na, int nb)
+{
+	return scen("return { dcs = {\n"
+		    "  { name = 'a', pools = { { gpu = 'H100', count = %d, per_node = 2 } } },\n"
+		    "  { name = 'b', pools = { { gpu = 'H100', count = %d, per_node = 4 } } } },\n"
+		    " links = { { 'a', 'b', bandwidth = Gbps(100), latency = ms(4) } },\n"
+		    " model = 'OPT-350M', job = { seq = 2048, global_batch = 8 },\n"
+		    " plan = { pipelines = { { micro_batches = 4, replicas = 2, stages = {\n"
+		    "  { dc = 'a', tp = 2, layers = { 1, 8 } }, { dc = 'a', tp = 2, layers = { 9, 16 } },\n"
+		    "  { dc = 'b', tp = 4, layers = { 17, 24 } } } } } } }",
+		    na, nb);
+}
+
+/* Replicas come whole: 2 GPUs left of a are fewer than the 4 a replica
+ * takes; 4 left of a, but b full, is b's doing. */
+static void test_pool_in_part(void **state)
+{
+	(void)state;
+	struct gp_result r;
+	int n;
+	struct gp_scenario *s = two_replicas(10, 8);
+	struct gp_unused *u = find(s, &n, &r);
+	assert_int_equal(n, 1);
+	assert_int_equal(u[0].dc, 0);
+	assert_int_equal(u[0].idle, 2);
+	assert_string_equal(u[0].why, "a replica of the pipelines there takes 4 of its GPUs, more than the 2 left");
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+	s = two_replicas(12, 8);
+	u = find(s, &n, &r);
+	assert_int_equal(n, 1);
+	assert_int_equal(u[0].idle, 4);
+	assert_string_equal(u[0].why, "one more replica of pipeline 1 would also take 4 GPUs of b/H100, which has 0 left");
 	free(u);
 	gp_result_free(&r);
 	gp_scenario_free(s);
@@ -125,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_latency_in_seconds),
 		cmocka_unit_test(test_no_link),
 		cmocka_unit_test(test_gradients_too_slow),
+		cmocka_unit_test(test_pool_in_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
