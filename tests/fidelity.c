@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "cost.h"
 #include "lua_cost.h"
 #include "lua_host.h"
@@ -346,38 +347,6 @@ static struct gp_scenario *row_scenario(const struct run *run, const struct row 
 
 /* --- statistics ------------------------------------------------------ */
 
-static void ranks(const double *v, int n, double *rk)
-{
-	for (int i = 0; i < n; i++) {
-		int less = 0, eq = 0;
-		for (int j = 0; j < n; j++) {
-			less += v[j] < v[i];
-			eq += v[j] == v[i];
-		}
-		rk[i] = less + (eq + 1) / 2.0; /* average rank of ties */
-	}
-}
-
-static double spearman(const double *a, const double *b, int n)
-{
-	double *ra = calloc((size_t)n + 1, sizeof *ra), *rb = calloc((size_t)n + 1, sizeof *rb);
-	double r = 0;
-	if (ra && rb && n >= 2) {
-		ranks(a, n, ra);
-		ranks(b, n, rb);
-		double ma = (n + 1) / 2.0, sab = 0, saa = 0, sbb = 0;
-		for (int i = 0; i < n; i++) {
-			sab += (ra[i] - ma) * (rb[i] - ma);
-			saa += (ra[i] - ma) * (ra[i] - ma);
-			sbb += (rb[i] - ma) * (rb[i] - ma);
-		}
-		r = saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0;
-	}
-	free(ra);
-	free(rb);
-	return r;
-}
-
 /* MAPE and Spearman of rows [0, n) of a set (or of all sets: all). */
 static void score(struct row *const *rows, int n, double *mape, double *rho)
 {
@@ -389,7 +358,7 @@ static void score(struct row *const *rows, int n, double *mape, double *rho)
 		ape += fabs(p[i] - m[i]) / m[i];
 	}
 	*mape = n ? 100 * ape / n : 0;
-	*rho = m && p ? spearman(m, p, n) : 0;
+	*rho = m && p ? gp_cal_spearman(m, p, n) : 0;   /* calibrate.c's, ties averaged */
 	free(m);
 	free(p);
 }

@@ -288,12 +288,6 @@ bool gp_app_dirty(const struct gp_app *a);
  * the file's own); *since: edits made after it. */
 const struct gp_plan_report *gp_app_plan_report(const struct gp_app *a, int *since);
 
-/* The share of the GPUs' time idle over the iteration (the bubble is
- * over the compute only), and of it after the last backward (waiting
- * for DP sync and the optimizer): the plan screen's and the Gantt's. */
-double gp_plan_idle(const struct gp_result *r);
-double gp_plan_idle_after(const struct gp_result *r);
-
 /* The command line: runs one command (":set ..." without the colon);
  * Tab completes the editor's last word. */
 void gp_app_command(struct gp_app *a, const char *line);

@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "app.h"
 #include "gantt_draw.h"
+#include "report.h"
 
 /* How a figure is written and which way is better (-1: lower, 1:
  * higher, 0: neither). */
@@ -32,7 +33,7 @@ static double m_time(const struct gp_result *r) { return r->iteration_time; }
 static double m_tokens(const struct gp_result *r) { return r->tokens_per_s; }
 static double m_mfu(const struct gp_result *r) { return r->mfu; }
 static double m_bubble(const struct gp_result *r) { return r->bubble; }
-static double m_idle(const struct gp_result *r) { return gp_plan_idle(r); }
+static double m_idle(const struct gp_result *r) { return gp_result_idle(r); }
 static double m_usd(const struct gp_result *r) { return r->usd_per_iteration; }
 static double m_wan(const struct gp_result *r) { return r->wan_bytes; }
 static double m_gpus(const struct gp_result *r) { return r->gpus; }

@@ -19,6 +19,7 @@
 #include "costtab.h"
 #include "gantt_draw.h"
 #include "scenario.h"
+#include "report.h"
 
 /* The label column is as wide as the longest label, up to two fifths
  * of the screen (at least LABEL_MIN); a longer label loses its middle. */
@@ -367,7 +368,7 @@ static void draw_figures(struct gp_app *a, struct gp_canvas *cv, struct gp_rect 
 	for (int i = 0; i < res->ndevs; i++)
 		sync = fmax(sync, res->devs[i].sync_exposed);
 	gp_unit_format(sync, GP_U_TIME, x, sizeof x);
-	double idle = gp_plan_idle(res), after = gp_plan_idle_after(res);
+	double idle = gp_result_idle(res), after = gp_result_idle_after(res);
 	snprintf(line, sizeof line, "iteration %s, MFU %.1f %%, GPUs idle %.0f %%: bubble %.0f %%, after the last backward %.0f %% (exposed DP sync %s); %s, %s",
 		 t, 100 * res->mfu, 100 * idle, 100 * (idle - after), 100 * after, x,
 		 gp_sched_name(res->schedule), a->run.sc->name);

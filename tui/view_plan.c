@@ -12,6 +12,7 @@
 #include "actions.h"
 #include "app.h"
 #include "form.h"
+#include "report.h"
 
 static void show(double v, enum gp_unit u, char *buf, size_t n)
 {
@@ -37,19 +38,6 @@ static double exposed_sync(const struct gp_result *r)
 	return x;
 }
 
-double gp_plan_idle(const struct gp_result *r)
-{
-	/* bubble is idle over [0, compute_end) (sim.h). */
-	double T = r->iteration_time;
-	return T > 0 ? 1 - (1 - r->bubble) * r->compute_end / T : 0;
-}
-
-double gp_plan_idle_after(const struct gp_result *r)
-{
-	double T = r->iteration_time;
-	return T > 0 ? (T - r->compute_end) / T : 0;
-}
-
 static void figures(struct gp_form *fm, const struct gp_app *a)
 {
 	const struct gp_result *r = &a->run.res;
@@ -69,10 +57,10 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
 	metric(fm, "bubble", v, "GPUs idle until the last backward");
-	double idle = gp_plan_idle(r);
+	double idle = gp_result_idle(r);
 	snprintf(v, sizeof v, "%.1f %%", 100 * idle);
 	snprintf(n, sizeof n, "bubble %.1f %% + %.1f %% after the last backward",
-		 fmax(0, 100 * (idle - gp_plan_idle_after(r))), 100 * gp_plan_idle_after(r));
+		 fmax(0, 100 * (idle - gp_result_idle_after(r))), 100 * gp_result_idle_after(r));
 	metric(fm, "GPU idle", v, n);
 	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
 	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
