@@ -242,7 +242,7 @@ if ! command -v tmux >/dev/null; then
 else
 	T="tmux -L gp$$ -f /dev/null"
 	mkdir -p "$tmp/cfg/geoplan"
-	printf 'return { theme = "light", keys = { ["view-gantt"] = { "3", "<C-g>" } } }\n' \
+	printf 'return { theme = "light", keys = { ["view-gantt"] = { "3", "<C-g>", "<F4>" } } }\n' \
 		>"$tmp/cfg/geoplan/config.lua"
 	$T new-session -d -x 100 -y 30 "XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/cfg $G samples/default.lua; echo EXIT=\$? >$tmp/exit; sleep 60"
 	wait_for() {
@@ -261,6 +261,12 @@ else
 	$T send-keys Tab Tab Enter C-u 1 0 G Enter
 	wait_for "re-planned by milp (optimal); u undoes: iteration 2.513s -> 1.636s" || ok=0
 	$T send-keys C-g   # bound in config.lua
+	wait_for "p1 s1 " || ok=0
+	# ... and the help screen lists it beside the built-in key.
+	$T send-keys ?
+	wait_for "3 <C-g> <F4> *view-gantt" || ok=0
+	wait_for "F43 view-gantt" || ok=0   # the F-key bar says what F4 now does
+	$T send-keys 3
 	wait_for "p1 s1 " || ok=0
 	$T send-keys : t h e m e Enter
 	wait_for "theme light; themes: colorblind, dark, high-contrast, light, mono" || ok=0

@@ -315,16 +315,25 @@ static void draw_status(struct gp_app *a, struct gp_canvas *cv)
 static int bar_item(const struct gp_app *a, int n, bool shrt, char *key, size_t nk, char *lab,
 		    size_t nl)
 {
-	int act = gp_fkey_action(a->view, n);
+	/* config.lua's bindings first, as the keys themselves go */
+	int act = gp_config_action(&a->cfg, GP_K_F(n));
+	if (act == GP_A_NONE)
+		act = gp_fkey_action(a->view, n);
 	if (act == GP_A_NONE)
 		return -1;
-	int keys[8], nkeys = gp_keymap_keys(a->view, act, keys, 8);
+	int keys[16], nkeys = 0;
+	for (int i = 0; i < a->cfg.nkeys && nkeys < 8; i++)
+		if (a->cfg.keys[i].action == act)
+			keys[nkeys++] = a->cfg.keys[i].key;
+	nkeys += gp_keymap_keys(a->view, act, keys + nkeys, 8);
 	char letter[16] = "";
-	for (int i = 0; i < nkeys && !shrt; i++)
-		if (keys[i] > 32 && keys[i] < 127) {
+	for (int i = 0; i < nkeys && !shrt; i++) {
+		int mine = gp_config_action(&a->cfg, keys[i]);
+		if (keys[i] > 32 && keys[i] < 127 && (mine == GP_A_NONE || mine == act)) {
 			snprintf(letter, sizeof letter, "%c", keys[i]);
 			break;
 		}
+	}
 	snprintf(key, nk, "F%d", n);
 	snprintf(lab, nl, "%s%s%s", letter, letter[0] ? " " : "", gp_action_label(act));
 	return act;

@@ -10,23 +10,43 @@
 #include "app.h"
 #include "form.h"
 
+/* The keys of act on a screen (ctx) as names, config.lua's first (they
+ * apply on every screen), less the built-in ones it gives another
+ * action; how many. */
+static int key_names(const struct gp_config *cfg, int view, int act, char *names, size_t n)
+{
+	int keys[8], nk = gp_keymap_keys(view, act, keys, 8), shown = 0;
+	names[0] = 0;
+	for (int i = 0; view == GP_CTX_GLOBAL && i < cfg->nkeys; i++)
+		if (cfg->keys[i].action == act && nk < 8)
+			keys[nk++] = cfg->keys[i].key;
+	for (int i = 0; i < nk; i++) {
+		int mine = gp_config_action(cfg, keys[i]), seen = 0;
+		if (mine != GP_A_NONE && mine != act)
+			continue;   /* config.lua took the key for another action */
+		for (int j = 0; j < i; j++)
+			seen |= keys[j] == keys[i];
+		if (seen)
+			continue;
+		char k[16];
+		gp_key_name(keys[i], k, sizeof k);
+		size_t l = strlen(names);
+		snprintf(names + l, n - l, "%s%s", shown++ ? " " : "", k);
+	}
+	return shown;
+}
+
 /* The actions bound on a screen (ctx) that the screen before did not
  * bind the same way. */
-static void keys_of(struct gp_form *fm, int view, bool only_own)
+static void keys_of(struct gp_form *fm, const struct gp_config *cfg, int view, bool only_own)
 {
 	for (int act = 0; act < GP_A__N; act++) {
-		int keys[8], n = gp_keymap_keys(view, act, keys, 8);
-		if (!n)
+		char names[64], global[64];
+		if (!key_names(cfg, view, act, names, sizeof names))
 			continue;
-		if (only_own && gp_keymap_keys(GP_CTX_GLOBAL, act, (int[8]){ 0 }, 8) == n)
+		if (only_own && key_names(cfg, GP_CTX_GLOBAL, act, global, sizeof global) &&
+		    !strcmp(global, names))
 			continue;
-		char names[64] = "";
-		for (int i = 0; i < n; i++) {
-			char k[16];
-			gp_key_name(keys[i], k, sizeof k);
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof names - l, "%s%s", i ? " " : "", k);
-		}
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, 22, GP_R_VALUE, "%s", names)->sel = true;
 		gp_form_cell(fm, 23, 15, GP_R_HEADER, "%s", gp_action_name(act));
@@ -39,11 +59,11 @@ static void build(struct gp_app *a, struct gp_form *fm)
 	gp_form_init(fm);
 	fm->width = a->w - 3;
 	gp_form_section(fm, "Keys on every screen");
-	keys_of(fm, GP_CTX_GLOBAL, false);
+	keys_of(fm, &a->cfg, GP_CTX_GLOBAL, false);
 	gp_form_section(fm, "Keys of the Gantt screen");
-	keys_of(fm, GP_V_GANTT, true);
+	keys_of(fm, &a->cfg, GP_V_GANTT, true);
 	gp_form_section(fm, "Keys of the compare screen");
-	keys_of(fm, GP_V_COMPARE, true);
+	keys_of(fm, &a->cfg, GP_V_COMPARE, true);
 	gp_form_section(fm, "Typing a value");
 	gp_form_text(fm, GP_R_TEXT, "Enter on a value opens it in the status line; Enter sets it, Esc keeps the old one.");
 	gp_form_text(fm, GP_R_TEXT, "Bandwidths: 100G (Gbit/s), 12.5GB/s, or Gbps(100); times: 35ms, 20us, 1.5s;");
