@@ -276,6 +276,26 @@ else
 	wait_for "needs 60x16" || ok=0
 	$T resize-window -x 100 -y 30
 	wait_for "3 Gantt" || ok=0
+	# A real click through the terminal (X10 mouse bytes, as tmux's
+	# terminal type declares them): on the Gantt tab, from the scenario.
+	$T send-keys 1
+	wait_for "Datacenters and pools" || ok=0
+	click() {   # click X Y: press and release at column X, row Y (0-based)
+		for b in 32 35; do
+			$T send-keys -l "$(printf '\033[M%b%b%b' "\\0$(printf %o $b)" \
+				"\\0$(printf %o $((33 + $1)))" "\\0$(printf %o $((33 + $2)))")"
+		done
+	}
+	x=$(awk 'NR == 1 { print index($0, "3 Gantt") }' "$tmp/pane")
+	click "$x" 0
+	wait_for "p1 s1 " || ok=0
+	# :set mouse=off gives the mouse back: the same click does nothing.
+	$T send-keys 1 : s e t Space m o u s e = o f f Enter
+	wait_for "Datacenters and pools" || ok=0
+	click "$x" 0
+	sleep 0.5
+	$T capture-pane -p >"$tmp/pane"
+	grep -q "Datacenters and pools" "$tmp/pane" || ok=0
 	$T send-keys q
 	wait_for "unsaved edit" || ok=0
 	$T send-keys Escape
@@ -312,7 +332,7 @@ else
 	grep -q "EXIT=0" "$tmp/exit" 2>/dev/null || ok=0
 	grep -qx "help" "$tmp/state/geoplan/history" 2>/dev/null || ok=0
 	if [ $ok -eq 1 ]; then
-		echo "ok $n - tmux: the real program edits, re-plans, cancels, resizes and quits with exit 0"
+		echo "ok $n - tmux: the real program edits, re-plans, cancels, takes clicks, resizes and quits with exit 0"
 	else
 		echo "not ok $n - tmux run"
 		sed 's/^/#   /' "$tmp/pane" | head -30
