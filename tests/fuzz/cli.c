@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,6 +382,21 @@ static int write_file(const char *path, const struct buf *b)
 	return fclose(f) || rc ? -1 : 0;
 }
 
+/* Appends to the description d of n bytes at *off, never past its end
+ * (a long seed path is cut, not written beyond). */
+static void addf(char *d, size_t n, int *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void addf(char *d, size_t n, int *off, const char *fmt, ...)
+{
+	if (*off < 0 || (size_t)*off >= n - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(d + *off, n - (size_t)*off, fmt, ap);
+	va_end(ap);
+	*off = k < 0 ? *off : (size_t)(*off + k) >= n ? (int)n - 1 : *off + k;
+}
+
 /* Run i: builds its input in dir, runs it, judges it. Returns 1 if it
  * failed (its input kept in o->out), 0 if it passed, -1 on a driver
  * error. */
@@ -393,14 +409,15 @@ static int one_run(const struct opts *op, long i, const char *dir, struct outcom
 	if (read_all(seed, &b))
 		return -1;
 	int nm = below(&s, 3) ? 1 : 2 + (int)below(&s, 3);
-	int off = snprintf(desc, descsz, "%s:", seed);
+	int off = 0;
+	addf(desc, descsz, &off, "%s:", seed);
 	for (int k = 0; k < nm; k++) {
 		const char *what = "";
 		if (mutate(&b, &s, &what)) {
 			free(b.p);
 			return -1;
 		}
-		off += snprintf(desc + off, descsz - (size_t)off, " %s", what);
+		addf(desc, descsz, &off, " %s", what);
 	}
 	char in[4096], out[4096], log[4096], set[256];
 	snprintf(set, sizeof set, "%s=%s", set_paths[below(&s, N(set_paths))],
@@ -419,16 +436,16 @@ static int one_run(const struct opts *op, long i, const char *dir, struct outcom
 	for (int k = 0; c[k]; k++)
 		argv[n++] = (char *)(!strcmp(c[k], "FILE") ? in : !strcmp(c[k], "OUT") ? out
 				     : !strcmp(c[k], "SET") ? set : c[k]);
-	off += snprintf(desc + off, descsz - (size_t)off, " | geoplan");
+	addf(desc, descsz, &off, " | geoplan");
 	for (int k = 1; k < n; k++)
-		off += snprintf(desc + off, descsz - (size_t)off, " %s",
+		addf(desc, descsz, &off, " %s",
 				!strcmp(c[k - 1], "SET") ? set : c[k - 1]);
 	if (run_child(argv, log, op->secs, oc))
 		return -1;
 	const char *why = judge(oc, log, op->mem_mb);
 	if (!why)
 		return 0;
-	snprintf(desc + off, descsz - (size_t)off, ": %s (exit %d, signal %d, %.1f s, %ld MB)",
+	addf(desc, descsz, &off, ": %s (exit %d, signal %d, %.1f s, %ld MB)",
 		 why, oc->rc, oc->sig, oc->secs, oc->rss_mb);
 	char keep[4096];
 	snprintf(keep, sizeof keep, "%s/fail-%llu-%ld.lua", op->out,
