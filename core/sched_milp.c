@@ -338,7 +338,9 @@ static int mem_nz(const struct sm_graph *g, int a, int b)
 }
 
 /* Counts what model_build would make (rows, nonzeros, binaries) under
- * horizon H; false when the deadline passed first. */
+ * horizon H; false when the deadline passed first. With over, the count
+ * stops once it passes the budget (sched_milp.h) and sets *over: the
+ * figures are then partial, only "more than the budget". */
 static bool model_size(const struct sm_graph *g, double H, struct model *md,
 		       struct gp_sched_milp_size *z, bool *over)
 {
