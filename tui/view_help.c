@@ -102,7 +102,7 @@ static bool action(struct gp_app *a, int act, const struct gp_key *k)
 static void status(struct gp_app *a, char *buf, size_t n)
 {
 	(void)a;
-	snprintf(buf, n, "Esc or ? goes back; 1 2 3 open the screens");
+	snprintf(buf, n, "Esc or ? goes back; 1 to 5 open the screens");
 }
 
 const struct gp_view_ops gp_view_help = {
