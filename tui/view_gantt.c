@@ -370,7 +370,7 @@ static void draw_figures(struct gp_app *a, struct gp_canvas *cv, struct gp_rect 
 	gp_unit_format(sync, GP_U_TIME, x, sizeof x);
 	double idle = gp_result_idle(res), after = gp_result_idle_after(res);
 	snprintf(line, sizeof line, "iteration %s, MFU %.1f %%, GPUs idle %.0f %%: bubble %.0f %%, after the last backward %.0f %% (exposed DP sync %s); %s, %s",
-		 t, 100 * res->mfu, 100 * idle, 100 * (idle - after), 100 * after, x,
+		 t, 100 * res->mfu, 100 * idle, fmax(0, 100 * (idle - after)), 100 * after, x,
 		 gp_sched_name(res->schedule), a->run.sc->name);
 	gp_cv_text(cv, r.x, r.y, r.w, gp_role(a->th, GP_R_HEADER), line);
 }
