@@ -14,7 +14,10 @@ CORE_SRC := $(wildcard core/*.c)
 TUI_SRC  := $(wildcard tui/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(B)/prelude.o
+# Lua compiled into the program, so a scenario or heuristic needs no
+# install: scripts/NAME.lua becomes the string gp_NAME_lua (- as _).
+EMBED := prelude heuristic-kit
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o) $(EMBED:%=$(B)/embed/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 # The TUI's objects but main's: what its unit tests link.
 TUI_LIB  := $(filter-out $(B)/tui/main.o,$(TUI_OBJ))
@@ -43,13 +46,12 @@ $(B)/tui/%.o: tui/%.c $(wildcard core/*.h tui/*.h) | $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -D_XOPEN_SOURCE=700 $(CFLAGS) $(LUA_CFLAGS) -Icore -Itui -c -o $@ $<
 
-# The prelude is compiled into the program: a scenario needs no install.
-$(B)/prelude.c: scripts/prelude.lua
-	@mkdir -p $(B)
-	{ echo 'const char gp_prelude_lua[] ='; \
+$(B)/embed/%.c: scripts/%.lua
+	@mkdir -p $(dir $@)
+	{ echo 'const char gp_$(subst -,_,$*)_lua[] ='; \
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
-$(B)/prelude.o: $(B)/prelude.c
+$(B)/embed/%.o: $(B)/embed/%.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/%: tests/%.c $(CORE_OBJ) $(TUI_LIB) $(wildcard tests/*.h) | $(B)/.deps-test

@@ -6,7 +6,9 @@
  * with a fresh read-only view of the scenario. Its queries
  * (geoplan.layer_time, ...) read the cost tables of the call; outside a
  * call they refuse. What plan() returns goes through the scenario
- * file's own plan reader, so a bad field is named by its path.
+ * file's own plan reader, so a bad field is named by its path. The
+ * heuristic kit (geoplan.kit) is loaded before the script, in its own
+ * environment over the same queries.
  */
 #include "lua_heur.h"
 
@@ -205,6 +207,24 @@ static void set_queries(lua_State *L, struct gp_lua_heur *h)
 
 /* --- loading ---------------------------------------------------------- */
 
+/* The heuristic kit, compiled in from scripts/heuristic-kit.lua. */
+extern const char gp_heuristic_kit_lua[];
+
+/* geoplan.kit: the kit run in its own environment over the queries at
+ * index q, its table then added to them, so the script's environment
+ * (a copy of the queries) has it too. */
+static int load_kit(struct gp_lua_heur *hs, int q, struct gp_err *e)
+{
+	lua_State *L = lh_state(hs->h);
+	if (lh_load_script(hs->h, "scripts/heuristic-kit.lua", gp_heuristic_kit_lua,
+			   strlen(gp_heuristic_kit_lua), 1, q, e))
+		return -1;
+	lh_freeze_env(L, -1, "the kit keeps its state in locals");
+	lua_pop(L, 1);
+	lua_setfield(L, q, "kit");
+	return 0;
+}
+
 static int take_table(struct gp_lua_heur *hs, struct gp_err *e)
 {
 	lua_State *L = lh_state(hs->h);
@@ -254,7 +274,8 @@ struct gp_lua_heur *gp_lua_heur_from_text(const char *name, const char *text, si
 	}
 	lua_State *L = lh_state(hs->h);
 	set_queries(L, hs);
-	if (lh_load_script(hs->h, name, text, len, 1, lua_gettop(L), e)) {
+	if (load_kit(hs, lua_gettop(L), e) ||
+	    lh_load_script(hs->h, name, text, len, 1, lua_gettop(L), e)) {
 		gp_lua_heur_free(hs);
 		return NULL;
 	}

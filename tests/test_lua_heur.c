@@ -2,7 +2,8 @@
  * test_lua_heur.c: heuristic scripts. A script's plan is the engine
  * "heuristic"'s, exactly; its queries answer from the cost tables; a bad
  * result is refused naming the field; the placement MILP warm-started
- * from it is never worse, as simulated.
+ * from it is never worse, as simulated; the kit's pieces (geoplan.kit)
+ * split layers by the closed form and build a plan that fits.
  */
 #include "testutil.h"
 #include "costtab.h"
@@ -119,6 +120,65 @@ static void test_queries_read_the_tables(void **state)
 	gp_scenario_free(s);
 }
 
+/* One pipeline on the fastest pool, from the kit's pieces. */
+static const char *const kit_one =
+	"local kit = geoplan.kit\n"
+	"return { plan = function(sc)\n"
+	"  local env = kit.env(sc, 1)\n"
+	"  local s = kit.best_on(env, { kit.pools(sc)[1] })\n"
+	"  kit.bounds(s)\n"
+	"  kit.spread({ s }, env.M)\n"
+	"  return { schedule = '1f1b', pipelines = kit.pipelines({ s }) }\n"
+	"end }\n";
+
+static void test_the_kit(void **state)
+{
+	(void)state;
+	struct gp_err e = { "" };
+	struct gp_scenario *s = gp_scenario_load("samples/p3.lua", &e);
+	assert_non_null(s);
+	struct gp_costtab *ct = gp_costtab_new(s, NULL, &e);
+	/* The split by speed: the fewest T with sum floor((T - e_j) / t_j)
+	 * = L: 8 + 2 layers at 1 and 3 s; 6 + 4 when the last stage also
+	 * takes 2 s of logits; 7 equal layers on 3 stages as 2, 2, 3. */
+	const char *sp = "(function() local n = geoplan.kit.split(%s) local v = 0 "
+			 "for _, x in ipairs(n) do v = v * 10 + x end return v end)()";
+	char ex[300];
+	snprintf(ex, sizeof ex, sp, "10, {1, 3}, {0, 0}");
+	assert_true(query(s, ct, ex) == 82);
+	snprintf(ex, sizeof ex, sp, "10, {1, 1}, {0, 2}");
+	assert_true(query(s, ct, ex) == 64);
+	snprintf(ex, sizeof ex, sp, "7, {1, 1, 1}, {0, 0, 0}");
+	assert_true(query(s, ct, ex) == 223);
+	/* Pools fastest first: the first is the fastest layer of any pool. */
+	double best = HUGE_VAL;
+	for (int d = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++) {
+			const struct gp_layer_cost *c = gp_costtab_layer(ct, d, q, 1, GP_RC_NONE);
+			best = fmin(best, c->t.f + c->t.b + c->t.w);
+		}
+	assert_true(query(s, ct, "geoplan.kit.pools(sc)[1].t1") == best);
+	assert_true(query(s, ct, "#geoplan.kit.pools(sc, 2)") == s->dcs[1].npools);
+	/* A heuristic of the kit's pieces: a plan that fits, every micro-batch
+	 * in it. */
+	struct gp_lua_heur *h = heur(kit_one);
+	struct gp_plan p;
+	assert_int_equal(gp_lua_heur_plan(h, s, ct, NULL, &p, &e), 0);
+	int m = 0;
+	for (int i = 0; i < p.npipes; i++)
+		m += p.pipes[i].micro_batches * p.pipes[i].replicas;
+	assert_int_equal(m, s->job.global_batch / s->job.micro_batch);
+	struct gp_sim_opts so = { 0 };
+	struct gp_result r;
+	assert_int_equal(gp_simulate(s, &p, &so, &r, &e), 0);
+	assert_true(r.fits);
+	gp_result_free(&r);
+	gp_plan_free(&p);
+	gp_lua_heur_free(h);
+	gp_costtab_free(ct);
+	gp_scenario_free(s);
+}
+
 static const char *refusal(const struct gp_scenario *s, const char *text)
 {
 	static struct gp_err e;
@@ -158,6 +218,9 @@ static void test_bad_heuristics_refused(void **state)
 		    "nmae: unknown field (did you mean 'name'?)");
 	assert_says(refusal(s, "local t = geoplan.layer_time(1, 1, 1)\nreturn { plan = function() end }"),
 		    "only inside plan()");
+	assert_says(refusal(s, "geoplan.kit.pools({ dcs = { { name = 'a', pools = { { gpu = 'H100' } } } } })\n"
+			       "return { plan = function() end }"),
+		    "only inside plan()");
 	/* Layers that do not cover the model: the validator's word. */
 	assert_says(refusal(s, "return { plan = function() return { pipelines = { { micro_batches = 64,"
 			       " stages = { { dc = 'ams', gpu = 'H100', layers = { 1, 31 } } } } } } end }"),
@@ -174,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_scripts_plan),
 		cmocka_unit_test(test_queries_read_the_tables),
+		cmocka_unit_test(test_the_kit),
 		cmocka_unit_test(test_bad_heuristics_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
