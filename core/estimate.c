@@ -9,8 +9,9 @@
  * sum_s(t_s + c_s) (1F1B with unequal stages; c_s: the activation's
  * transfer to the next stage), then the gradient sync its backward does
  * not hide and the optimizer step; WAN links are shared by everything
- * that crosses them. It mirrors sim.c's rules (DP groups by a stage's
- * middle layer, hierarchical rings, link sharing) in closed form.
+ * that crosses them. It mirrors sim.c's rules (a layer's DP group is
+ * every replica holding it, hierarchical rings, link sharing) in closed
+ * form.
  */
 #include "baseline.h"
 
@@ -70,10 +71,11 @@ struct est_ws {
 	double *tdev;        /* per device: its pipeline's time */
 	double *tloc, *bwin; /* its local gradient sync, the backward that hides it */
 	double *topt;        /* its optimizer step */
-	int *kk, *steps;     /* its DP group's DCs and ring steps, */
+	double *xfrac;       /* the share of its layers whose group spans DCs */
+	int *kk, *steps;     /* the DCs those groups span and ring steps, */
 	int *rings;          /* those DCs in index order (ndcs per device), */
-	int *cnt;            /* replicas per DC of the group at hand */
-	int *sorted;         /* per pipeline: its stages in layer order */
+	int *cnt;            /* replicas per DC holding the stage's middle layer */
+	int *lcnt;           /* replicas per DC holding layer l, [l * ndcs + dc] */
 	double bytes, every; /* one activation; steps per WAN sync */
 	bool hier;
 	int D, nd;           /* replicas, devices */
@@ -87,8 +89,10 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 		D += p->pipes[g].replicas;
 		nd += p->pipes[g].nstages;
 	}
-	double *a = calloc((size_t)(2 * nl + 4 * nd + 1), sizeof *a);
-	int *ia = calloc((size_t)(nd * (ndc + 3) + ndc + p->npipes + 1), sizeof *ia);
+	int L = s->model.layers;
+	double *a = calloc((size_t)(2 * nl + 5 * nd + 1), sizeof *a);
+	int *ia = calloc((size_t)nd * (size_t)(ndc + 3) + (size_t)(L + 2) * (size_t)ndc + 1,
+			 sizeof *ia);
 	if (!a || !ia) {
 		free(a);
 		free(ia);
@@ -100,18 +104,18 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 	w->tloc = w->tdev + nd;
 	w->bwin = w->tloc + nd;
 	w->topt = w->bwin + nd;
+	w->xfrac = w->topt + nd;
 	w->kk = ia;
 	w->steps = w->kk + nd;
 	w->rings = w->steps + nd;
 	w->cnt = w->rings + nd * ndc;
-	w->sorted = w->cnt + ndc;
-	for (int g = 0; g < p->npipes; g++) {
-		const struct gp_pipeline *pp = &p->pipes[g];
-		w->sorted[g] = 1;
-		for (int j = 0; j < pp->nstages && w->sorted[g]; j++)
-			w->sorted[g] = pp->stages[j].first <= pp->stages[j].last &&
-				       (j == 0 || pp->stages[j - 1].last < pp->stages[j].first);
-	}
+	w->lcnt = w->cnt + ndc;
+	for (int g = 0; g < p->npipes; g++)
+		for (int j = 0; j < p->pipes[g].nstages; j++) {
+			const struct gp_stage *st = &p->pipes[g].stages[j];
+			for (int l = st->first < 1 ? 1 : st->first; l <= st->last && l <= L; l++)
+				w->lcnt[(size_t)l * ndc + st->dc] += p->pipes[g].replicas;
+		}
 	w->bytes = gp_boundary_bytes(s);
 	w->every = s->job.sync_every;
 	w->hier = gp_plan_sync(s, p) == GP_SYNC_HIER;
@@ -146,49 +150,35 @@ static int est_hop(const struct bl_ctx *c, struct est_ws *w, const struct gp_pip
 	return 0;
 }
 
-/* Pipeline pp's stages holding layer x into w->cnt (per DC) and *Dg:
- * in layer order only the last stage starting at or before x can (a
- * binary search), else any. */
-static void est_holders(struct est_ws *w, const struct gp_pipeline *pp, bool sorted, int x,
-			int *Dg)
+/* The DP groups of stage st (device di), as sim.c forms them: a layer's
+ * is every replica holding it. The DCs of the groups that span DCs, in
+ * index order, become di's ring, carrying w->xfrac of its gradients; the
+ * middle layer's holders give the local ring (w->cnt). Returns the
+ * replicas, D: every one holds every layer. */
+static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct gp_stage *st,
+			int di)
 {
-	int lo = 0, hi = pp->nstages - 1;
-	if (sorted) {
-		while (lo < hi) {
-			int md = (lo + hi + 1) / 2;
-			if (pp->stages[md].first <= x)
-				lo = md;
-			else
-				hi = md - 1;
-		}
-		hi = lo;
+	int ndc = c->sc->ndcs, L = c->sc->model.layers, *ring = w->rings + di * ndc;
+	int lo = st->first < 1 ? 1 : st->first, hi = st->last > L ? L : st->last, cross = 0;
+	memset(ring, 0, (size_t)ndc * sizeof *ring);
+	for (int l = lo; l <= hi; l++) {
+		const int *row = w->lcnt + (size_t)l * ndc;
+		int k = 0;
+		for (int d = 0; d < ndc; d++)
+			k += row[d] > 0;
+		for (int d = 0; k > 1 && d < ndc; d++)
+			ring[d] |= row[d] > 0;
+		cross += k > 1;
 	}
-	for (int j = lo; j <= hi; j++) {
-		const struct gp_stage *st = &pp->stages[j];
-		if (st->first <= x && x <= st->last) {
-			w->cnt[st->dc] += pp->replicas;
-			*Dg += pp->replicas;
-		}
-	}
-}
-
-/* The DP group of stage st (device di), as sim.c forms it: every stage
- * holding st's middle layer. Its DCs, in index order, become di's ring;
- * returns the group's replicas (w->cnt: per DC). */
-static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct gp_plan *p,
-			const struct gp_stage *st, int di)
-{
-	int ndc = c->sc->ndcs, mid = (st->first + st->last) / 2, Dg = 0;
-	memset(w->cnt, 0, (size_t)ndc * sizeof *w->cnt);
-	for (int h = 0; h < p->npipes; h++)
-		est_holders(w, &p->pipes[h], w->sorted[h], mid, &Dg);
-	int k = 0, *ring = w->rings + di * ndc;
+	int k = 0;
 	for (int d = 0; d < ndc; d++)
-		if (w->cnt[d])
+		if (ring[d])
 			ring[k++] = d;
+	memcpy(w->cnt, w->lcnt + (size_t)((lo + hi) / 2) * ndc, (size_t)ndc * sizeof *w->cnt);
 	w->kk[di] = k;
-	w->steps[di] = w->hier ? k : Dg;
-	return Dg;
+	w->xfrac[di] = hi >= lo ? (double)cross / (hi - lo + 1) : 0;
+	w->steps[di] = w->hier ? k : w->D;
+	return w->D;
 }
 
 /* Stage st's gradient sync (device di, DP group of Dg replicas, R of
@@ -210,7 +200,7 @@ static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_st
 	if (k < 2)
 		return 0;
 	double wan = (hier ? 2.0 * (k - 1) / k : 2.0 * (Dg - 1) / Dg) *
-		     grad * R / Dg / w->every;
+		     grad * w->xfrac[di] * R / Dg / w->every;
 	for (int r = 0; r < k; r++) {
 		int l1 = link_idx(s, ring[r], ring[(r + 1) % k]);
 		int l2 = link_idx(s, ring[(r + 1) % k], ring[r]);
@@ -246,7 +236,7 @@ static int est_stage(const struct bl_ctx *c, struct est_ws *w, const struct gp_p
 	w->bwin[di] = se.b;
 	w->topt[di] = gp_costtab_optimizer(c->ct, st->dc, st->pool,
 					   se.params / st->tp / (s->job.zero && D > 1 ? D : 1));
-	int Dg = est_dp_group(c, w, p, st, di);
+	int Dg = est_dp_group(c, w, st, di);
 	return est_sync(c, w, st, &se, di, Dg, pp->replicas);
 }
 
@@ -294,8 +284,8 @@ static double est_slowest(const struct bl_ctx *c, const struct est_ws *w)
 
 /* The quick estimate of a plan's iteration time; INF when a stage looks
  * too big for its GPU or a transfer has no link. Mirrors sim.c's rules
- * (DP groups by a stage's middle layer, hierarchical rings, link
- * sharing) in closed form. */
+ * (a layer's DP group is every replica holding it, hierarchical rings,
+ * link sharing) in closed form. */
 double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p)
 {
 	struct est_ws w;

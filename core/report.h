@@ -22,7 +22,7 @@ double gp_result_idle_after(const struct gp_result *r);
 /* DP sync past the last backward, the worst stage's, s. */
 double gp_result_sync_exposed(const struct gp_result *r);
 /* Whether any stage has gradients to sync: another replica holds its
- * layers (counted as the simulator does, at the stage's middle layer). */
+ * layers (every replica holds every layer, so: more than one). */
 bool gp_report_syncs(const struct gp_plan *p);
 /* Whether the cost has prices in it: a GPU type the plan uses has a
  * price; a link the iteration sends bytes over has one. */

@@ -91,6 +91,7 @@ struct bucket {
 	double ready;
 	double shard;        /* bytes each TP rank all-reduces */
 	double wan;          /* bytes per ring edge across DCs, this device's share */
+	int32_t run;         /* its layers' DP group: the device's run */
 	int32_t src;         /* recording: the gradient task that made it ready */
 	double l0[2], l1[2]; /* its local phases, start and end (0, 0: none) */
 };
@@ -448,7 +449,7 @@ static void on_free(struct sim *s, int di)
 
 /* --- DP sync and the optimizer ------------------------------------- */
 
-static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes)
+static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes, int run)
 {
 	if (d->nbk == d->capbk) {
 		int nc = d->capbk ? d->capbk * 2 : 16;
@@ -463,19 +464,20 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes)
 	const struct gp_stage *st = &s->plan->pipes[d->g].stages[d->s];
 	/* This pipeline's replicas' share of the ring's WAN traffic. */
 	struct gp_sync_q q = { .bytes = bytes * s->g[d->g].R / d->D, .replicas = d->D,
-			       .dcs = d->k, .mode = s->mode,
+			       .dcs = d->runs[run].k, .mode = s->mode,
 			       .every = s->sc->job.sync_every };
 	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q),
-					   d->span, { 0, 0 }, { 0, 0 } };
+					   run, d->span, { 0, 0 }, { 0, 0 } };
 	return 0;
 }
 
 /* The last gradient task of chunk vs runs over [t0, t1]: its layers'
  * gradients are final one by one (backward order), in buckets of whole
- * layers; without overlap the whole device is one bucket once all its
- * chunks are done. A bucket holds at least max(40M, 1M x D) parameters
- * of the GPU's shard, Megatron-Core's default (DistributedDataParallel-
- * Config.bucket_size), so the rings' latency does not grow with D. */
+ * layers of one DP group (sync_run); without overlap the whole device is
+ * one bucket per group once all its chunks are done. A bucket holds at
+ * least max(40M, 1M x D) parameters of the GPU's shard, Megatron-Core's
+ * default (DistributedDataParallelConfig.bucket_size), so the rings'
+ * latency does not grow with D. */
 static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 {
 	struct dev *d = &s->d[di];
@@ -485,19 +487,25 @@ static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 	const struct gp_stage *st = &s->plan->pipes[d->g].stages[d->s];
 	/* Embedding and logits weights ride along, spread over the layers. */
 	double per_layer = d->grad_bytes / (st->last - st->first + 1);
-	int n = gr->vc[vs].layers;
 	d->chunks_total++;
 	if (!s->sc->job.sync_overlap) {
-		if (d->chunks_total == gr->v)
-			add_bucket(s, d, t1, d->grad_bytes);
+		for (int u = d->nruns - 1; d->chunks_total == gr->v && u >= 0; u--)
+			add_bucket(s, d, t1, per_layer * (d->runs[u].last - d->runs[u].first + 1), u);
 		return;
 	}
 	double shard = per_layer / s->sc->job.precision_bytes / st->tp;
 	double want = fmax(40e6, 1e6 * d->D);
+	int n = gr->vc[vs].layers, lo = gr->vc[vs].first, hi = lo + n - 1;
 	int g = shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
-	for (int k = 0; k < n; k += g) {
-		int e = k + g < n ? k + g : n;
-		add_bucket(s, d, t0 + (t1 - t0) * e / n, per_layer * (e - k));
+	/* From the chunk's last layer down, run by run. */
+	for (int u = d->nruns - 1; u >= 0; u--) {
+		int a = d->runs[u].first > lo ? d->runs[u].first : lo;
+		int b = d->runs[u].last < hi ? d->runs[u].last : hi;
+		for (int top = b; top >= a; top -= g) {
+			int bot = top - g + 1 > a ? top - g + 1 : a;
+			add_bucket(s, d, t0 + (t1 - t0) * (hi - bot + 1) / n,
+				   per_layer * (top - bot + 1), u);
+		}
 	}
 	sync_kick(s, di);
 }
@@ -511,9 +519,9 @@ static double local_phase(const struct sim *s, struct bucket *b, int k, double t
 	return t;
 }
 
-static double local_allreduce(const struct dev *d, double shard, int ranks)
+static double local_allreduce(const struct sync_run *u, double shard, int ranks)
 {
-	return gp_ring_allreduce(shard, ranks, d->local_bw, d->local_lat);
+	return gp_ring_allreduce(shard, ranks, u->local_bw, u->local_lat);
 }
 
 /* Recording: a local phase of device di's sync over [now, now + t),
@@ -575,11 +583,12 @@ static void sync_kick(struct sim *s, int di)
 		d->sync_dep = b->src;
 		d->sync_ready = b->ready;
 	}
+	const struct sync_run *u = &d->runs[b->run];
 	double t;
-	if (d->k <= 1)
-		t = local_allreduce(d, b->shard, d->D);
+	if (u->k <= 1)
+		t = local_allreduce(u, b->shard, d->D);
 	else if (s->mode == GP_SYNC_HIER)
-		t = local_allreduce(d, b->shard, d->local) / 2; /* reduce-scatter */
+		t = local_allreduce(u, b->shard, u->local) / 2; /* reduce-scatter */
 	else
 		t = 0;
 	record_sync(s, d, t);
@@ -590,13 +599,14 @@ static void on_sync(struct sim *s, int di)
 {
 	struct dev *d = &s->d[di];
 	struct bucket *b = &d->bk[d->bk_next];
-	if (d->k > 1 && d->phase == 0) {
+	const struct sync_run *u = &d->runs[b->run];
+	if (u->k > 1 && d->phase == 0) {
 		/* Across DCs: the k-way ring between DCs, every edge at once. */
 		d->phase = 1;
-		d->pending = d->k;
-		int steps = s->mode == GP_SYNC_HIER ? d->k : d->D;
-		for (int i = 0; i < d->k; i++) {
-			int a = d->ring[i], c = d->ring[(i + 1) % d->k];
+		d->pending = u->k;
+		int steps = s->mode == GP_SYNC_HIER ? u->k : d->D;
+		for (int i = 0; i < u->k; i++) {
+			int a = u->ring[i], c = u->ring[(i + 1) % u->k];
 			int li = sim_link_index(s->sc, a, c);
 			double lat = 2.0 * (steps - 1) * s->l[li].lat /
 				     s->sc->job.sync_every;
@@ -605,10 +615,10 @@ static void on_sync(struct sim *s, int di)
 		}
 		return;
 	}
-	if (d->k > 1 && d->phase == 1) {
+	if (u->k > 1 && d->phase == 1) {
 		d->phase = 2;
 		double t = s->mode == GP_SYNC_HIER
-			   ? local_allreduce(d, b->shard, d->local) / 2 : 0;
+			   ? local_allreduce(u, b->shard, u->local) / 2 : 0;
 		record_sync(s, d, t);
 		push(s, s->now + local_phase(s, b, 1, t), EV_SYNC, di, 0);
 		return;

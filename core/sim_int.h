@@ -32,7 +32,16 @@ struct heap {
 struct vcost {
 	double f, b, w;      /* w = 0 and b = B + W unless the schedule splits */
 	double act, wact;    /* activation bytes held from F to B, and to W */
-	int layers;
+	int layers, first;   /* how many, and the first (a layer number) */
+};
+
+/* Consecutive layers of a device that the same replicas hold in the same
+ * DCs: their gradients share one DP group (a ring across k DCs). */
+struct sync_run {
+	int first, last;
+	int k, local;        /* DCs, replicas of them in this device's DC */
+	int *ring;           /* the k DCs, in index order */
+	double local_bw, local_lat;
 };
 
 /* A pipeline (its R replicas run in lockstep): its shape, schedule,
@@ -61,9 +70,9 @@ struct dev {
 	/* DP sync */
 	struct bucket *bk;
 	int nbk, capbk, bk_next, phase, pending;
-	int D, k, local;     /* replicas in all, DCs, replicas in this DC */
-	int *ring;           /* the k DCs, in ring order */
-	double local_bw, local_lat;
+	int D;               /* replicas in all: every one holds every layer */
+	struct sync_run *runs;  /* the device's layers, first to last */
+	int nruns;
 	double cont;         /* compute lost per second of sync under it */
 	double grad_bytes;   /* whole stage, all TP ranks */
 	double t_opt, t_end;   /* optimizer time, and when it ends */
@@ -93,6 +102,7 @@ struct sim {
 	int ng;
 	struct dev *d;
 	int nd;
+	int *lcnt;           /* set-up only: replicas per DC holding layer l, [l * ndcs + dc] */
 	struct lnk *l;
 	int nl;
 	struct xfer *x;

@@ -4,9 +4,10 @@
  *
  * Per stage, the cost tables (costtab.h) give the layer times and
  * memory, the optimizer step and the model state's bytes, from which an
- * `auto` stage takes the cheapest recomputation that fits. A stage's DP group is the
- * set of replicas, over all pipelines, that hold its middle layer; its
- * ring crosses their DCs. Time-aware schedules (xdc-greedy, xdc-milp)
+ * `auto` stage takes the cheapest recomputation that fits. A layer's
+ * gradients are all-reduced by every replica, over all pipelines (each
+ * holds every layer once); a stage's layers fall in runs held in the same
+ * DCs, and each run's ring crosses its DCs. Time-aware schedules (xdc-greedy, xdc-milp)
  * are generated once a pipeline's costs are known (sim_sched.c).
  */
 #include "sim_int.h"
@@ -55,6 +56,9 @@ static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *
 		int vs = gp_vs_of(gr->S, gr->vshape, st, ch), nl = chunk_layers(n, gr->v, ch);
 		struct vcost *v = &vc[vs];
 		v->layers = nl;
+		v->first = x->first;
+		for (int c2 = 0; c2 < ch; c2++)
+			v->first += chunk_layers(n, gr->v, c2);
 		v->f = nl * c->layer->t.f;
 		v->b = nl * c->layer->t.b;
 		v->w = nl * c->layer->t.w;
@@ -170,51 +174,79 @@ static double choose_recompute(struct sim *s, int g, int st, double stat,
 
 /* --- set-up ---------------------------------------------------------- */
 
-/* Which DCs hold the replicas that share this stage's gradients: for
- * every pipeline, the stage holding the middle layer of this one. */
-static int dp_group(struct sim *s, struct dev *d)
+/* s->lcnt: for every layer, the replicas per DC holding it (in every
+ * pipeline, the stage that holds it). */
+static int layer_holders(struct sim *s)
 {
 	const struct gp_plan *p = s->plan;
-	const struct gp_stage *me = &p->pipes[d->g].stages[d->s];
-	int mid = (me->first + me->last) / 2;
 	int ndc = s->sc->ndcs;
-	int *cnt = calloc((size_t)ndc, sizeof *cnt);
-	d->ring = calloc((size_t)ndc, sizeof *d->ring);
-	if (!cnt || !d->ring) {
-		free(cnt);
+	s->lcnt = gp_xcalloc((size_t)(s->sc->model.layers + 1) * (size_t)ndc, sizeof *s->lcnt);
+	if (!s->lcnt)
 		return gp_errf(s->e, "out of memory");
-	}
-	d->D = 0;
 	for (int g = 0; g < p->npipes; g++)
 		for (int j = 0; j < p->pipes[g].nstages; j++) {
 			const struct gp_stage *x = &p->pipes[g].stages[j];
-			if (x->first <= mid && mid <= x->last) {
-				cnt[x->dc] += p->pipes[g].replicas;
-				d->D += p->pipes[g].replicas;
-			}
+			for (int l = x->first; l <= x->last; l++)
+				s->lcnt[(size_t)l * ndc + x->dc] += p->pipes[g].replicas;
 		}
-	d->k = 0;
+	return 0;
+}
+
+/* Run u of device d, its layers' holders in cnt: its ring (refused when
+ * two neighbours have no link) and its local channel: NVLink when the
+ * DC's replicas share one node, else the NICs, r of them per node
+ * carrying the ring's channels (Megatron places TP innermost, then DP). */
+static int run_ring(struct sim *s, struct dev *d, struct sync_run *u, const int *cnt)
+{
+	const struct gp_stage *me = &s->plan->pipes[d->g].stages[d->s];
+	int ndc = s->sc->ndcs;
+	u->ring = calloc((size_t)ndc, sizeof *u->ring);
+	if (!u->ring)
+		return gp_errf(s->e, "out of memory");
+	u->k = 0;
 	for (int i = 0; i < ndc; i++)
 		if (cnt[i])
-			d->ring[d->k++] = i;
-	d->local = cnt[me->dc];
-	free(cnt);
-	for (int i = 0; d->k > 1 && i < d->k; i++) {
-		int a = d->ring[i], b = d->ring[(i + 1) % d->k];
+			u->ring[u->k++] = i;
+	u->local = cnt[me->dc];
+	for (int i = 0; u->k > 1 && i < u->k; i++) {
+		int a = u->ring[i], b = u->ring[(i + 1) % u->k];
 		if (!gp_find_link(s->sc, a, b))
-			return gp_errf(s->e, "plan.pipelines[%d].stages[%d]: its gradient sync crosses from \"%s\" to \"%s\", which have no link",
-				       d->g + 1, d->s + 1, s->sc->dcs[a].name,
-				       s->sc->dcs[b].name);
+			return gp_errf(s->e, "plan.pipelines[%d].stages[%d]: the gradient sync of layers %d-%d crosses from \"%s\" to \"%s\", which have no link",
+				       d->g + 1, d->s + 1, u->first, u->last,
+				       s->sc->dcs[a].name, s->sc->dcs[b].name);
 	}
-	/* The local ring: NVLink when the DC's replicas of this stage share
-	 * one node, else the NICs, r of them per node carrying the ring's
-	 * channels (Megatron places TP innermost, then DP). */
-	int ranks = d->k > 1 && s->mode == GP_SYNC_HIER ? d->local : d->D;
+	int ranks = u->k > 1 && s->mode == GP_SYNC_HIER ? u->local : d->D;
 	struct gp_comm c = gp_costtab_dp_ring(s->ct, s->sc, me->dc, me->pool, me->tp, ranks);
-	d->local_bw = c.bw;
-	d->local_lat = c.lat;
-	d->cont = gp_costtab_contention(s->ct, me->dc, me->pool);
+	u->local_bw = c.bw;
+	u->local_lat = c.lat;
 	return 0;
+}
+
+/* Device d's DP groups: its layers in runs held by the same replicas in
+ * the same DCs (pipelines that cut the model at other layers make more
+ * than one), D the replicas of all pipelines. */
+static int dp_group(struct sim *s, struct dev *d, int D)
+{
+	const struct gp_plan *p = s->plan;
+	const struct gp_stage *me = &p->pipes[d->g].stages[d->s];
+	int ndc = s->sc->ndcs, n = me->last - me->first + 1, rc = 0;
+	d->runs = gp_xcalloc((size_t)n, sizeof *d->runs);
+	if (!d->runs)
+		return gp_errf(s->e, "out of memory");
+	d->D = D;
+	d->nruns = 0;
+	size_t row = (size_t)ndc * sizeof *s->lcnt;
+	for (int l = me->first; l <= me->last; l++) {
+		const int *cnt = s->lcnt + (size_t)l * ndc;
+		if (d->nruns && !memcmp(cnt, cnt - ndc, row))
+			d->runs[d->nruns - 1].last = l;
+		else
+			d->runs[d->nruns++] = (struct sync_run){ .first = l, .last = l };
+	}
+	for (int i = 0; i < d->nruns && !rc; i++)
+		rc = run_ring(s, d, &d->runs[i], s->lcnt + (size_t)d->runs[i].first * ndc);
+	d->cont = gp_costtab_contention(s->ct, me->dc, me->pool);
+	return rc;
 }
 
 /* Records the first device whose peak memory exceeds its GPU's. */
@@ -353,13 +385,13 @@ static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
 		sim_check_fit(s, r, di);
 	d->stat = stat;
 	r->gpus += x->tp * pp->replicas;
-	return dp_group(s, d) ? -1 : 0;
+	return dp_group(s, d, D) ? -1 : 0;
 }
 
 int sim_setup(struct sim *s, struct gp_result *r)
 {
 	const struct gp_plan *p = s->plan;
-	if (setup_alloc(s, r))
+	if (setup_alloc(s, r) || layer_holders(s))
 		return -1;
 	int D = 0;
 	for (int g = 0; g < p->npipes; g++)
@@ -374,6 +406,8 @@ int sim_setup(struct sim *s, struct gp_result *r)
 		if (is_xdc(p) && sim_gen_timed(s, g, r))
 			return -1;
 	}
+	free(s->lcnt);
+	s->lcnt = NULL;
 	return 0;
 }
 
@@ -441,9 +475,12 @@ void sim_free(struct sim *s)
 	free(s->g);
 	for (int i = 0; i < s->nd; i++) {
 		free(s->d[i].bk);
-		free(s->d[i].ring);
+		for (int u = 0; s->d[i].runs && u < s->d[i].nruns; u++)
+			free(s->d[i].runs[u].ring);
+		free(s->d[i].runs);
 	}
 	free(s->d);
+	free(s->lcnt);
 	for (int i = 0; i < s->nl; i++)
 		free(s->l[i].h);
 	free(s->l);

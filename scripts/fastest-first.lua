@@ -19,9 +19,9 @@
 --  4. Repeat with the GPUs left, fastest pools first, keeping a shape
 --     only if it shortens the whole plan's estimate: the micro-batches
 --     spread over every replica by speed, plus the gradients' ring step
---     over the WAN (geoplan syncs the stages holding the same middle
---     layer over a ring through their DCs, in the scenario's order; a
---     ring between two DCs without a link is refused).
+--     over the WAN (geoplan syncs each layer's gradients over a ring
+--     through the DCs of the stages holding it, in the scenario's order;
+--     a ring between two DCs without a link is refused).
 --  5. Spread the micro-batches over the replicas by speed. The plan's
 --     schedule is 1F1B.
 --
@@ -65,30 +65,32 @@ local function best_shape(env, first)
   return s
 end
 
--- The gradient rings: for every stage, the DCs (in the scenario's
--- order) of all stages holding its middle layer, as geoplan syncs them.
--- Nil when a ring has two neighbours without a link; else the seconds
--- of the slowest ring's step across the WAN: 2(k-1)/k of the model's
--- 16-bit gradients over each link of k DCs (geoplan.p2p_time).
+-- The gradient rings: for every layer, the DCs (in the scenario's
+-- order) of the stages holding it, as geoplan syncs them. Nil when a
+-- ring has two neighbours without a link; else the seconds of the
+-- busiest link direction's share: 2(k-1)/k of each layer's 16-bit
+-- gradients on every edge of its ring of k DCs (geoplan.p2p_time).
 local function rings(env, shapes)
-  local worst = 0
-  for _, a in ipairs(shapes) do
-    for j = 1, a.S do
-      local mid, dcs = (a.first[j] + a.last[j]) // 2, {}
-      for _, b in ipairs(shapes) do
-        for i = 1, b.S do
-          if b.first[i] <= mid and mid <= b.last[i] then dcs[b.stages[i].d] = true end
-        end
-      end
-      local ring = {}
-      for d = 1, env.ndcs do if dcs[d] then ring[#ring + 1] = d end end
-      local k = #ring
-      for i = 1, k > 1 and k or 0 do
-        local from, to = ring[i], ring[i % k + 1]
-        if not env.linked[from][to] then return nil end
-        worst = math.max(worst, geoplan.p2p_time(from, to, 2 * (k - 1) / k * env.grad_bytes))
+  local load, per_layer = {}, env.grad_bytes / env.L
+  for l = 1, env.L do
+    local dcs, ring = {}, {}
+    for _, s in ipairs(shapes) do
+      for i = 1, s.S do
+        if s.first[i] <= l and l <= s.last[i] then dcs[s.stages[i].d] = true break end
       end
     end
+    for d = 1, env.ndcs do if dcs[d] then ring[#ring + 1] = d end end
+    local k = #ring
+    for i = 1, k > 1 and k or 0 do
+      local from, to = ring[i], ring[i % k + 1]
+      if not env.linked[from][to] then return nil end
+      local key = from * 4096 + to
+      load[key] = (load[key] or 0) + 2 * (k - 1) / k * per_layer
+    end
+  end
+  local worst = 0
+  for key, bytes in pairs(load) do
+    worst = math.max(worst, geoplan.p2p_time(key // 4096, key % 4096, bytes))
   end
   return worst
 end

@@ -221,6 +221,38 @@ static void test_link_sharing(void **state)
 	gp_scenario_free(s2);
 }
 
+/* A layer's gradients are all-reduced by every replica holding it: two
+ * pipelines cut at layers 4 and k send over the WAN the gradients of
+ * layers 5..k only, from the two stages that hold them in different DCs
+ * (hierarchical: each sends its half, R / D, of them both ways); the
+ * embedding and output layer ride along, spread over their stages'
+ * layers. */
+static void test_sync_by_layer(void **state)
+{
+	(void)state;
+	for (int k = 4; k <= 7; k++) {
+		struct gp_scenario *s = scen(
+			"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 64 } } },"
+			"                 { name = 'b', pools = { { gpu = 'H100', count = 64 } } } },"
+			" links = { { 'a', 'b', bandwidth = 1e9, latency = 0.01 } },"
+			" model = { layers = 8, hidden = 1024, heads = 16, vocab = 1000 },"
+			" job = { seq = 1024, global_batch = 8, sync = { mode = 'hierarchical' } },"
+			" plan = { schedule = '1f1b', pipelines = {"
+			"   { micro_batches = 4, stages = { { dc = 'a', layers = { 1, 4 } }, { dc = 'b', layers = { 5, 8 } } } },"
+			"   { micro_batches = 4, stages = { { dc = 'a', layers = { 1, %d } }, { dc = 'b', layers = { %d, 8 } } } } } } }",
+			k, k + 1);
+		struct gp_result r = run(s);
+		double P = gp_layer_params(&s->model), E = gp_embedding_params(&s->model);
+		double want = s->job.precision_bytes * (k - 4) * ((4 * P + E) / 4 + (k * P + E) / k);
+		double got = 0;
+		for (int i = 0; i < r.nlinks; i++)
+			got += r.links[i].sync_bytes;
+		assert_close(got, want, 1e-9);
+		gp_result_free(&r);
+		gp_scenario_free(s);
+	}
+}
+
 /* The schedules keep every dependency: a forward of (vs, mb) starts after
  * the forward of (vs - 1, mb) ended, a backward after the next stage's. */
 static void test_dependencies_hold(void **state)
@@ -421,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_xdc_greedy_grid),
 		cmocka_unit_test(test_xdc_greedy_memory),
 		cmocka_unit_test(test_span_deps),
+		cmocka_unit_test(test_sync_by_layer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
