@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fmt.h"
 #include "sim.h"
 
 static const struct gp_engine engines[] = {
@@ -154,6 +155,16 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 	return t;
 }
 
+/* Seconds as the reports write them; "none" for no plan. */
+static const char *fmt_or_none(double t, char *buf, size_t n)
+{
+	if (!isfinite(t)) {
+		snprintf(buf, n, "none");
+		return buf;
+	}
+	return gp_fmt_time(t, 4, buf, n);
+}
+
 /* The polish ends by `end` (the request's deadline). */
 static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_plan *out, struct gp_plan_report *rep, double end)
@@ -191,12 +202,14 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	/* A plan simulated below the bound refutes the proof. */
 	double low = fmin(fmin(own, tw), fmin(ts, tg));
 	if (o->objective == GP_OBJ_TIME && low < rep->bound * (1 - 1e-9)) {
+		char a[32], b[32];
+		size_t l = strlen(rep->note);
+		snprintf(rep->note + l, sizeof rep->note - l,
+			 "; no proof: a plan the polish simulated (%s) beats the MILP's bound (%s), so the plan space the bound covers missed it; bound = the work bound",
+			 gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b));
 		rep->status = GP_MILP_FEASIBLE;
 		rep->bound = fmin(rep->floor, low);
 		rep->gap = (rep->objective - rep->bound) / rep->objective;
-		size_t l = strlen(rep->note);
-		snprintf(rep->note + l, sizeof rep->note - l,
-			 "; no proof: a plan simulated below the bound, bound = the work bound");
 	}
 	const char *kept = "the MILP's";
 	if (warm_best) {
@@ -220,10 +233,12 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	gp_plan_free(&ps);
 	gp_plan_free(&pg);
 	rep->seconds += now_s() - t0;
+	char a1[32], a2[32], a3[32];
 	size_t l = strlen(rep->note);
 	snprintf(rep->note + l, sizeof rep->note - l,
-		 "; simulated: MILP's plan %.4g s, search %.4g s, search seeded with %s %.4g s%s: %s plan kept",
-		 own, ts, o->warm ? "them and the warm plan" : "both", tg,
+		 "; simulated: MILP's plan %s, search %s, search seeded with %s %s%s: %s plan kept",
+		 fmt_or_none(own, a1, sizeof a1), fmt_or_none(ts, a2, sizeof a2),
+		 o->warm ? "them and the warm plan" : "both", fmt_or_none(tg, a3, sizeof a3),
 		 warm_best ? ", the warm plan as given better" : "", kept);
 }
 
@@ -252,9 +267,9 @@ static int check_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
 }
 
 /* The warm plan from another engine, when asked: its failure only
- * leaves the engine cold. */
+ * leaves the engine cold, and says why in *we. */
 static bool warm_from(const struct gp_scenario *s, const struct gp_plan_req *rq,
-		      struct gp_plan *w)
+		      struct gp_plan *w, struct gp_err *we)
 {
 	if (!rq->warm)
 		return false;
@@ -263,8 +278,26 @@ static bool warm_from(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	wo.polish = false;
 	wo.progress = NULL;
 	struct gp_plan_report wr;
-	struct gp_err we = { "" };
-	return rq->warm->fn(s, &wo, w, &wr, &we) == 0;
+	return rq->warm->fn(s, &wo, w, &wr, we) == 0;
+}
+
+/* The note says the warm start failed and why, the message on one line
+ * (a script's error comes with blank lines and a traceback's). */
+static void note_warm_failed(struct gp_plan_report *rep, const char *engine, const char *msg)
+{
+	size_t l = strlen(rep->note), n = sizeof rep->note;
+	l += (size_t)snprintf(rep->note + l, n - l, "%swarm start from %s failed, started without it: ",
+			      l ? "; " : "", engine);
+	if (l >= n)
+		return;
+	for (const char *p = msg; *p && l + 2 < n; p++) {
+		bool sp = *p == ' ' || *p == '\n' || *p == '\t';
+		if (!sp || rep->note[l - 1] != ' ')
+			rep->note[l++] = sp ? ' ' : *p;
+	}
+	while (l && rep->note[l - 1] == ' ')
+		l--;
+	rep->note[l < n ? l : n - 1] = 0;
 }
 
 int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
@@ -281,7 +314,8 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	memset(out, 0, sizeof *out);
 	*rep = (struct gp_plan_report){ .engine = eng->name, .status = GP_MILP_ERROR };
 	struct gp_plan w = { 0 };
-	bool have = (eng->flags & GP_ENGINE_WARM) && warm_from(s, rq, &w);
+	struct gp_err we = { "" };
+	bool have = (eng->flags & GP_ENGINE_WARM) && warm_from(s, rq, &w, &we);
 	if (have)
 		o.warm = &w;
 	/* The limit is the request's: an engine that is polished leaves
@@ -292,6 +326,8 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	if (pol && o.time_limit > 0)
 		eo.time_limit = 0.75 * o.time_limit;
 	int rc = eng->fn(s, &eo, out, rep, e);
+	if (rc == 0 && we.msg[0])
+		note_warm_failed(rep, rq->warm->name, we.msg);
 	if (rc == 0 && pol && !gp_plan_cancelled(&o))
 		polish(s, &o, out, rep, o.time_limit > 0 ? end : HUGE_VAL);
 	if (rc == 0 && check_plan(s, &o, eng, rep->engine ? rep->engine : eng->name, out, e)) {

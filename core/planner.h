@@ -60,7 +60,7 @@ struct gp_plan_report {
 	double gap;
 	double seconds;
 	double estimate_s;        /* the engine's own iteration-time estimate */
-	char note[512];           /* what the engine assumed or why it failed */
+	char note[1024];          /* what the engine assumed or why it failed */
 	/* milp with polish: its own plan as simulated, and whether the
 	 * search's plan replaced it. */
 	bool has_own;
