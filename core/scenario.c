@@ -349,6 +349,20 @@ static int range_lat(const char *f, const char *what, const char *field, double 
 		       f, what, field, v, helper, v, v, helper);
 }
 
+bool gp_scenario_doubt(const struct gp_scenario *s, char *buf, size_t n)
+{
+	for (int i = 0; i < s->nlinks; i++) {
+		const struct gp_link *l = &s->links[i];
+		if (l->latency >= GP_LATENCY_DOUBT) {
+			snprintf(buf, n, "links[%s-%s].latency: %g s: milliseconds written as seconds? ms(%g) is %g ms",
+				 s->dcs[l->from].name, s->dcs[l->to].name, l->latency, l->latency,
+				 l->latency);
+			return true;
+		}
+	}
+	return false;
+}
+
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 {
 	const char *f = s->path;

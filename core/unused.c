@@ -14,7 +14,6 @@
 #include <string.h>
 
 /* A latency this long is a typo more often than a link. */
-#define UN_LATENCY_SUSPECT 1.0   /* s */
 /* Links at most this fraction of the slowest one in use are "slower". */
 #define UN_SLOWER 0.5
 /* A gradient transfer longer than this share of the iteration is "too
@@ -42,7 +41,7 @@ static bool un_latency(const struct un_ctx *c, int d, char *why, size_t n)
 	const struct gp_scenario *s = c->sc;
 	for (int i = 0; i < s->nlinks; i++) {
 		const struct gp_link *l = &s->links[i];
-		if ((l->from == d || l->to == d) && l->latency >= UN_LATENCY_SUSPECT) {
+		if ((l->from == d || l->to == d) && l->latency >= GP_LATENCY_DOUBT) {
 			char t[32];
 			snprintf(why, n, "link %s -> %s has a latency of %s: milliseconds written as seconds? ms(%g) is %g ms",
 				 s->dcs[l->from].name, s->dcs[l->to].name,

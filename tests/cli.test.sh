@@ -119,6 +119,9 @@ t "plan --warm milp" 2 "--warm: expected plan, megatron, dp-across-dcs, atlas, s
 t3 "plan --warm plan" "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p6.lua --warm plan --no-polish
 t3 "plan --warm plan, plan made invalid by --set: left out" "warm plan: the file's plan is left out: .*has 8" "$G" plan samples/default.lua --warm plan --set 'dcs[ams].pools[1].count=8' --no-polish
 t "plan --warm plan, no plan" 2 "--warm plan: the scenario has no plan to start from" "$G" plan samples/p6.lua --warm plan --set plan=nil
+t "check: a WAN latency in seconds is doubted, not refused" 0 \
+	"warning: .*: links\[ams-fra\]\.latency: 35 s: milliseconds written as seconds\? ms\(35\) is 35 ms" \
+	"$G" check samples/default.lua --set 'links[ams-fra].latency=35'
 printf '%s\n' "return { name = 'nil-index', plan = function() local x = nil return x.y end }" >"$tmp/badh.lua"
 t3 "plan: a heuristic that fails as the warm start is said, on one line" \
 	"warm start from heuristic failed, started without it: [^ ]*badh.lua:1: attempt to index a nil value \(local 'x'\) while running plan\(\)" \

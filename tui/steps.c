@@ -58,6 +58,9 @@ int cli_load(struct gp_run *r, const struct args *a, bool planning)
 	cli_run_setup(r, a);
 	if (gp_run_load(r, a->file, a->sets, a->nsets, &e))
 		return cli_fail(a, EXIT_INPUT, "%s", e.msg);
+	char doubt[256];
+	if (gp_scenario_doubt(r->sc, doubt, sizeof doubt))
+		fprintf(stderr, "geoplan: warning: %s: %s\n", a->file, doubt);
 	return EXIT_OK;
 }
 
