@@ -78,6 +78,7 @@ t "interleaved override" 0 "interleaved x2 chunks" "$G" sim samples/default.lua 
 t "gantt writes svg" 0 "" "$G" gantt samples/default.lua -o "$tmp/g.svg"
 t "gantt is svg" 0 "<svg" head -3 "$tmp/g.svg"
 t "gantt unwritable" 1 "/nonexistent/g.svg" "$G" gantt samples/default.lua -o /nonexistent/g.svg
+t "gantt -o x.png: refused, the chart is SVG" 2 "gantt: -o .*x.png: expected a name ending in .svg" "$G" gantt samples/default.lua -o "$tmp/x.png"
 # A plan that does not fit: exit 4, naming the stage and the bytes.
 sed 's/tp = 4, layers = { 1, 13 }/tp = 1, layers = { 1, 20 }/; s/layers = { 14, 26 }/layers = { 21, 26 }/' \
 	samples/default.lua >"$tmp/big.lua"

@@ -5,6 +5,9 @@
 #include "cli.h"
 #include "report.h"
 
+#include <string.h>
+#include <strings.h>
+
 static int write_svg(FILE *f, const void *ud)
 {
 	const struct gp_run *r = ud;
@@ -15,6 +18,10 @@ static int run(const struct args *a)
 {
 	if (!a->out)
 		return cli_usage_error(a, "gantt needs -o FILE.svg");
+	size_t n = strlen(a->out);
+	if (strcmp(a->out, "-") && (n < 4 || strcasecmp(a->out + n - 4, ".svg")))
+		return cli_usage_error(a, "gantt: -o %s: expected a name ending in .svg (the chart is SVG; rsvg-convert turns it into a PNG)",
+				       a->out);
 	struct gp_run r;
 	gp_run_init(&r);
 	int rc = cli_load(&r, a, false);
