@@ -167,3 +167,21 @@ char *gp_fmt_grouped(double v, char *buf, size_t n)
 		buf[o < n ? o : n - 1] = 0;
 	return buf;
 }
+
+char *gp_fmt_one_line(const char *msg, char *buf, size_t n)
+{
+	size_t l = 0;
+	if (!n)
+		return buf;
+	for (const char *p = msg; *p && l + 1 < n; p++) {
+		bool sp = *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r';
+		if (!sp)
+			buf[l++] = *p;
+		else if (l && buf[l - 1] != ' ')
+			buf[l++] = ' ';
+	}
+	while (l && buf[l - 1] == ' ')
+		l--;
+	buf[l] = 0;
+	return buf;
+}

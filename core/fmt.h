@@ -35,5 +35,9 @@ char *gp_fmt_pct(double frac, char *buf, size_t n);
 /* A count with thousands grouped, no exponent: "67,540", "1,692,000"
  * (rounded to whole numbers; beyond 1e15 "%.4g"). */
 char *gp_fmt_grouped(double v, char *buf, size_t n);
+/* A message on one line, for a note or a table cell: runs of spaces,
+ * tabs and newlines (a script's error has blank lines) as one space,
+ * none at either end; cut to fit buf. */
+char *gp_fmt_one_line(const char *msg, char *buf, size_t n);
 
 #endif

@@ -281,23 +281,13 @@ static bool warm_from(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	return rq->warm->fn(s, &wo, w, &wr, we) == 0;
 }
 
-/* The note says the warm start failed and why, the message on one line
- * (a script's error comes with blank lines and a traceback's). */
+/* The note says the warm start failed and why, on one line. */
 static void note_warm_failed(struct gp_plan_report *rep, const char *engine, const char *msg)
 {
-	size_t l = strlen(rep->note), n = sizeof rep->note;
-	l += (size_t)snprintf(rep->note + l, n - l, "%swarm start from %s failed, started without it: ",
-			      l ? "; " : "", engine);
-	if (l >= n)
-		return;
-	for (const char *p = msg; *p && l + 2 < n; p++) {
-		bool sp = *p == ' ' || *p == '\n' || *p == '\t';
-		if (!sp || rep->note[l - 1] != ' ')
-			rep->note[l++] = sp ? ' ' : *p;
-	}
-	while (l && rep->note[l - 1] == ' ')
-		l--;
-	rep->note[l < n ? l : n - 1] = 0;
+	char one[sizeof rep->note];
+	size_t l = strlen(rep->note);
+	snprintf(rep->note + l, sizeof rep->note - l, "%swarm start from %s failed, started without it: %s",
+		 l ? "; " : "", engine, gp_fmt_one_line(msg, one, sizeof one));
 }
 
 int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,

@@ -127,6 +127,9 @@ printf '%s\n' "return { name = 'nil-index', plan = function() local x = nil retu
 t3 "plan: a heuristic that fails as the warm start is said, on one line" \
 	"warm start from heuristic failed, started without it: [^ ]*badh.lua:1: attempt to index a nil value \(local 'x'\) while running plan\(\)" \
 	"$G" plan samples/p4.lua --heuristic "$tmp/badh.lua" --no-polish
+t "compare: a heuristic that fails is its own row, by its name" 0 \
+	"^nil-index +no plan: [^ ]*badh.lua:1: attempt to index a nil value \(local 'x'\) while running plan\(\)" \
+	"$G" compare samples/p4.lua --heuristic "$tmp/badh.lua" --time-limit 2
 t3 "plan sync auto: p5 goes flat" '^  sync = "flat",' "$G" plan samples/p5.lua --no-polish
 t "sim plan.sync overrides the job's" 0 "^DP sync +flat, every iteration" "$G" sim samples/p5.lua --set plan.sync=flat
 t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.lua --warm

@@ -122,6 +122,19 @@ static void test_no_exponent(void **state)
 			}
 }
 
+/* A script's error on one line: blank lines and tabs fold into single
+ * spaces, none at the ends; a small buffer cuts it. */
+static void test_one_line(void **state)
+{
+	(void)state;
+	char b[64];
+	assert_string_equal(gp_fmt_one_line("a.lua:3: bad (local 'x')\n\n\twhile running plan()\n", b,
+					    sizeof b),
+			    "a.lua:3: bad (local 'x') while running plan()");
+	assert_string_equal(gp_fmt_one_line("  \n ", b, sizeof b), "");
+	assert_string_equal(gp_fmt_one_line("abc  def", b, 6), "abc d");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +142,7 @@ int main(void)
 		cmocka_unit_test(test_si_bytes_rates),
 		cmocka_unit_test(test_usd),
 		cmocka_unit_test(test_no_exponent),
+		cmocka_unit_test(test_one_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

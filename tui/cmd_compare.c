@@ -88,6 +88,8 @@ static int compare(struct gp_run *r, const struct args *a, const struct gp_plan_
 		const char *name = gp_engine_at(k)->name;
 		if ((gp_engine_at(k)->flags & GP_ENGINE_SCRIPT) && !r->heur)
 			continue;
+		if (gp_engine_at(k)->flags & GP_ENGINE_SCRIPT)
+			name = gp_lua_heur_name(r->heur);   /* the row it has when it plans */
 		struct gp_err e = { "" };
 		int rc = plan_one(r, base, a, k, &e);
 		if (rc && a->json) {
@@ -97,7 +99,9 @@ static int compare(struct gp_run *r, const struct args *a, const struct gp_plan_
 			gp_table_set(t, C_ENGINE, "%s", name);
 			size_t l = strlen(name);   /* the row names the engine */
 			bool named = !strncmp(e.msg, name, l) && !strncmp(e.msg + l, ": ", 2);
-			gp_table_note(t, C_TIME, "no plan: %s", e.msg + (named ? l + 2 : 0));
+			char one[sizeof e.msg];
+			gp_table_note(t, C_TIME, "no plan: %s",
+				      gp_fmt_one_line(e.msg + (named ? l + 2 : 0), one, sizeof one));
 		} else if (a->json) {
 			json_row(j, r);
 		} else {
