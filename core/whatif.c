@@ -261,28 +261,74 @@ static void sens_try(struct sens *x, struct gp_knob *g, int *k, const char *what
 	++*k;
 }
 
-/* Each direction the base iteration sends bytes over: its bandwidth,
- * then its latency. */
+/* The reverse direction of link i, or -1. */
+static int reverse_of(const struct gp_scenario *s, int i)
+{
+	const struct gp_link *l = gp_find_link(s, s->links[i].to, s->links[i].from);
+	return l ? (int)(l - s->links) : -1;
+}
+
+/* Each link the base iteration sends bytes over, both directions at once
+ * (a faster link is faster both ways, and a direction made faster alone
+ * leaves its twin the bottleneck of a ring): its bandwidth, then its
+ * latency. A direction without a twin goes alone. */
 static void link_knobs(struct sens *x, const struct gp_result *base, struct gp_knob *g, int *k,
 		       int *skipped)
 {
 	struct gp_scenario *s = x->s;
 	for (int i = 0; i < s->nlinks; i++) {
-		if (i >= base->nlinks || base->links[i].bytes <= 0) {
-			++*skipped;
+		int r = reverse_of(s, i);
+		if (r >= 0 && r < i)
+			continue;   /* the pair, from its first direction */
+		bool busy = (i < base->nlinks && base->links[i].bytes > 0) ||
+			    (r >= 0 && r < base->nlinks && base->links[r].bytes > 0);
+		if (!busy) {
+			*skipped += r >= 0 ? 2 : 1;
 			continue;
 		}
-		struct gp_link keep = s->links[i];
+		struct gp_link keep = s->links[i], keep_r = r >= 0 ? s->links[r] : keep;
 		char what[128];
-		snprintf(what, sizeof what, "link %s -> %s", s->dcs[keep.from].name,
-			 s->dcs[keep.to].name);
-		s->links[i].bandwidth *= 1.1;
-		sens_try(x, g, k, what, "bandwidth x 1.1");
-		s->links[i] = keep;
-		s->links[i].latency /= 1.1;
-		sens_try(x, g, k, what, "latency / 1.1");
-		s->links[i] = keep;
+		snprintf(what, sizeof what, "link %s %s %s", s->dcs[keep.from].name,
+			 r >= 0 ? "<->" : "->", s->dcs[keep.to].name);
+		for (int kn = 0; kn < 2; kn++) {
+			for (int j = 0; j < 2; j++) {
+				struct gp_link *l = j ? (r >= 0 ? &s->links[r] : NULL) : &s->links[i];
+				if (l && kn == 0)
+					l->bandwidth *= 1.1;
+				else if (l)
+					l->latency /= 1.1;
+			}
+			sens_try(x, g, k, what, kn == 0 ? "bandwidth x 1.1" : "latency / 1.1");
+			s->links[i] = keep;
+			if (r >= 0)
+				s->links[r] = keep_r;
+		}
 	}
+}
+
+/* Every WAN link at once (after link_knobs made `pairs` rows): one link
+ * made faster alone saves nothing where the others of its ring are as
+ * slow, which this row shows. Only when there is more than one. */
+static void all_links_knobs(struct sens *x, int pairs, struct gp_knob *g, int *k)
+{
+	struct gp_scenario *s = x->s;
+	if (pairs < 2)
+		return;
+	struct gp_link *keep = malloc((size_t)s->nlinks * sizeof *keep);
+	if (!keep)
+		return;
+	memcpy(keep, s->links, (size_t)s->nlinks * sizeof *keep);
+	for (int kn = 0; kn < 2; kn++) {
+		for (int i = 0; i < s->nlinks; i++) {
+			if (kn == 0)
+				s->links[i].bandwidth *= 1.1;
+			else
+				s->links[i].latency /= 1.1;
+		}
+		sens_try(x, g, k, "every WAN link, both ways", kn == 0 ? "bandwidth x 1.1" : "latency / 1.1");
+		memcpy(s->links, keep, (size_t)s->nlinks * sizeof *keep);
+	}
+	free(keep);
 }
 
 /* A pool gets a private copy of its GPU type, so other pools of the
@@ -362,7 +408,7 @@ int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
 	struct sens x = { .s = gp_scenario_dup(r->sc, 1) };
 	int npools = 0;
 	bool *used = pools_used(r->sc, p, &npools);
-	int total = 2 * r->sc->nlinks + 3 * npools;
+	int total = 2 * r->sc->nlinks + 2 + 3 * npools;
 	struct gp_knob *g = calloc((size_t)total + 1, sizeof *g);
 	struct gp_plan view = gp_run_sim_plan(p, sim);
 	int rc = !x.s || !g || !used || gp_plan_copy(&x.plan, &view) ? gp_errf(e, "out of memory") : 0;
@@ -374,6 +420,7 @@ int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
 		int k = 0;
 		*left_out = 0;
 		link_knobs(&x, &r->res, g, &k, left_out);
+		all_links_knobs(&x, k / 2, g, &k);
 		pool_knobs(&x, used, g, &k, left_out);
 		for (int i = 0; i < k; i++)
 			g[i].saved = isnan(g[i].t) ? -HUGE_VAL : *base - g[i].t;

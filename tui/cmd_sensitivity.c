@@ -43,7 +43,10 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 		       left_out, left_out == 1 ? "" : "s", left_out == 1 ? "" : "s");
 	if (zero)
 		printf("\nA saving of 0 s: that figure is off the iteration's critical path; what\n"
-		       "it carries waits on, or hides behind, other work that takes longer.\n");
+		       "it carries waits on, or hides behind, other work that takes longer, or\n"
+		       "shares it with figures as slow that stay as they are (the other links of\n"
+		       "a ring, the other pools of a replica): the 'every WAN link' row, or\n"
+		       "sweep with several --set at once, moves them together.\n");
 	if (negative) {
 		enum gp_sched k = gp_run_plan_of(r)->schedule;
 		printf("\nA negative saving: the change made the iteration longer. The plan stays as\n"
