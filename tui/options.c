@@ -215,7 +215,7 @@ static int set_ascii(struct args *a, const char *flag, const char *v)
 static int set_view(struct args *a, const char *flag, const char *v)
 {
 	if (cli_view_id(v) < 0)
-		return cli_usage_error(a, "%s: expected scenario, plan, gantt or help, got '%s'", flag, v);
+		return cli_usage_error(a, "%s: expected scenario, plan, gantt, solver, compare or help, got '%s'", flag, v);
 	a->view = v;
 	return 0;
 }
