@@ -18,8 +18,10 @@ static int run(const struct args *a)
 {
 	if (!a->out)
 		return cli_usage_error(a, "gantt needs -o FILE.svg");
-	size_t n = strlen(a->out);
-	if (strcmp(a->out, "-") && (n < 4 || strcasecmp(a->out + n - 4, ".svg")))
+	/* Another format's name is a mistake; a name without one (a device,
+	 * /dev/stdout) is not. */
+	const char *base = strrchr(a->out, '/'), *dot = strrchr(base ? base : a->out, '.');
+	if (dot && strcasecmp(dot, ".svg"))
 		return cli_usage_error(a, "gantt: -o %s: expected a name ending in .svg (the chart is SVG; rsvg-convert turns it into a PNG)",
 				       a->out);
 	struct gp_run r;
