@@ -54,24 +54,35 @@
  *  DP_CONT           the share of an overlapped DP collective's time the
  *                    compute it overlaps loses (NCCL's kernels take SMs and
  *                    HBM bandwidth from the GEMMs).
+ *  JITTER            the spread (standard deviation against the mean) of
+ *                    one GPU's compute time across the GPUs of a pool.
+ *                    Synchronous training runs at the pace of the slowest
+ *                    GPU (every TP collective, stage boundary and the DP
+ *                    sync waits for it), and the expected maximum of N
+ *                    such draws grows like sqrt(2 ln N) (the Gaussian
+ *                    extreme; Sinha et al., "Not All GPUs Are Created
+ *                    Equal", SC '22, measure this spread on large GPU
+ *                    clusters): what makes steps longer with more
+ *                    data-parallel replicas at the same work per GPU.
  */
-#define GEMM_X0 126.85
-#define GEMM_Y0 246.36
-#define K_REP 11.039
-#define K_ATT 25.373
-#define K_BWD 1.5318
-#define FLASH_EFF 0.70044
-#define FLASH_BWD 3.0483
-#define TP_OV 0.06173
-#define FP8_EFF 0.77868
-#define CE_BYTES 7.9803
+#define GEMM_X0 119.45
+#define GEMM_Y0 273.12
+#define K_REP 13.467
+#define K_ATT 24.846
+#define K_BWD 1.5732
+#define FLASH_EFF 0.72075
+#define FLASH_BWD 3.4994
+#define TP_OV 0.06287
+#define FP8_EFF 0.77375
+#define CE_BYTES 7.6058
 #define ETA_NVLINK 0.99652
 #define ETA_NET 0.942
 #define RING_STEP 8.2e-6
 #define OPT_BYTES 25.6
 #define RESERVE 2e9
 #define FRAG 0.05
-#define DP_CONT 0.16806
+#define DP_CONT 0.16781
+#define JITTER 0.013474
 
 const struct gp_default_k *gp_default_constants(void)
 {
@@ -80,7 +91,7 @@ const struct gp_default_k *gp_default_constants(void)
 		.k_bwd = K_BWD, .flash_eff = FLASH_EFF, .flash_bwd = FLASH_BWD, .tp_ov = TP_OV,
 		.fp8_eff = FP8_EFF, .ce_bytes = CE_BYTES, .eta_nvlink = ETA_NVLINK,
 		.eta_net = ETA_NET, .ring_step = RING_STEP, .opt_bytes = OPT_BYTES,
-		.reserve = RESERVE, .frag = FRAG, .dp_cont = DP_CONT,
+		.reserve = RESERVE, .frag = FRAG, .dp_cont = DP_CONT, .jitter = JITTER,
 	};
 	return &k;
 }
@@ -213,12 +224,28 @@ static void logits_time(const struct gp_default_k *k, const struct gp_layer_q *q
 	*out = (struct gp_layer_time){ f + ce, f + ce, f };
 }
 
+/* The pace of the slowest of the pool's N GPUs against the mean's:
+ * 1 + JITTER sqrt(2 ln N) (cost.c's expected Gaussian maximum). */
+static double straggle(const struct gp_default_k *k, const struct gp_layer_q *q)
+{
+	double n = q->pool->count;
+	return n > 1 ? 1 + k->jitter * sqrt(2 * log(n)) : 1;
+}
+
+static void scale_time(struct gp_layer_time *t, double s)
+{
+	t->f *= s;
+	t->b *= s;
+	t->w *= s;
+}
+
 static void default_layer_time(void *ud, const struct gp_layer_q *q,
 			       struct gp_layer_time *out)
 {
 	const struct gp_default_k *k = kof(ud);
 	if (q->logits) {
 		logits_time(k, q, out);
+		scale_time(out, straggle(k, q));
 		return;
 	}
 	const struct gp_job *j = &q->sc->job;
@@ -231,6 +258,7 @@ static void default_layer_time(void *ud, const struct gp_layer_q *q,
 	out->b = p.gemm + p.core_b + k->k_bwd * p.mem_f + tp_exposed(k, j, p.comm, p.gemm, true) +
 		 re;
 	out->w = p.gemm;
+	scale_time(out, straggle(k, q));
 }
 
 /* Stored activations (cost.c); W keeps the GEMM inputs, never more than

@@ -327,7 +327,10 @@ static void rd_layer_q(lua_State *L, struct rd_q *r)
 	r->pool.nvlink = rd_num(L, p, "ctx.pool", "nvlink");
 	r->pool.network = rd_num(L, p, "ctx.pool", "network");
 	r->pool.latency = rd_num(L, p, "ctx.pool", "latency");
-	lua_pop(L, 1);
+	/* The pool's size (the default's straggler term); a ctx a script
+	 * builds itself may leave it out: one GPU then. */
+	r->pool.count = lua_getfield(L, p, "count") == LUA_TNUMBER ? (int)lua_tonumber(L, -1) : 1;
+	lua_pop(L, 2);
 	if (r->pool.per_node < 1)
 		luaL_error(L, "ctx.pool.per_node: expected a positive integer");
 	r->q.sc = &r->sc;
@@ -428,23 +431,10 @@ static int d_reserve(lua_State *L)
 static void push_constants(lua_State *L)
 {
 	const struct gp_default_k *k = gp_default_constants();
-	lua_createtable(L, 0, 8);
-	set_num(L, "gemm_x0", k->gemm_x0);
-	set_num(L, "gemm_y0", k->gemm_y0);
-	set_num(L, "k_rep", k->k_rep);
-	set_num(L, "k_att", k->k_att);
-	set_num(L, "eta_nvlink", k->eta_nvlink);
-	set_num(L, "eta_net", k->eta_net);
-	set_num(L, "ring_step", k->ring_step);
-	set_num(L, "opt_bytes", k->opt_bytes);
-	set_num(L, "k_bwd", k->k_bwd);
-	set_num(L, "flash_eff", k->flash_eff);
-	set_num(L, "flash_bwd", k->flash_bwd);
-	set_num(L, "tp_ov", k->tp_ov);
-	set_num(L, "fp8_eff", k->fp8_eff);
-	set_num(L, "ce_bytes", k->ce_bytes);
-	set_num(L, "reserve", k->reserve);
-	set_num(L, "frag", k->frag);
+	lua_createtable(L, 0, 24);
+#define GP_K_SET(n) set_num(L, #n, k->n);
+	GP_DEFAULT_K(GP_K_SET)
+#undef GP_K_SET
 	lv_readonly(L, "geoplan.default.constants");
 }
 

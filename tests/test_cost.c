@@ -129,14 +129,21 @@ static void test_stage_memory(void **state)
 
 /* A GPU of round figures, one node of 8, a block of h 4096, 32 heads (8
  * KV), f 16384, seq 2048, micro-batch 1, and the job fields `job`. */
-static struct gp_scenario *round_gpu(const char *job)
+/* A pool of n GPUs of round figures. */
+static struct gp_scenario *round_pool(int n, const char *job)
 {
 	return scen("return { gpus = { X = { tflops = 1e15, fp8_tflops = 2e15, memory = 1e11,"
 		    "   hbm_bandwidth = 1e12, nvlink = 1e11, efficiency = 0.5 } },"
-		    " dcs = { { name = 'a', pools = { { gpu = 'X', count = 8 } } } },"
+		    " dcs = { { name = 'a', pools = { { gpu = 'X', count = %d, per_node = 8 } } } },"
 		    " model = { layers = 2, hidden = 4096, heads = 32, kv_heads = 8, ffn = 16384,"
 		    "   vocab = 32000 },"
-		    " job = { seq = 2048, global_batch = 1%s } }", job);
+		    " job = { seq = 2048, global_batch = 1%s } }", n, job);
+}
+
+/* One GPU: no straggler to wait for, the closed forms as they are. */
+static struct gp_scenario *round_gpu(const char *job)
+{
+	return round_pool(1, job);
 }
 
 static struct gp_layer_time layer_of(const struct gp_scenario *s, int tp,
@@ -225,6 +232,30 @@ static void test_block_time_by_parts(void **state)
 	x = layer_of(s, 4, GP_RC_NONE, 0);
 	assert_close(x.w, gemm, 1e-12);
 	gp_scenario_free(s);
+}
+
+/* The straggler term: on a pool of N GPUs every time is the one GPU's
+ * times 1 + JITTER sqrt(2 ln N) (sqrt(2 ln 8) = 2.0393, sqrt(2 ln 2048)
+ * = 3.9050), memory unchanged; one GPU waits for none. */
+static void test_straggler(void **state)
+{
+	(void)state;
+	const struct gp_default_k *k = gp_default_constants();
+	struct gp_scenario *one = round_gpu("");
+	const int ns[] = { 2, 8, 2048 };
+	const double z[] = { 1.1774100225154747, 2.039333980337618, 3.905027269087733 };
+	for (int i = 0; i < 3; i++) {
+		struct gp_scenario *s = round_pool(ns[i], "");
+		for (int lg = 0; lg < 2; lg++) {
+			struct gp_layer_time a = layer_of(one, 4, GP_RC_FULL, lg);
+			struct gp_layer_time x = layer_of(s, 4, GP_RC_FULL, lg);
+			double f = 1 + k->jitter * z[i];
+			assert_layer(&x, a.f * f, a.b * f, a.w * f);
+		}
+		gp_scenario_free(s);
+	}
+	gp_scenario_free(one);
+	assert_true(k->jitter > 0.01 && k->jitter < 0.05);
 }
 
 /* The 22B layer of Korthikanti et al. (h 6144, 64 heads, s 2048, b 4, TP
@@ -357,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_llama70b_counts),
 		cmocka_unit_test(test_stage_memory),
 		cmocka_unit_test(test_block_time_by_parts),
+		cmocka_unit_test(test_straggler),
 		cmocka_unit_test(test_korthikanti_layer),
 		cmocka_unit_test(test_flat_allreduce_time),
 		cmocka_unit_test(test_hierarchical_allreduce_time),
