@@ -45,8 +45,11 @@ end
 
 -- What stays exposed: overlapped collectives hide behind the GEMMs;
 -- without, sequence parallelism hides the backward's all-gathers.
-local function tp_exposed(l, comm, gemm, bwd)
-  if not l.sequence_parallel then return comm end
+local function tp_exposed(l, comm, gemm, wcol, bwd)
+  if not l.sequence_parallel then
+    if bwd then return math.max(0, comm - wcol) + k.tp_ov * comm end
+    return comm
+  end
   if not l.tp_overlap then
     if bwd then return comm / 2 end
     return comm
@@ -95,15 +98,17 @@ local function compute(l, gpu, ctx)
   end
   local g = l.gated and 3 or 2
   local attn_fl = 4 * b * s * s * h
-  local gemm = (block_flops(l) - attn_fl) / gemm_rate(l, gpu, ctx, l.precision == "fp8")
+  local rate = gemm_rate(l, gpu, ctx, l.precision == "fp8")
+  local gemm = (block_flops(l) - attn_fl) / rate
+  local wcol = 2 * b * s * h * (h + 2 * h * l.kv_heads / l.heads + l.ffn * (g - 1)) / rate
   local core_f, core_b = attention_core(l, gpu, ctx)
   local rep = l.sequence_parallel and t or 1
   local mem_f = (k.k_rep * b * s * h / rep + 2 * g * b * s * l.ffn / t) / gpu.hbm_bandwidth
   local comm = tp_comm(ctx, 2 * b * s * h)
-  local f = gemm + core_f + mem_f + tp_exposed(l, comm, gemm, false)
+  local f = gemm + core_f + mem_f + tp_exposed(l, comm, gemm, wcol, false)
   local re = 0
   if ctx.recompute == "full" then re = f elseif ctx.recompute == "selective" then re = core_f end
-  return f * x, (gemm + core_b + k.k_bwd * mem_f + tp_exposed(l, comm, gemm, true) + re) * x,
+  return f * x, (gemm + core_b + k.k_bwd * mem_f + tp_exposed(l, comm, gemm, wcol, true) + re) * x,
     gemm * x
 end
 

@@ -43,7 +43,7 @@ function TFLOPS(x) return num(x, "TFLOPS") * 1e12 end     -- 10^12 FLOP/s
 -- (tests/data): A100 on the A100 data, H100 on the H100 data; H200,
 -- GH200 and B200 borrow H100's, V100, L40S and MI300X A100's, until
 -- measured. Prices are user data: 0 until a scenario says otherwise.
-local A100_EFF, H100_EFF = 0.89709, 0.6439
+local A100_EFF, H100_EFF = 0.89254, 0.64193
 catalog = { gpus = {
   ["V100-16"] = { tflops = TFLOPS(125), fp8_tflops = 0, memory = GiB(16), hbm_bandwidth = GBps(900), nvlink = GBps(150), efficiency = A100_EFF },
   ["V100-32"] = { tflops = TFLOPS(125), fp8_tflops = 0, memory = GiB(32), hbm_bandwidth = GBps(900), nvlink = GBps(150), efficiency = A100_EFF },

@@ -127,7 +127,7 @@ static const struct {
 	{ "gemm_x0", 0, 1000 }, { "gemm_y0", 0, 10000 }, { "k_rep", 0, 100 },
 	{ "k_att", 0, 100 }, { "k_bwd", 0.5, 3 }, { "flash_eff", 0.7, 1.2 },
 	{ "flash_bwd", 2, 3.5 }, { "tp_ov", 0, 1 }, { "fp8_eff", 0.3, 1 },
-	{ "ce_bytes", 0, 40 }, { "eta_nvlink", 0.4, 1 }, { "eta_net", 0.4, 1 },
+	{ "ce_bytes", 0, 40 }, { "eta_nvlink", 0.5, 0.9 }, { "eta_net", 0.4, 0.96 },
 	{ "ring_step", 0, 1e-4 }, { "opt_bytes", 12, 80 }, { "reserve", 0, 1e10 },
 	{ "frag", 0, 0.3 }, { "dp_cont", 0, 1 }, { "jitter", 0, 0.2 }, { "eff.", 0.2, 0.9 },
 };

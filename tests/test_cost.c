@@ -206,11 +206,17 @@ static void test_block_time_by_parts(void **state)
 	gp_scenario_free(s);
 
 	/* Without sequence parallelism the norms and dropouts run on every
-	 * rank, and no collective is overlapped. */
+	 * rank; the forward's all-reduces are exposed, the backward's (the
+	 * QKV and first MLP input gradients) run under those GEMMs' weight
+	 * gradients, 2bsh(h + 2hk/a + f) FLOPs, TP_OV of them exposed anyway
+	 * (Megatron-LM's asynchronous all-reduce). */
 	s = round_gpu(", sequence_parallel = false");
 	double rep = (k->k_rep * bsh + 4 * b * sq * f / t) / 1e12;
+	double wcol = 2 * bsh * (h + 2 * h * 8 / a + f) / (1e15 * eff * t);
+	double exb = fmax(0, comm - wcol) + k->tp_ov * comm;
 	x = layer_of(s, 4, GP_RC_NONE, 0);
-	assert_layer(&x, gemm + cf + rep + comm, gemm + cb + k->k_bwd * rep + comm, gemm);
+	assert_layer(&x, gemm + cf + rep + comm, gemm + cb + k->k_bwd * rep + exb, gemm);
+	assert_true(exb < comm);
 	gp_scenario_free(s);
 
 	/* Sequence parallel without TP overlap: the forward's collectives
@@ -260,15 +266,17 @@ static void test_straggler(void **state)
 
 /* The 22B layer of Korthikanti et al. (h 6144, 64 heads, s 2048, b 4, TP
  * 8 on A100-80; their Megatron-LM materialises the scores and overlaps
- * no TP communication), Table 4: forward 7.7 ms and backward 11.9 ms
- * without recomputation (not twice the forward), 19.5 with full
- * recomputation, 13.2 with selective; sequence parallelism takes the
- * forward to 7.2. The constants are fitted to whole iterations, not to
- * these: the model gives 7.87, 13.40, 21.28, 15.31 and 7.63 ms. The
- * forwards hold within 10 %; the backwards come out 9-16 % long (the
- * fit trades them against the rest of the iteration), so they are held
- * within 20 %, and their ratio to the forward under 1.8 (a fixed 2x
- * backward gives 2; the measured ratio is 1.55). */
+ * no TP communication but the backward's asynchronous all-reduces),
+ * Table 4: forward 7.7 ms and backward 11.9 ms without recomputation
+ * (1.55 times the forward, not twice), 19.5 with full recomputation,
+ * 13.2 with selective; sequence parallelism: forward 7.2, backward 11.8.
+ * The constants are fitted to whole iterations, not to these: the model
+ * gives a backward of 12.00 ms (13.40 when the backward's all-reduces
+ * were charged as exposed), 20.30 full, 13.87 selective, 12.29 with
+ * sequence parallelism, held within 6 %; the forwards, 8.30 and 7.92
+ * ms, carry the eight GPUs' straggler term and NCCL's measured NVLink
+ * figure, held within 10 % as before; the ratio of backward to forward
+ * between 1.3 and 1.6. */
 static void test_korthikanti_layer(void **state)
 {
 	(void)state;
@@ -279,16 +287,17 @@ static void test_korthikanti_layer(void **state)
 	struct gp_scenario *s = scen(fmt, "false");
 	struct gp_layer_time x = layer_of(s, 8, GP_RC_NONE, 0);
 	assert_close(x.f, 7.7e-3, 0.1);
-	assert_close(x.b + x.w, 11.9e-3, 0.2);
-	assert_true(x.b + x.w < 1.8 * x.f);
+	assert_close(x.b + x.w, 11.9e-3, 0.06);
+	assert_true(x.b + x.w > 1.3 * x.f && x.b + x.w < 1.6 * x.f);
 	x = layer_of(s, 8, GP_RC_FULL, 0);
-	assert_close(x.b + x.w, 19.5e-3, 0.2);
+	assert_close(x.b + x.w, 19.5e-3, 0.06);
 	x = layer_of(s, 8, GP_RC_SELECTIVE, 0);
-	assert_close(x.b + x.w, 13.2e-3, 0.2);
+	assert_close(x.b + x.w, 13.2e-3, 0.06);
 	gp_scenario_free(s);
 	s = scen(fmt, "true");
 	x = layer_of(s, 8, GP_RC_NONE, 0);
 	assert_close(x.f, 7.2e-3, 0.1);
+	assert_close(x.b + x.w, 11.8e-3, 0.06);
 	gp_scenario_free(s);
 }
 
