@@ -91,7 +91,7 @@ golden plan-undone samples/default.lua --size 100x30 --keys 'p<Wait>u'
 golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
 has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "p<Wait>S$tmp/d1.lua<Enter>"
 ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
-has "the file S wrote reopens with p's plan" "1\.419s/iter" "$tmp/d1.lua"
+has "the file S wrote reopens with p's plan" "1\.427s/iter" "$tmp/d1.lua"
 has "S over another file asks" "d1.lua exists: y replaces it" samples/p1.lua --keys "S$tmp/d1.lua<Enter>"
 has "S over another file, answered n, keeps it" "d1.lua kept" samples/p1.lua --keys "S$tmp/d1.lua<Enter>n"
 ok_if "... and the file is as it was" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
