@@ -343,6 +343,21 @@ static void test_lua_through_loader(void **state)
 	}
 }
 
+/* Rates: SI prefixes from 1000 up, plain decimals below (never "m"). */
+static void test_rates(void **st)
+{
+	(void)st;
+	static const struct { double v; const char *want; } cases[] = {
+		{ 119498, "119 k" }, { 2649961, "2.65 M" }, { 1000, "1.00 k" },
+		{ 576, "576" }, { 0.576, "0.576" }, { 57.84, "57.8" }, { 0, "0" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[32];
+		gp_unit_rate(cases[i].v, buf, sizeof buf);
+		assert_string_equal(buf, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_short_forms),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_lua_through_loader),
+		cmocka_unit_test(test_rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -172,6 +172,11 @@ golden cmd-complete-one samples/default.lua --size 100x30 --keys ':set links[ams
 golden cmd-set samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>'
 golden cmd-set-units samples/default.lua --size 100x30 --keys ':set links[ams-fra].latency=20ms links[ams-fra].bandwidth=50G<Enter><Wait>2'
 golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra].bandwidth=Gbps(5),Gbps(20),Gbps(100)<Enter>'
+# :sweep reads values as :set does (10G is Gbit/s), names a refused
+# value's path as written, wraps the reason; no axis: its usage.
+golden cmd-sweep-units samples/default.lua --size 80x24 --keys ':sweep links[ams-fra].bandwidth=10G,50G,100G<Enter>'
+golden cmd-sweep-refused samples/default.lua --size 80x24 --keys ':sweep links[ams-fra].bandwidth=-1G,10G<Enter>'
+golden cmd-sweep-usage samples/default.lua --size 80x24 --keys ':sweep job.seq=<Enter>'
 golden cmd-sensitivity samples/default.lua --size 100x30 --keys ':sens<Enter>'
 golden cmd-help samples/default.lua --size 100x30 --keys ':help<Enter>'
 golden cmd-unknown samples/default.lua --size 100x30 --keys ':frobnicate<Enter>'

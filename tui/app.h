@@ -329,6 +329,13 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before);
 /* A loader's message without the file name it starts with, DCs named
  * as the screens name them (dcs[ams], not dcs[1]). */
 void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n);
+/* The unit of the value a path names, by its last name (as the
+ * scenario screen's fields have them); GP_U_NUMBER when none. */
+enum gp_unit gp_app_unit_of(const char *path);
+/* PATH=50G as the editor takes it (100G, 35ms, 80GB, $2.50): the value
+ * the loader reads; a plain number or any other Lua value is --set's,
+ * as it is. :set and :sweep read values through it. */
+void gp_app_with_units(const char *set, char *out, size_t n);
 /* Records the overrides as saved. */
 void gp_app_mark_saved(struct gp_app *a);
 void gp_app_free_saved(struct gp_app *a);

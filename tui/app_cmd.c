@@ -63,9 +63,7 @@ static bool set_switch(struct gp_app *a, const char *name, const char *v)
 	return true;
 }
 
-/* The unit of the value a path names, by its last name (as the
- * scenario screen's fields have them); GP_U_NUMBER when none. */
-static enum gp_unit unit_of(const char *path)
+enum gp_unit gp_app_unit_of(const char *path)
 {
 	static const struct { const char *name; enum gp_unit u; } by[] = {
 		{ "latency", GP_U_TIME }, { "network", GP_U_BANDWIDTH },
@@ -83,15 +81,12 @@ static enum gp_unit unit_of(const char *path)
 	return GP_U_NUMBER;
 }
 
-/* PATH=50G as the editor takes it (100G, 35ms, 80GB, $2.50): the value
- * the loader reads; a plain number or any other Lua value is --set's,
- * as it is. */
-static void with_units(const char *set, char *out, size_t n)
+void gp_app_with_units(const char *set, char *out, size_t n)
 {
 	const char *eq = strchr(set, '=');
 	char path[200], lua[128], why[200], *end;
 	snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
-	enum gp_unit u = unit_of(path);
+	enum gp_unit u = gp_app_unit_of(path);
 	double v;
 	strtod(eq + 1, &end);
 	if (u != GP_U_NUMBER && *end && end != eq + 1 &&
@@ -112,7 +107,7 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i]), argv[i]);
 		char set[GP_ED_MAX];
-		with_units(argv[i], set, sizeof set);
+		gp_app_with_units(argv[i], set, sizeof set);
 		if (!set_switch(a, name, eq + 1) && !gp_app_set(a, set))
 			return;   /* refused: it said why; the rest are not tried */
 	}

@@ -73,42 +73,168 @@ void gp_cmd_sensitivity(struct gp_app *a, int argc, char **argv)
 	free(g);
 }
 
-/* A point's row: its values, then the figures. */
-static void sweep_row(FILE *f, const struct gp_sweep *sw, long k, const struct gp_metrics *m,
-		      const char *err)
+#define SWEEP_LABEL 28   /* the value column's width */
+#define SWEEP_WRAP 60    /* an error's lines, so they fit at 80 columns */
+
+/* The path of set "PATH=v" as buf. */
+static void path_of(const char *set, char *buf, size_t n)
+{
+	const char *eq = strchr(set, '=');
+	snprintf(buf, n, "%.*s", eq ? (int)(eq - set) : (int)strlen(set), set);
+}
+
+/* The value of set "PATH=v" in the short form of the path's unit
+ * ("10G", not "1250000000"), or as it was written. */
+static void value_of(const char *set, char *buf, size_t n)
+{
+	char path[200], *end;
+	path_of(set, path, sizeof path);
+	const char *v = strchr(set, '=');
+	v = v ? v + 1 : set;
+	enum gp_unit u = gp_app_unit_of(path);
+	double x = strtod(v, &end);
+	if (u != GP_U_NUMBER && end != v && !*end)
+		gp_unit_format(x, u, buf, n);
+	else
+		snprintf(buf, n, "%s", v);
+}
+
+/* The loader's message with the entry it numbers ("links[1].bandwidth:
+ * ...") named as the point's override wrote it (links[ams-fra]...): the
+ * same table (before '[') and the same last name. */
+static void as_written(const struct gp_sweep *sw, long k, const char *msg, char *buf, size_t n)
+{
+	const char *colon = strstr(msg, ": ");
+	for (int i = 0; colon && i < sw->npt[k]; i++) {
+		char p[200];
+		path_of(sw->pts[k][i], p, sizeof p);
+		const char *dot = strrchr(p, '.');
+		size_t top = strcspn(p, "[."), pl = (size_t)(colon - msg);
+		size_t ll = dot ? strlen(dot) : 0;
+		if (dot && pl > ll && !strncmp(msg, p, top) && msg[top] == '[' &&
+		    !strncmp(colon - ll, dot, ll)) {
+			snprintf(buf, n, "%s%s", p, colon);
+			return;
+		}
+	}
+	snprintf(buf, n, "%s", msg);
+}
+
+/* Text wrapped to SWEEP_WRAP columns, each line indented. */
+static void wrapped(FILE *f, const char *text)
+{
+	while (*text) {
+		int next, l = gp_cv_wrap(text, SWEEP_WRAP, &next);
+		fprintf(f, "    %.*s\n", l, text);
+		if (next <= 0)
+			break;
+		text += next;
+	}
+}
+
+/* A point's row: its values, then the figures (or why there are none,
+ * on the lines below). */
+static void sweep_row(struct gp_app *a, FILE *f, const struct gp_sweep *sw, long k,
+		      const struct gp_metrics *m, const char *err)
 {
 	char lab[120] = "", t[24], tok[24];
 	for (int i = 0; i < sw->npt[k]; i++) {
-		const char *v = strchr(sw->pts[k][i], '=');
+		char v[64];
 		size_t l = strlen(lab);
-		snprintf(lab + l, sizeof lab - l, "%s%s", i ? " " : "", v ? v + 1 : sw->pts[k][i]);
+		value_of(sw->pts[k][i], v, sizeof v);
+		snprintf(lab + l, sizeof lab - l, "%s%s", i ? " " : "", v);
 	}
 	if (err) {
-		fprintf(f, "%-28.28s %s\n", lab, err);
+		char bare[sizeof ((struct gp_err *)0)->msg], named[sizeof bare];
+		gp_app_bare(a, err, bare, sizeof bare);
+		as_written(sw, k, bare, named, sizeof named);
+		fprintf(f, "%-*.*s failed:\n", SWEEP_LABEL, SWEEP_LABEL, lab);
+		wrapped(f, named);
 		return;
 	}
 	gp_unit_format(m->iteration_time, GP_U_TIME, t, sizeof t);
-	gp_unit_format(m->tokens_per_s, GP_U_COUNT, tok, sizeof tok);
-	fprintf(f, "%-28.28s %10s %10s %5.1f%% %s\n", lab, t, tok, 100 * m->mfu,
-		m->fits ? "" : "does not fit");
+	gp_unit_rate(m->tokens_per_s, tok, sizeof tok);
+	fprintf(f, "%-*.*s %10s %10s %5.1f%% %s\n", SWEEP_LABEL, SWEEP_LABEL, lab, t, tok,
+		100 * m->mfu, m->fits ? "" : "does not fit");
+}
+
+/* arg "PATH=v1,v2,..." with each value read as :set reads it
+ * (gp_app_with_units): "PATH=1.25e+09,..." (malloc'd; NULL when out of
+ * memory); *nv the number of values, 0 when there is no '='. */
+static char *sweep_axis(const char *arg, int *nv)
+{
+	char **vals;
+	*nv = gp_whatif_split(arg, &vals);
+	if (*nv <= 0)
+		return *nv ? NULL : strdup(arg);
+	char *out = malloc((size_t)*nv * GP_ED_MAX + 1);
+	size_t o = 0;
+	for (int i = 0; out && i < *nv; i++) {
+		char one[GP_ED_MAX];
+		gp_app_with_units(vals[i], one, sizeof one);
+		const char *v = i ? strchr(one, '=') + 1 : one;
+		o += (size_t)sprintf(out + o, "%s%s", i ? "," : "", v);
+	}
+	for (int i = 0; i < *nv; i++)
+		free(vals[i]);
+	free(vals);
+	return out;
+}
+
+/* The header over the value column: the paths that vary. */
+static void sweep_head(FILE *f, const struct gp_sweep *sw)
+{
+	char head[120] = "";
+	for (int i = 0; sw->n && i < sw->npt[0]; i++) {
+		char p[200];
+		size_t l = strlen(head);
+		path_of(sw->pts[0][i], p, sizeof p);
+		snprintf(head + l, sizeof head - l, "%s%s", i ? " " : "", p);
+	}
+	fprintf(f, "the plan shown, simulated at each point\n\n%-*.*s %10s %10s %6s\n",
+		SWEEP_LABEL, SWEEP_LABEL, head, "iteration", "tokens/s", "MFU");
+}
+
+/* The file's overrides and the command's axes, each value read with
+ * units; NULL (having said why) when no axis has two values. */
+static char **sweep_sets(struct gp_app *a, int argc, char **argv, int *n)
+{
+	char **sets = calloc((size_t)(a->run.nsets + argc), sizeof *sets);
+	int axes = 0, ok = sets != NULL;
+	*n = 0;
+	for (int i = 0; ok && i < a->run.nsets; i++)
+		ok = (sets[(*n)++] = strdup(a->run.sets[i])) != NULL;
+	for (int i = 1; ok && i < argc; i++) {
+		int nv;
+		ok = (sets[(*n)++] = sweep_axis(argv[i], &nv)) != NULL;
+		axes += nv > 1;
+	}
+	if (ok && axes)
+		return sets;
+	for (int i = 0; sets && i < *n; i++)
+		free(sets[i]);
+	free(sets);
+	if (ok)
+		gp_app_say(a, GP_R_WARN, "usage: :sweep PATH=v1,v2,... (two values or more)");
+	return NULL;
 }
 
 void gp_cmd_sweep(struct gp_app *a, int argc, char **argv)
 {
-	int n = a->run.nsets + argc - 1;
-	const char **sets = malloc((size_t)n * sizeof *sets);
+	int n;
+	char **sets = sweep_sets(a, argc, argv, &n);
 	if (!sets)
 		return;
-	for (int i = 0; i < a->run.nsets; i++)
-		sets[i] = a->run.sets[i];
-	for (int i = 1; i < argc; i++)
-		sets[a->run.nsets + i - 1] = argv[i];
 	struct gp_sweep sw;
 	struct gp_err e = { "" };
-	int rc = gp_sweep_product(&sw, sets, n, &e);
+	int rc = gp_sweep_product(&sw, (const char *const *)sets, n, &e);
+	for (int i = 0; i < n; i++)
+		free(sets[i]);
 	free(sets);
-	if (rc)
-		return (void)gp_app_say(a, GP_R_ERROR, "sweep: %s", e.msg);
+	if (rc) {
+		const char *m = !strncmp(e.msg, "sweep: ", 7) ? e.msg + 7 : e.msg;
+		return (void)gp_app_say(a, GP_R_ERROR, "sweep: %s", m);
+	}
 	if (sw.n > GP_CMD_SWEEP_MAX) {
 		gp_app_say(a, GP_R_WARN, "sweep: %ld points; here at most %d (geoplan sweep -j runs more)",
 			   sw.n, GP_CMD_SWEEP_MAX);
@@ -121,14 +247,13 @@ void gp_cmd_sweep(struct gp_app *a, int argc, char **argv)
 	size_t len;
 	FILE *f = table_open(&text, &len);
 	if (f) {
-		fprintf(f, "the plan shown, simulated at each point\n\n%-28s %10s %10s %6s\n",
-			"", "iteration", "tokens/s", "MFU");
+		sweep_head(f, &sw);
 		for (long k = 0; k < sw.n; k++) {
 			struct gp_metrics m;
 			struct gp_sim_req sim = { .schedule = -1 };
 			e.msg[0] = 0;
 			int bad = gp_sweep_point(&sw, k, a->run.path, NULL, &sim, &m, &e);
-			sweep_row(f, &sw, k, &m, bad ? e.msg : NULL);
+			sweep_row(a, f, &sw, k, &m, bad ? e.msg : NULL);
 		}
 		table_show(a, "sweep", f, &text);
 	}
