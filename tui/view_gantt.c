@@ -356,22 +356,38 @@ static int cur_span(const struct gp_app *a)
 	return gp_gantt_hit(&a->gantt, g->row, g->tc, g->dt / 2);
 }
 
-/* The key figures in the plan screen's terms, so a screenshot of the
- * chart says what it shows: the plan, the iteration, MFU, where the
- * GPUs wait. */
+/* The key figures in the plan screen's terms (its bubble and GPU idle,
+ * the batch report's), so a screenshot of the chart says what it
+ * shows. What does not fit the width is left off from the end, the
+ * idle split first shortened: a figure is never cut. */
 static void draw_figures(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 {
 	const struct gp_result *res = &a->run.res;
-	char t[24], x[24], line[400];
+	char t[24], x[24], part[7][96], line[400];
 	gp_unit_format(res->iteration_time, GP_U_TIME, t, sizeof t);
 	double sync = 0;
 	for (int i = 0; i < res->ndevs; i++)
 		sync = fmax(sync, res->devs[i].sync_exposed);
 	gp_unit_format(sync, GP_U_TIME, x, sizeof x);
-	double idle = gp_result_idle(res), after = gp_result_idle_after(res);
-	snprintf(line, sizeof line, "iteration %s, MFU %.1f %%, GPUs idle %.0f %%: bubble %.0f %%, after the last backward %.0f %% (exposed DP sync %s); %s, %s",
-		 t, 100 * res->mfu, 100 * idle, fmax(0, 100 * (idle - after)), 100 * after, x,
-		 gp_sched_name(res->schedule), a->run.sc->name);
+	snprintf(part[0], sizeof part[0], "iteration %s", t);
+	snprintf(part[1], sizeof part[1], "MFU %.1f %%", 100 * res->mfu);
+	snprintf(part[2], sizeof part[2], "bubble %.1f %%", 100 * res->bubble);
+	snprintf(part[3], sizeof part[3], "GPU idle %.1f %% (%.1f %% after the last backward)",
+		 100 * gp_result_idle(res), 100 * gp_result_idle_after(res));
+	snprintf(part[4], sizeof part[4], "exposed DP sync %s", x);
+	snprintf(part[5], sizeof part[5], "%s", gp_sched_name(res->schedule));
+	snprintf(part[6], sizeof part[6], "%s", a->run.sc->name);
+	for (int n = 7, pass = 0; n > 0; pass++) {
+		size_t o = 0;
+		for (int i = 0; i < n; i++)
+			o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", i ? ", " : "", part[i]);
+		if (gp_cv_width(line) <= r.w)
+			break;
+		if (pass == 0)   /* first the split goes: "GPU idle 37.6 %" */
+			*strstr(part[3], " (") = 0;
+		else
+			n--;
+	}
 	gp_cv_text(cv, r.x, r.y, r.w, gp_role(a->th, GP_R_HEADER), line);
 }
 

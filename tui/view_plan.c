@@ -56,11 +56,12 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->mfu);
 	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
-	metric(fm, "bubble", v, "GPUs idle until the last backward");
-	double idle = gp_result_idle(r);
-	snprintf(v, sizeof v, "%.1f %%", 100 * idle);
-	snprintf(n, sizeof n, "bubble %.1f %% + %.1f %% after the last backward",
-		 fmax(0, 100 * (idle - gp_result_idle_after(r))), 100 * gp_result_idle_after(r));
+	/* The batch report's two figures, in its words (report_text.c):
+	 * bubble is of the time until the last backward, idle of all. */
+	metric(fm, "bubble", v, "idle share before the last backward");
+	snprintf(v, sizeof v, "%.1f %%", 100 * gp_result_idle(r));
+	snprintf(n, sizeof n, "of the iteration, %.1f %% after the last backward",
+		 100 * gp_result_idle_after(r));
 	metric(fm, "GPU idle", v, n);
 	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
 	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
