@@ -183,6 +183,8 @@ golden cmd-unknown samples/default.lua --size 100x30 --keys ':frobnicate<Enter>'
 golden cmd-history samples/default.lua --size 100x30 --keys ':sim<Enter>:theme mono<Enter>:s<Up>'
 golden cmd-compare samples/default.lua --size 100x30 --keys ':compare megatron<Enter><Wait>'
 golden cmd-plan samples/default.lua --size 100x30 --keys ':plan megatron<Enter><Wait>2'
+# Planned for cost: the bound in dollars, as the CLI prints it.
+golden plan-cost samples/default.lua --size 100x30 --view plan --keys ':plan objective=cost<Enter><Wait>2'
 # The mouse: a click on a link cell, then Enter edits it; a click on a
 # Gantt task; Shift+wheel moves in time, the wheel a row; the bar's F1;
 # with mouse=off a click does nothing.

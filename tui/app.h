@@ -336,6 +336,9 @@ enum gp_unit gp_app_unit_of(const char *path);
  * the loader reads; a plain number or any other Lua value is --set's,
  * as it is. :set and :sweep read values through it. */
 void gp_app_with_units(const char *set, char *out, size_t n);
+/* A value in the objective's unit (view_solver.c): "28.57s", "$0.0162",
+ * "4.86 GB"; "-" when not finite. */
+void gp_app_objective_value(const struct gp_app *a, double v, char *buf, size_t n);
 /* Records the overrides as saved. */
 void gp_app_mark_saved(struct gp_app *a);
 void gp_app_free_saved(struct gp_app *a);

@@ -99,10 +99,17 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 				     a->job ? "a new plan is being made (Esc cancels)" : "p plans anew");
 		return;
 	}
-	char est[48], bd[48];
+	/* The bound is in the objective's unit (a time, dollars, bytes), as
+	 * the CLI prints it; so is the estimate beside the time. */
+	char est[96], bd[48], obj[48];
+	bool timed = a->run.sc->objective == GP_OBJ_TIME;
 	show(rep->estimate_s, GP_U_TIME, est, sizeof est);
-	if (isfinite(rep->bound) && rep->bound > 0 && a->run.sc->objective == GP_OBJ_TIME)
-		show(rep->bound, GP_U_TIME, bd, sizeof bd);
+	if (!timed && isfinite(rep->objective)) {
+		gp_app_objective_value(a, rep->objective, obj, sizeof obj);
+		snprintf(est + strlen(est), sizeof est - strlen(est), " (%s)", obj);
+	}
+	if (isfinite(rep->bound) && (rep->bound > 0 || !timed))
+		gp_app_objective_value(a, rep->bound, bd, sizeof bd);
 	else
 		snprintf(bd, sizeof bd, "none");
 	char gap[24] = "-";

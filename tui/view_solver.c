@@ -17,7 +17,7 @@
 
 enum { LABEL_W = 11, GRAPH_H = 4 };
 
-static void value_of(const struct gp_app *a, double v, char *buf, size_t n)
+void gp_app_objective_value(const struct gp_app *a, double v, char *buf, size_t n)
 {
 	enum gp_objective goal = a->run.sc->objective;
 	if (!isfinite(v))
@@ -79,8 +79,8 @@ static void figures(struct gp_app *a, struct gp_canvas *cv, int y)
 	snprintf(line, sizeof line, "%s%s%s", st->engine[0] ? st->engine : e->name,
 		 st->phase[0] ? ", phase " : "", st->phase);
 	row(a, cv, y, "engine", GP_R_VALUE, line);
-	value_of(a, st->incumbent, b, sizeof b);
-	value_of(a, st->bound, bd, sizeof bd);
+	gp_app_objective_value(a, st->incumbent, b, sizeof b);
+	gp_app_objective_value(a, st->bound, bd, sizeof bd);
 	char gap[24] = "-", t[24] = "-";
 	if (isfinite(st->gap))
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * st->gap);
@@ -112,8 +112,8 @@ static void history(struct gp_app *a, struct gp_canvas *cv, int y, int w)
 	char top[32], bot[32];
 	gp_cv_printf(cv, 1, y + 1, LABEL_W, gp_role(a->th, GP_R_DIM), "%s", st->hist_engine);
 	gp_cv_printf(cv, 1, y + 2, LABEL_W, gp_role(a->th, GP_R_DIM), "%s", st->hist_phase);
-	value_of(a, hi, top, sizeof top);
-	value_of(a, lo, bot, sizeof bot);
+	gp_app_objective_value(a, hi, top, sizeof top);
+	gp_app_objective_value(a, lo, bot, sizeof bot);
 	int gx = 1 + LABEL_W + 9, gw = w - gx - 2 > 60 ? 60 : w - gx - 2;
 	gp_cv_text(cv, 1 + LABEL_W, y, 8, gp_role(a->th, GP_R_AXIS), top);
 	gp_cv_text(cv, 1 + LABEL_W, y + GRAPH_H - 1, 8, gp_role(a->th, GP_R_AXIS), bot);
@@ -162,7 +162,7 @@ static void found(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w)
 	}
 	char est[32], bd[32], gap[24] = "-", t[24] = "";
 	gp_unit_format(rep->estimate_s, GP_U_TIME, est, sizeof est);
-	value_of(a, rep->bound, bd, sizeof bd);
+	gp_app_objective_value(a, rep->bound, bd, sizeof bd);
 	if (isfinite(rep->gap))
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
 	if (!a->hold)
