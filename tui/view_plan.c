@@ -150,9 +150,11 @@ struct cols {
 	int x[C__N], w[C__N];
 };
 
+/* In GiB, as the GPU table sizes memory (80GiB) and the CLI's
+ * "memory GiB" column. */
 static void mem_text(const struct gp_dev_result *d, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.1f/%.1f", d->mem_peak / 1e9, d->mem_capacity / 1e9);
+	snprintf(buf, n, "%.1f/%.1f", d->mem_peak / 1073741824.0, d->mem_capacity / 1073741824.0);
 }
 
 static struct cols columns(const struct gp_app *a)
@@ -244,7 +246,7 @@ static void pipelines(struct gp_form *fm, const struct gp_app *a)
 {
 	const struct gp_plan *p = gp_run_plan_of(&a->run);
 	static const char *const head[C__N] = { "stage", "DC", "GPU", "TP", "layers", "recompute",
-						 "F", "B", "W", "busy", "memory", "GB" };
+						 "F", "B", "W", "busy", "memory", "GiB" };
 	gp_form_section(fm, "Pipelines (per micro-batch times; memory: peak against capacity)");
 	if (!p)
 		return;
@@ -253,7 +255,7 @@ static void pipelines(struct gp_form *fm, const struct gp_app *a)
 	for (int i = 0; i < C__N; i++)
 		if (c.w[i] >= 0)
 			gp_form_cell(fm, c.x[i], c.w[i], GP_R_HEADER, "%s",
-				     i == C_MEM && c.w[C_BAR] < 0 ? "memory GB" : head[i])->right =
+				     i == C_MEM && c.w[C_BAR] < 0 ? "memory GiB" : head[i])->right =
 				i == C_TP || i == C_LAYERS || (i >= C_F && i <= C_BUSY);
 	for (int g = 0, d0 = 0; g < p->npipes; d0 += p->pipes[g++].nstages)
 		pipeline(fm, a, &c, g, d0);
