@@ -78,7 +78,7 @@ static char *scaled(double v, int digits, int lo, int hi, const char *unit, char
 
 char *gp_fmt_si(double v, int digits, const char *unit, char *buf, size_t n)
 {
-	return scaled(v, digits, 0, FMT_TOP, unit ? unit : "", buf, n);
+	return scaled(v, digits, unit && unit[0] ? 0 : FMT_NONE, FMT_TOP, unit ? unit : "", buf, n);
 }
 
 char *gp_fmt_time(double s, int digits, char *buf, size_t n)

@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 /* v with `digits` significant digits (2..6) and the SI prefix (p n u m,
- * k M G T P E) that keeps it in [1, 1000), then unit: "97.8 k" (unit ""),
+ * k M G T P E) that keeps it in [1, 1000), then unit: "97.8 k" (unit "",
+ * a count or rate, has no prefix below 1: "0.576", never "576 m"),
  * "100 Gbit/s", "27.8 ms". Below the smallest prefix it is 0; not
  * finite: "inf", "-inf", "nan". */
 char *gp_fmt_si(double v, int digits, const char *unit, char *buf, size_t n);

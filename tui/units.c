@@ -524,8 +524,5 @@ void gp_unit_bytes10(double v, char *buf, size_t n)
 
 void gp_unit_rate(double v, char *buf, size_t n)
 {
-	if (fabs(v) >= 1000)
-		gp_fmt_si(v, 3, "", buf, n);
-	else
-		snprintf(buf, n, "%.3g", v);
+	gp_fmt_si(v, 3, "", buf, n);
 }

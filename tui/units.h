@@ -47,9 +47,9 @@ void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
 /* A count with thousands grouped, no exponent: "67,540", "1,692,000"
  * (rounded to whole numbers; beyond 1e15 "%.4g"): gp_fmt_grouped. */
 void gp_unit_grouped(double v, char *buf, size_t n);
-/* A rate (tokens/s) with 3 significant digits: "183 k", "2.65 M" from
- * 1000 up (gp_fmt_si), plain decimals below ("576", "0.576": an SI
- * "576 m" would read as million). */
+/* A rate (tokens/s) with 3 significant digits, as the CLI prints it
+ * (gp_fmt_si): "183 k", "2.65 M" from 1000 up, plain decimals below
+ * ("576", "0.576": an SI "576 m" would read as million). */
 void gp_unit_rate(double v, char *buf, size_t n);
 /* Bytes in decimal units, 3 significant digits: "4.29 GB", "1.36 TB"
  * (as links are sold and bills are written): gp_fmt_bytes. */

@@ -20,7 +20,7 @@
 
 /* How a figure is written and which way is better (-1: lower, 1:
  * higher, 0: neither). */
-enum fmt { F_TIME, F_COUNT, F_PCT, F_USD, F_BYTES, F_FITS };
+enum fmt { F_TIME, F_COUNT, F_RATE, F_PCT, F_USD, F_BYTES, F_FITS };
 
 struct metric {
 	const char *name;
@@ -49,7 +49,7 @@ static double m_sync(const struct gp_result *r)
 
 static const struct metric metrics[] = {
 	{ "iteration", F_TIME, -1, m_time },
-	{ "tokens/s", F_COUNT, 1, m_tokens },
+	{ "tokens/s", F_RATE, 1, m_tokens },
 	{ "MFU", F_PCT, 1, m_mfu },
 	{ "bubble", F_PCT, -1, m_bubble },
 	{ "GPU idle", F_PCT, -1, m_idle },
@@ -66,6 +66,9 @@ static void value(enum fmt f, double v, char *buf, size_t n)
 	switch (f) {
 	case F_TIME: gp_unit_format(v, GP_U_TIME, buf, n); break;
 	case F_COUNT: gp_unit_grouped(v, buf, n); break;
+	case F_RATE:   /* as the plan screen: grouped, decimals under 1000 */
+		(v >= 1000 ? gp_unit_grouped : gp_unit_rate)(v, buf, n);
+		break;
 	case F_PCT: snprintf(buf, n, "%.1f %%", 100 * v); break;
 	case F_USD: snprintf(buf, n, "$%.4g", v); break;
 	case F_BYTES: gp_unit_bytes10(v, buf, n); break;

@@ -51,7 +51,9 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	snprintf(n, sizeof n, "%d GPUs; %s%s", r->gpus, r->fits ? "fits in memory" : "DOES NOT FIT: ",
 		 r->fits ? "" : r->fit_msg);
 	metric(fm, "iteration", v, n);
-	gp_unit_grouped(r->tokens_per_s, v, sizeof v);
+	/* Grouped ("2,649,961"); a slow plan's under 1000 in decimals
+	 * ("0.576"), where grouping would round it to "1". */
+	(r->tokens_per_s >= 1000 ? gp_unit_grouped : gp_unit_rate)(r->tokens_per_s, v, sizeof v);
 	metric(fm, "tokens/s", v, NULL);
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->mfu);
 	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
