@@ -47,11 +47,12 @@ static void gpu_choices(struct gp_field *f, const struct gp_scenario *s)
 }
 
 /* An editable cell: the value of f. */
-static void edit_cell(struct gp_form *fm, int x, int w, const struct gp_field *f)
+static struct gp_form_cell *edit_cell(struct gp_form *fm, int x, int w, const struct gp_field *f)
 {
 	struct gp_form_cell *c = gp_form_cell(fm, x, w, GP_R_VALUE, "%s", "");
 	c->right = !f->text;
 	gp_form_edit(fm, c, f);
+	return c;
 }
 
 /* The longest DC name, in cells. */
@@ -189,15 +190,16 @@ static void links(struct gp_form *fm, const struct gp_scenario *s)
 static const char *const recomputes[] = { "none", "selective", "full", "auto" };
 static const char *const objectives[] = { "time", "cost", "wan_bytes" };
 
-/* A labelled value of the model and job section. */
-static void pair(struct gp_form *fm, int vw, const char *label, const struct gp_field *f,
-		 const char *note)
+/* A labelled value of the model and job section; its cell. */
+static struct gp_form_cell *pair(struct gp_form *fm, int vw, const char *label,
+				 const struct gp_field *f, const char *note)
 {
 	gp_form_row(fm);
 	gp_form_cell(fm, 0, 18, GP_R_TEXT, "%s", label);
-	edit_cell(fm, 19, vw, f);
+	struct gp_form_cell *c = edit_cell(fm, 19, vw, f);
 	if (note)
 		gp_form_cell(fm, 21 + vw, gp_cv_width(note), GP_R_DIM, "%s", note);
+	return c;
 }
 
 /* A name field of the model and job section, with its choices. */
@@ -221,10 +223,12 @@ static void model_job(struct gp_form *fm, const struct gp_scenario *s)
 	snprintf(note, sizeof note, "%d layers, hidden %.0f, %.0f heads (%.0f KV), FFN %.0f%s, vocab %.0f",
 		 m->layers, m->hidden, m->heads, m->kv_heads, m->ffn, m->gated ? " gated" : "",
 		 m->vocab);
+	/* Its shape, not "a name of the catalog": a custom model's table
+	 * names it too (P6's Nemotron-4-340B), and the shape is true of
+	 * both. */
 	text_field(&f, m->name, "model");
-	pair(fm, vw, "model", &f, "a name of the catalog");
-	gp_form_row(fm);
-	gp_form_cell_wrap(fm, 19, fm->width - 19, GP_R_DIM, note);
+	pair(fm, vw, "model", &f, NULL);
+	gp_form_cell_wrap(fm, 21 + vw, fm->width - 21 - vw, GP_R_DIM, note);
 	field(&f, GP_U_COUNT, j->seq, "job.seq");
 	pair(fm, vw, "sequence length", &f, "tokens");
 	field(&f, GP_U_COUNT, j->global_batch, "job.global_batch");
@@ -242,8 +246,9 @@ static void model_job(struct gp_form *fm, const struct gp_scenario *s)
 	choice(fm, vw, "objective", objectives[s->objective], "objective", "time|cost|wan_bytes",
 	       "time, cost or wan_bytes");
 	field(&f, GP_U_USD, s->budget_usd_per_hour, "budget.usd_per_hour");
-	pair(fm, vw, "budget", &f, s->budget_usd_per_hour > 0 ? "USD per hour of the GPUs"
-								: "none (USD per hour of the GPUs)");
+	struct gp_form_cell *c = pair(fm, vw, "budget", &f, "USD per hour of the GPUs");
+	if (c && !(s->budget_usd_per_hour > 0))   /* not "$0.00": there is none */
+		snprintf(c->text, sizeof c->text, "none");
 }
 
 static void build(struct gp_app *a, struct gp_form *fm)
