@@ -56,6 +56,9 @@ golden plan-80x24 samples/p3.lua --view plan --size 80x24
 golden gantt-100x30 samples/default.lua --view gantt --size 100x30
 golden gantt-zoom samples/p1.lua --view gantt --size 100x30 --keys 'jjl++++]]'
 golden gantt-ascii samples/default.lua --view gantt --size 80x24 --ascii
+# The inspector's status wraps at 80 columns ("critical (slack 0),
+# started as its input came" on the second line), as a message does.
+golden gantt-80-status samples/default.lua --view gantt --size 80x24 --keys 'c'
 golden gantt-mono samples/default.lua --view gantt --size 100x30 --theme mono
 golden help-100x30 samples/default.lua --view help --size 100x30
 golden too-small samples/default.lua --size 40x10

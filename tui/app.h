@@ -357,7 +357,8 @@ bool gp_log_pane_action(struct gp_app *a, int act);
 int gp_frame_tab_at(const struct gp_app *a, int x);
 int gp_frame_bar_at(const struct gp_app *a, int x);
 /* Where the screen shown goes (below the tabs, above the status lines
- * and the bar). */
+ * and the bar), for the message's lines; a frame also wraps the
+ * screen's own status line, which can take one more. */
 struct gp_rect gp_frame_view_rect(const struct gp_app *a);
 /* The line between the screen and the status line while the plan is
  * stale or a job runs ("" when there is none). */

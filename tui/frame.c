@@ -145,14 +145,15 @@ static int wrap(const char *text, int w, int *starts, int *lens, int max)
 
 enum { STATUS_MAX = 8 };
 
-/* Lines of the status area: the message wrapped to the width (and the
- * editor's line under it when one is open). */
-static int status_layout(const struct gp_app *a, int *starts, int *lens, int *nmsg)
+/* Lines of the status area: msg (the message, or the screen's own
+ * status when there is none) wrapped to the width, and the editor's
+ * line under it when one is open. */
+static int status_layout(const struct gp_app *a, const char *msg, int *starts, int *lens,
+			 int *nmsg)
 {
 	int cap = (a->h - 3) / 3;
 	cap = cap < 1 ? 1 : cap > STATUS_MAX ? STATUS_MAX : cap;
 	*nmsg = 0;
-	const char *msg = a->status;
 	if (gp_app_editing(a)) {
 		int x = gp_cv_width(a->ed.prompt) + 2, ew = gp_cv_width(a->ed.buf) + 2;
 		if (!msg[0] || x + (ew < 12 ? 12 : ew) + 1 + gp_cv_width(msg) <= a->w)
@@ -164,6 +165,21 @@ static int status_layout(const struct gp_app *a, int *starts, int *lens, int *nm
 		return 1;
 	*nmsg = wrap(msg, a->w, starts, lens, cap);
 	return *nmsg > 0 ? *nmsg : 1;
+}
+
+/* What the status line says: the message, else (no editor open) the
+ * screen's own status, dim; it wraps as a message does. */
+static enum gp_role status_text(struct gp_app *a, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (a->status[0] || gp_app_editing(a)) {
+		snprintf(buf, n, "%s", a->status);
+		return a->status_role;
+	}
+	const struct gp_view_ops *v = gp_app_view(a->view);
+	if (v->status)
+		v->status(a, buf, n);
+	return GP_R_DIM;
 }
 
 /* A figure in the objective's unit. */
@@ -235,14 +251,19 @@ void gp_frame_live_text(const struct gp_app *a, char *buf, size_t n)
 	}
 }
 
-struct gp_rect gp_frame_view_rect(const struct gp_app *a)
+static struct gp_rect view_rect(const struct gp_app *a, const char *msg)
 {
 	int starts[STATUS_MAX], lens[STATUS_MAX], nmsg;
-	int sh = status_layout(a, starts, lens, &nmsg);
+	int sh = status_layout(a, msg, starts, lens, &nmsg);
 	char live[400];
 	gp_frame_live_text(a, live, sizeof live);
 	int lh = live[0] && a->h - 3 - sh > 6 ? 1 : 0;
 	return (struct gp_rect){ 0, 1, a->w, a->h - 2 - sh - lh };
+}
+
+struct gp_rect gp_frame_view_rect(const struct gp_app *a)
+{
+	return view_rect(a, a->status);
 }
 
 /* The live line: under the screen, over the status line. */
@@ -282,32 +303,23 @@ static void draw_editor(struct gp_app *a, struct gp_canvas *cv, int y, bool besi
 		gp_cv_text(cv, x + ew + 1, y, -1, gp_role(t, a->status_role), a->status);
 }
 
-static void draw_status(struct gp_app *a, struct gp_canvas *cv)
+static void draw_status(struct gp_app *a, struct gp_canvas *cv, const char *msg,
+			enum gp_role role)
 {
 	const struct gp_theme *t = a->th;
 	int starts[STATUS_MAX], lens[STATUS_MAX], nmsg;
-	int sh = status_layout(a, starts, lens, &nmsg), y0 = a->h - 1 - sh;
+	int sh = status_layout(a, msg, starts, lens, &nmsg), y0 = a->h - 1 - sh;
 	gp_cv_fill(cv, (struct gp_rect){ 0, y0, a->w, sh }, ' ', gp_role(t, GP_R_STATUS));
 	for (int i = 0; i < nmsg; i++) {
 		char line[sizeof a->status];
-		snprintf(line, sizeof line, "%.*s", lens[i], a->status + starts[i]);
+		snprintf(line, sizeof line, "%.*s", lens[i], msg + starts[i]);
 		int cut = i == nmsg - 1 && gp_cv_width(line) > a->w;
-		gp_cv_text(cv, 0, y0 + i, a->w - cut, gp_role(t, a->status_role), line);
+		gp_cv_text(cv, 0, y0 + i, a->w - cut, gp_role(t, role), line);
 		if (cut)
-			gp_cv_put(cv, a->w - 1, y0 + i, cv->ascii ? '>' : 0x2026,
-				  gp_role(t, a->status_role));
+			gp_cv_put(cv, a->w - 1, y0 + i, cv->ascii ? '>' : 0x2026, gp_role(t, role));
 	}
-	if (gp_app_editing(a)) {
+	if (gp_app_editing(a))
 		draw_editor(a, cv, a->h - 2, nmsg == 0);
-		return;
-	}
-	if (a->status[0])
-		return;
-	char buf[512] = "";
-	const struct gp_view_ops *v = gp_app_view(a->view);
-	if (v->status)
-		v->status(a, buf, sizeof buf);
-	gp_cv_text(cv, 0, a->h - 2, -1, gp_role(t, GP_R_DIM), buf);
 }
 
 /* The bar's item for F-key n: "F1?Help" (the letter the same action
@@ -463,14 +475,16 @@ void gp_frame_draw(struct gp_app *a, struct gp_canvas *cv)
 		return;
 	}
 	draw_tabs(a, cv);
-	struct gp_rect r = gp_frame_view_rect(a);
+	char msg[sizeof a->status];
+	enum gp_role role = status_text(a, msg, sizeof msg);
+	struct gp_rect r = view_rect(a, msg);
 	a->view_rect = r;   /* clicks go by the screen as drawn */
 	gp_cv_clip(cv, r);
 	gp_app_view(a->view)->draw(a, cv, r);
 	draw_table(a, cv, r);
 	gp_cv_unclip(cv);
 	draw_live(a, cv, r);
-	draw_status(a, cv);
+	draw_status(a, cv, msg, role);
 	draw_bar(a, cv);
 }
 
