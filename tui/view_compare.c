@@ -77,7 +77,7 @@ static void value(enum fmt f, double v, char *buf, size_t n)
 }
 
 /* "+187ms (+7.0 %)", "-2.1 pt", "+6,375 (+6.5 %)". */
-static void delta(enum fmt f, double a, double b, char *buf, size_t n)
+static void delta(enum fmt f, double a, double b, bool pct, char *buf, size_t n)
 {
 	double d = b - a;
 	char mag[32], rel[24] = "";
@@ -92,7 +92,7 @@ static void delta(enum fmt f, double a, double b, char *buf, size_t n)
 	value(f, fabs(d), mag, sizeof mag);
 	if (f == F_USD)
 		snprintf(mag, sizeof mag, "$%.3g", fabs(d));
-	if (a != 0 && isfinite(a))
+	if (pct && a != 0 && isfinite(a))
 		snprintf(rel, sizeof rel, " (%+.1f %%)", 100 * d / fabs(a));
 	snprintf(buf, n, "%c%s%s", d < 0 ? '-' : '+', mag, rel);
 }
@@ -106,28 +106,49 @@ static int verdict(const struct metric *m, double a, double b)
 	return (b > a) == (m->better > 0) ? 1 : -1;
 }
 
+/* Where the table's columns go: at 80 columns and more A and B are 12
+ * wide and B - A 24, then the verdict; narrower, A and B take 9 (the
+ * figures' short forms) and B - A what is left before the verdict,
+ * which always shows (in mono it is the only word for better or
+ * worse). */
+struct cols {
+	int a, b, w, arrow, d, dw, v;
+};
+
+static struct cols cols_of(int w)
+{
+	if (w >= 80)
+		return (struct cols){ 20, 33, 12, 47, 49, 24, 74 };
+	struct cols c = { 20, 30, 9, 40, 42, 0, w - 6 };
+	c.dw = c.v - 1 - c.d;
+	return c;
+}
+
 static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const struct metric *m,
 		       const struct gp_result *ra, const struct gp_result *rb)
 {
 	const struct gp_theme *t = a->th;
+	struct cols c = cols_of(cv->w);
 	double va = m->get(ra), vb = m->get(rb);
 	char sa[32], sb[32], d[48];
 	value(m->fmt, va, sa, sizeof sa);
 	value(m->fmt, vb, sb, sizeof sb);
-	delta(m->fmt, va, vb, d, sizeof d);
+	delta(m->fmt, va, vb, true, d, sizeof d);
+	if (gp_cv_width(d) > c.dw)   /* the change without its percentage */
+		delta(m->fmt, va, vb, false, d, sizeof d);
 	int v = verdict(m, va, vb);
 	bool same = fabs(vb - va) <= 1e-9 * fmax(fabs(va), fabs(vb));
 	gp_cv_text(cv, 1, y, 18, gp_role(t, GP_R_TEXT), m->name);
-	gp_cv_printf(cv, 20, y, 12, gp_role(t, GP_R_VALUE), "%12s", sa);
-	gp_cv_printf(cv, 33, y, 12, gp_role(t, GP_R_VALUE), "%12s", sb);
+	gp_cv_printf(cv, c.a, y, c.w, gp_role(t, GP_R_VALUE), "%*s", c.w, sa);
+	gp_cv_printf(cv, c.b, y, c.w, gp_role(t, GP_R_VALUE), "%*s", c.w, sb);
 	const char *arrow = same ? "=" : vb > va ? (cv->ascii ? "^" : "\u25b2")
 						: (cv->ascii ? "v" : "\u25bc");
 	enum gp_role role = v > 0 ? GP_R_BETTER : v < 0 ? GP_R_WORSE : GP_R_DIM;
-	gp_cv_text(cv, 47, y, 1, gp_role(t, role), arrow);
+	gp_cv_text(cv, c.arrow, y, 1, gp_role(t, role), arrow);
 	if (!same)
-		gp_cv_text(cv, 49, y, 24, gp_role(t, role), d);
+		gp_cv_text(cv, c.d, y, c.dw, gp_role(t, role), d);
 	if (v)
-		gp_cv_text(cv, 74, y, -1, gp_role(t, role), v > 0 ? "better" : "worse");
+		gp_cv_text(cv, c.v, y, -1, gp_role(t, role), v > 0 ? "better" : "worse");
 }
 
 /* "ams H100 tp2 1-32 (8 x 8 mb); ... 1f1b": what a plan is, in a line. */
@@ -281,10 +302,11 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 	}
 	sides(a, cv, r.y, pa);
 	int y = r.y + 4;
+	struct cols c = cols_of(cv->w);
 	gp_cv_text(cv, 1, y, 18, gp_role(t, GP_R_HEADER), "figure");
-	gp_cv_text(cv, 20, y, 12, gp_role(t, GP_R_HEADER), "           A");
-	gp_cv_text(cv, 33, y, 12, gp_role(t, GP_R_HEADER), "           B");
-	gp_cv_text(cv, 47, y, -1, gp_role(t, GP_R_HEADER), "B - A");
+	gp_cv_printf(cv, c.a, y, c.w, gp_role(t, GP_R_HEADER), "%*s", c.w, "A");
+	gp_cv_printf(cv, c.b, y, c.w, gp_role(t, GP_R_HEADER), "%*s", c.w, "B");
+	gp_cv_text(cv, c.arrow, y, -1, gp_role(t, GP_R_HEADER), "B - A");
 	for (int i = 0; i < NMETRICS && y + 1 < r.y + r.h; i++)
 		metric_row(a, cv, ++y, &metrics[i], &pa->res, &a->run.res);
 	y += 1;
