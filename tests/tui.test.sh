@@ -185,6 +185,10 @@ golden cmd-help samples/default.lua --size 100x30 --keys ':help<Enter>'
 golden cmd-unknown samples/default.lua --size 100x30 --keys ':frobnicate<Enter>'
 golden cmd-history samples/default.lua --size 100x30 --keys ':sim<Enter>:theme mono<Enter>:s<Up>'
 golden cmd-compare samples/default.lua --size 100x30 --keys ':compare megatron<Enter><Wait>'
+# At the smallest size the compare table keeps its better/worse column
+# (B - A without its percentage) and the key bar drops the F.
+golden compare-60x16 samples/default.lua --size 60x16 --keys ':set links[ams-fra].bandwidth=50G<Enter><Wait>5'
+golden bar-60x16 samples/default.lua --size 60x16
 golden cmd-plan samples/default.lua --size 100x30 --keys ':plan megatron<Enter><Wait>2'
 # Planned for cost: the bound in dollars, as the CLI prints it.
 golden plan-cost samples/default.lua --size 100x30 --view plan --keys ':plan objective=cost<Enter><Wait>2'
@@ -281,7 +285,7 @@ else
 	$T send-keys : t h e m e Enter
 	wait_for "theme light; themes: colorblind, dark, high-contrast, light, mono" || ok=0
 	$T resize-window -x 70 -y 20
-	wait_for "F7Fit" || ok=0
+	wait_for "7Fit" || ok=0   # F7Fit, or 7Fit where the bar drops the F
 	$T resize-window -x 30 -y 8
 	wait_for "needs 60x16" || ok=0
 	$T resize-window -x 100 -y 30

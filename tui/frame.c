@@ -322,11 +322,14 @@ static void draw_status(struct gp_app *a, struct gp_canvas *cv, const char *msg,
 		draw_editor(a, cv, a->h - 2, nmsg == 0);
 }
 
-/* The bar's item for F-key n: "F1?Help" (the letter the same action
- * has, then the label), or without the letter when short is set. */
-static int bar_item(const struct gp_app *a, int n, bool shrt, char *key, size_t nk, char *lab,
+/* The bar's item for F-key n at a level of shortening: 0 "F1? Help"
+ * (the letter the same action has, then the label), 1 without the
+ * letter "F1Help", 2 without the F too, "1Help" (as Midnight Commander
+ * at its narrowest), so ten keys fit 60 columns. */
+static int bar_item(const struct gp_app *a, int n, int level, char *key, size_t nk, char *lab,
 		    size_t nl)
 {
+	bool shrt = level > 0;
 	/* config.lua's bindings first, as the keys themselves go */
 	int act = gp_config_action(&a->cfg, GP_K_F(n));
 	if (act == GP_A_NONE)
@@ -346,19 +349,19 @@ static int bar_item(const struct gp_app *a, int n, bool shrt, char *key, size_t 
 			break;
 		}
 	}
-	snprintf(key, nk, "F%d", n);
+	snprintf(key, nk, "%s%d", level > 1 ? "" : "F", n);
 	snprintf(lab, nl, "%s%s%s", letter, letter[0] ? " " : "", gp_action_label(act));
 	return act;
 }
 
 /* Lays the bar out; calls put for each item (x, key, label, action). */
-static int bar_layout(const struct gp_app *a, bool shrt, void (*put)(void *, int, const char *,
+static int bar_layout(const struct gp_app *a, int level, void (*put)(void *, int, const char *,
 								     const char *), void *ud)
 {
 	int x = 0;
 	for (int n = 1; n <= 10; n++) {
 		char key[8], lab[32];
-		if (bar_item(a, n, shrt, key, sizeof key, lab, sizeof lab) < 0)
+		if (bar_item(a, n, level, key, sizeof key, lab, sizeof lab) < 0)
 			continue;
 		if (put)
 			put(ud, x, key, lab);
@@ -380,22 +383,29 @@ static void put_item(void *ud, int x, const char *key, const char *lab)
 	gp_cv_text(b->cv, x + kw, y, -1, gp_role(b->a->th, GP_R_BAR_LABEL), lab);
 }
 
+/* The least shortening that fits the width (the last if none does). */
+static int bar_level(const struct gp_app *a)
+{
+	int level = 0;
+	while (level < 2 && bar_layout(a, level, NULL, NULL) > a->w)
+		level++;
+	return level;
+}
+
 static void draw_bar(struct gp_app *a, struct gp_canvas *cv)
 {
 	gp_cv_fill(cv, (struct gp_rect){ 0, a->h - 1, a->w, 1 }, ' ',
 		   gp_role(a->th, GP_R_BAR_LABEL));
 	struct bar_draw b = { a, cv };
-	bool shrt = bar_layout(a, false, NULL, NULL) > a->w;
-	bar_layout(a, shrt, put_item, &b);
+	bar_layout(a, bar_level(a), put_item, &b);
 }
 
 int gp_frame_bar_at(const struct gp_app *a, int x)
 {
-	bool shrt = bar_layout(a, false, NULL, NULL) > a->w;
-	int at = 0;
+	int level = bar_level(a), at = 0;
 	for (int n = 1; n <= 10; n++) {
 		char key[8], lab[32];
-		int act = bar_item(a, n, shrt, key, sizeof key, lab, sizeof lab);
+		int act = bar_item(a, n, level, key, sizeof key, lab, sizeof lab);
 		if (act < 0)
 			continue;
 		int w = gp_cv_width(key) + gp_cv_width(lab) + 1;
