@@ -71,8 +71,11 @@ static void build(struct gp_app *a, struct gp_form *fm)
 	gp_form_text(fm, GP_R_TEXT, "A value the scenario refuses keeps the old one; the status line says why.");
 	gp_form_text(fm, GP_R_TEXT, "Each edit is one step of undo (u): the plan is simulated again at once, marked stale, and a new one is made in the background (4 shows the solver; Esc cancels; a newer edit starts it again). u takes back an edit with the plan made for it.");
 	gp_form_section(fm, "Key notation (the man page's and geoplan shot --keys)");
-	gp_form_text(fm, GP_R_TEXT, "a character stands for itself; <Enter> <Esc> <Tab> <S-Tab> <BS> <Del> <Up> <Down>");
-	gp_form_text(fm, GP_R_TEXT, "<Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..<F12> <C-a>..<C-z> <Space> <lt>");
+	/* One paragraph, so it wraps as one (two lines wrapped apart left
+	 * "<Down>" and "<lt>" alone at 80 columns). */
+	gp_form_text(fm, GP_R_TEXT, "a character stands for itself; <Enter> <Esc> <Tab> <S-Tab> <BS> "
+		     "<Del> <Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..<F12> "
+		     "<C-a>..<C-z> <Space> <lt>");
 }
 
 static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
