@@ -59,6 +59,8 @@ golden gantt-ascii samples/default.lua --view gantt --size 80x24 --ascii
 # The inspector's status wraps at 80 columns ("critical (slack 0),
 # started as its input came" on the second line), as a message does.
 golden gantt-80-status samples/default.lua --view gantt --size 80x24 --keys 'c'
+# The cursor over the 0.5s label: the label stays (drawn as the cursor).
+golden gantt-cursor-label samples/default.lua --view gantt --size 80x24 --keys 'llllllllllllllllllll'
 golden gantt-mono samples/default.lua --view gantt --size 100x30 --theme mono
 golden help-100x30 samples/default.lua --view help --size 100x30
 golden too-small samples/default.lua --size 40x10

@@ -174,24 +174,30 @@ static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layou
 	} else {
 		gp_cv_text(cv, l->x0 - l->lw - 1, y, l->lw, gp_role(t, GP_R_DIM), "time");
 	}
+	/* A label always follows its tick ("|110ms"): one with no room
+	 * after it is left off, the tick kept, as one read before its tick
+	 * ("110ms|") names the wrong one. The cursor's marker never hides a
+	 * label: over one, the label itself is drawn as the cursor. */
 	int last = -100;
+	bool on_label = false;
 	for (int k = 0; first + k * step <= end + 1e-9 * span && k < 1000; k++) {
 		double x = first + k * step;
 		int c = (int)floor((x - g->t0) / g->dt + 1e-9);
-		if (c >= l->cw)
-			c = l->cw - 1;   /* the view's end */
+		if (c >= l->cw || c < last)
+			continue;
 		char lab[48];
 		axis_label(&f, x, lab, sizeof lab);
 		int w = gp_cv_width(lab), at = c + 1;
-		if (at + w > l->cw)
-			at = c - w;   /* no room after the tick: before it */
-		if (at - last < 1 || at < 0 || (cc >= at && cc < at + w))
-			continue;
 		gp_cv_put(cv, l->x0 + c, y, cv->ascii ? '|' : 0x2502, gp_role(t, GP_R_AXIS));
-		gp_cv_text(cv, l->x0 + at, y, w, gp_role(t, GP_R_AXIS), lab);
-		last = (at > c ? at + w : c + 1) + 1;
+		last = c + 2;
+		if (at + w > l->cw)
+			continue;
+		bool cur = cc >= at && cc < at + w;
+		on_label |= cur;
+		gp_cv_text(cv, l->x0 + at, y, w, gp_role(t, cur ? GP_R_CURSOR : GP_R_AXIS), lab);
+		last = at + w + 1;
 	}
-	if (cc >= 0 && cc < l->cw)
+	if (cc >= 0 && cc < l->cw && !on_label)
 		gp_cv_put(cv, l->x0 + cc, y, cv->ascii ? 'v' : 0x25bc, gp_role(t, GP_R_CURSOR));
 }
 
