@@ -94,6 +94,8 @@ golden quit-asks samples/default.lua --size 100x30 --keys 'l<Enter><C-u>32<Enter
 golden plan-is-an-edit samples/default.lua --size 100x30 --keys 'p<Wait>'
 golden plan-undone samples/default.lua --size 100x30 --keys 'p<Wait>u'
 golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
+# A plan-less file's plan on opening is no edit: no [+], q does not ask.
+golden open-plan-clean samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>q'
 has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "p<Wait>S$tmp/d1.lua<Enter>"
 ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
 has "the file S wrote reopens with p's plan" "1\.427s/iter" "$tmp/d1.lua"

@@ -114,6 +114,7 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 			gp_app_say(a, GP_R_STATUS, "%s: iteration %s; ? for help", o->file, t);
 	} else {
 		gp_app_plan(a);
+		a->open_plan = true;
 	}
 	return 0;
 }

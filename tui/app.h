@@ -174,6 +174,8 @@ struct gp_app {
 	enum gp_sched schedule;      /* the schedule it plans for */
 	struct gp_job_status js;     /* the job's status as last read */
 	int base_sets;               /* overrides given at start: not edits */
+	bool open_plan;              /* the job is the plan a plan-less file
+				      * gets on opening: not the user's edit */
 	/* Compare (app_compare.c): A is pin, else prev; B the plan shown. */
 	struct gp_pin *pin;          /* P, :pin, :compare ENGINE */
 	struct gp_pin *prev;         /* the plan before the last edit */

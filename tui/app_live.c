@@ -65,6 +65,7 @@ void gp_app_set_joined(struct gp_app *a, int i, bool joined)
 
 void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 {
+	a->open_plan = false;   /* a newer job: not the plan on opening */
 	if (!a->worker) {
 		gp_app_say(a, GP_R_ERROR, "no planning thread: %s", label);
 		return;

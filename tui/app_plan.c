@@ -10,7 +10,9 @@
  * save writes and a reload reads. A re-plan after an edit is undone
  * with that edit (one step: the scenario and its plan as they were);
  * p's plan is a step of its own. How the engine found it (bound, gap,
- * polish) is kept beside the override, for the plan screen.
+ * polish) is kept beside the override, for the plan screen. The one
+ * exception: the plan a plan-less file gets on opening is counted as
+ * saved (the user made no edit; s still writes it).
  */
 #include "app.h"
 
@@ -142,6 +144,7 @@ static void say_failed(struct gp_app *a, const struct gp_job_result *res)
 void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 {
 	if (res->rc) {
+		a->open_plan = false;
 		say_failed(a, res);
 		return;
 	}
@@ -149,6 +152,11 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	char why[300] = "";
 	struct gp_plan_report rep = res->run->rep;
 	int how = adopt(a, res->run, why, sizeof why);
+	/* A plan-less file's plan on opening is no edit of the user's: no
+	 * [+], q does not ask (s still writes it; u still takes it back). */
+	if (how == 0 && a->open_plan && a->run.nsets == a->base_sets + 1)
+		gp_app_mark_saved(a);
+	a->open_plan = false;
 	if (how < 0 && !look_at_engine_plan(a, res->run))
 		snprintf(why + strlen(why), sizeof why - strlen(why), "; the scenario changed meanwhile");
 	gp_app_simulate(a);
