@@ -93,6 +93,9 @@ golden quit-asks samples/default.lua --size 100x30 --keys 'l<Enter><C-u>32<Enter
 # text, which typing replaces.
 golden plan-is-an-edit samples/default.lua --size 100x30 --keys 'p<Wait>'
 golden plan-undone samples/default.lua --size 100x30 --keys 'p<Wait>u'
+# u back to a plan that does not simulate says what it undid, then why.
+golden undo-to-invalid samples/default.lua --size 100x30 \
+	--keys ':set plan.pipelines[1].stages[1].tp=3<Enter><Wait>:set plan.pipelines[1].micro_batches=7<Enter><Wait>u'
 golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
 # A plan-less file's plan on opening is no edit: no [+], q does not ask.
 golden open-plan-clean samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>q'

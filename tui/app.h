@@ -325,7 +325,8 @@ void gp_app_undo(struct gp_app *a);
 void gp_app_redo(struct gp_app *a);
 void gp_app_clear_redo(struct gp_app *a);
 /* The iteration time now (NAN: none), and the status line's "what:
- * iteration 2.681s -> 3.385s (+26.3 %)" after a change. */
+ * iteration 2.681s -> 3.385s (+26.3 %)" after a change ("what; why"
+ * when nothing simulates now). */
 double gp_app_now_time(const struct gp_app *a);
 void gp_app_say_change(struct gp_app *a, const char *what, double before);
 /* A loader's message without the file name it starts with, DCs named

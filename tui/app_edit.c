@@ -154,8 +154,14 @@ static void describe(const char *set, char *buf, size_t n)
 
 void gp_app_say_change(struct gp_app *a, const char *what, double before)
 {
-	if (!a->run.has_res)
-		return;   /* gp_app_simulate said why */
+	if (!a->run.has_res) {
+		/* Done, but nothing simulates (gp_app_simulate said why): say
+		 * both, or "u" reads as if it failed. */
+		char why[sizeof a->status];
+		snprintf(why, sizeof why, "%s", a->status);
+		gp_app_say(a, GP_R_WARN, "%s; %s", what, why);
+		return;
+	}
 	double t = a->run.res.iteration_time;
 	const char *fit = a->run.res.fits ? "" : "; does not fit in memory";
 	char b[24], now[24];
