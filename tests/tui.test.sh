@@ -99,6 +99,11 @@ golden undo-to-invalid samples/default.lua --size 100x30 \
 golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
 # A plan-less file's plan on opening is no edit: no [+], q does not ask.
 golden open-plan-clean samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>q'
+# A re-plan cancelled in milp's warm start: the engine line names the
+# job's engine and whose report it last had, the bound is the solver's,
+# and the plan row says its figures are an earlier job's.
+golden solver-cancelled-warm samples/default.lua --size 100x30 \
+	--keys 'p<Wait>4:set links[ams-fra].bandwidth=50G<Enter><Wait 5><Esc>'
 has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "p<Wait>S$tmp/d1.lua<Enter>"
 ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
 has "the file S wrote reopens with p's plan" "1\.427s/iter" "$tmp/d1.lua"

@@ -75,15 +75,27 @@ static void figures(struct gp_app *a, struct gp_canvas *cv, int y)
 						    .gap = HUGE_VAL };
 	const struct gp_job_status *st = a->js.id ? &a->js : &none;
 	char b[32], bd[32], line[200];
+	/* The job's engine, as its label names it; a report from another
+	 * (milp's warm start runs megatron, atlas, search) says whose. */
 	const struct gp_engine *e = a->engine ? a->engine : gp_engine_default();
-	snprintf(line, sizeof line, "%s%s%s", st->engine[0] ? st->engine : e->name,
-		 st->phase[0] ? ", phase " : "", st->phase);
+	const char *by = st->engine[0] && strcmp(st->engine, e->name) ? st->engine : "";
+	snprintf(line, sizeof line, "%s%s%s%s%s", e->name, by[0] ? "; last report from " : "",
+		 by, st->phase[0] ? ", phase " : "", st->phase);
 	row(a, cv, y, "engine", GP_R_VALUE, line);
-	gp_app_objective_value(a, st->incumbent, b, sizeof b);
-	gp_app_objective_value(a, st->bound, bd, sizeof bd);
+	/* A report from another engine judges its own plans, with no
+	 * bound: the figures are the solver's, as its history last has
+	 * them (the plan row's are another job's). */
+	double inc = st->incumbent, bound = st->bound, g = st->gap;
+	if (by[0] && st->nhist > 0) {
+		inc = st->hist[st->nhist - 1].incumbent;
+		bound = st->hist[st->nhist - 1].bound;
+		g = isfinite(inc) && isfinite(bound) && inc > 0 ? (inc - bound) / inc : HUGE_VAL;
+	}
+	gp_app_objective_value(a, inc, b, sizeof b);
+	gp_app_objective_value(a, bound, bd, sizeof bd);
 	char gap[24] = "-", t[24] = "-";
-	if (isfinite(st->gap))
-		snprintf(gap, sizeof gap, "%.2f %%", 100 * st->gap);
+	if (isfinite(g))
+		snprintf(gap, sizeof gap, "%.2f %%", 100 * g);
 	if (!a->hold && st->nreports)
 		snprintf(t, sizeof t, "%.2f s", st->elapsed);
 	snprintf(line, sizeof line, "best %-10s bound %-10s gap %-9s reports %-4d time %s", b, bd,
@@ -167,7 +179,11 @@ static void found(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w)
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
 	if (!a->hold)
 		snprintf(t, sizeof t, ", %.3g s", rep->seconds);
-	snprintf(line, sizeof line, "%s, %s: estimate %s, bound %s, gap %s%s%s", rep->engine,
+	/* The last job ended without a plan (cancelled, failed): this one is
+	 * an earlier job's, its bound not the figures above. */
+	bool earlier = a->js.id && !a->job && strncmp(a->job_note, "done", 4);
+	snprintf(line, sizeof line, "%s%s, %s: estimate %s, bound %s, gap %s%s%s",
+		 earlier ? "an earlier job's: " : "", rep->engine,
 		 gp_milp_status_name(rep->status), est, bd, gap, t,
 		 stale ? "; stale: made before the last edit" : "");
 	row(a, cv, y, "the plan", stale ? GP_R_STALE : GP_R_TEXT, line);
