@@ -13,6 +13,11 @@ static uint32_t kind_color(const struct gp_theme *t, int k)
 	return k < 0 ? t->idle : t->kind[k];
 }
 
+wchar_t gp_gantt_mixed_glyph(bool plain)
+{
+	return plain ? '*' : 0x2592;
+}
+
 /* One cell of a row from the model's description of it. */
 void gp_gantt_put_cell(struct gp_canvas *cv, int x, int y, const struct gp_gantt_cell *c,
 		       const struct gp_theme *t, bool ascii)
@@ -26,7 +31,7 @@ void gp_gantt_put_cell(struct gp_canvas *cv, int x, int y, const struct gp_gantt
 			k = c->bg_kind;
 		else if (c->eighths < 8 && (c->fg_kind < 0 || c->bg_kind < 0))
 			k = c->fg_kind >= 0 ? c->fg_kind : c->bg_kind;
-		wchar_t ch = c->mixed ? '*' : gp_kind_glyph(k, ascii);
+		wchar_t ch = c->mixed ? gp_gantt_mixed_glyph(true) : gp_kind_glyph(k, ascii);
 		if (t->mono)
 			gp_cv_put(cv, x, y, ch, gp_role(t, GP_R_TEXT));
 		else   /* ASCII in colour: the kind's letter on its colour */
@@ -34,7 +39,8 @@ void gp_gantt_put_cell(struct gp_canvas *cv, int x, int y, const struct gp_gantt
 		return;
 	}
 	if (c->mixed) {
-		gp_cv_put(cv, x, y, 0x2592, (struct gp_style){ kind_color(t, c->fg_kind), t->idle, 0 });
+		gp_cv_put(cv, x, y, gp_gantt_mixed_glyph(false),
+			  (struct gp_style){ kind_color(t, c->fg_kind), t->idle, 0 });
 	} else if (c->eighths == 0 || c->eighths >= 8) {
 		int k = c->eighths == 0 ? c->bg_kind : c->fg_kind;
 		gp_cv_put(cv, x, y, ' ', (struct gp_style){ kind_color(t, k), kind_color(t, k), 0 });

@@ -15,6 +15,10 @@
 
 void gp_gantt_put_cell(struct gp_canvas *cv, int x, int y, const struct gp_gantt_cell *c,
 		       const struct gp_theme *t, bool ascii);
+/* The glyph of a cell of several kinds, the legend's "mixed": '*' in
+ * ASCII or mono (beside the kinds' glyphs), else U+2592 in colour,
+ * where each kind is a solid cell of its colour. */
+wchar_t gp_gantt_mixed_glyph(bool plain);
 /* Row `row` of g into columns [x, x + w) of line y, column c spanning
  * [t0 + c dt, t0 + (c + 1) dt); cells: scratch of w. */
 void gp_gantt_draw_row(struct gp_canvas *cv, const struct gp_gantt *g, int row, int x, int y,

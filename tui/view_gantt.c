@@ -324,12 +324,19 @@ static void draw_legend(struct gp_app *a, struct gp_canvas *cv, const struct lay
 {
 	const struct gp_theme *t = a->th;
 	int x = l->x0 - l->lw - 1;
+	/* As the chart draws them: in colour a kind is a solid cell of its
+	 * colour (its glyph, sync's U+2592, would read as "mixed"); in mono
+	 * or ASCII its glyph. */
+	bool plain = t->mono || cv->ascii;
 	for (int k = 0; k < GP_SPAN__N; k++) {
 		struct gp_style st = t->mono ? gp_role(t, GP_R_TEXT)
 					     : (struct gp_style){ t->kind[k], GP_CV_DEFAULT, 0 };
-		gp_cv_put(cv, x, y, gp_kind_glyph(k, cv->ascii), st);
+		gp_cv_put(cv, x, y, plain ? gp_kind_glyph(k, cv->ascii) : 0x2588, st);
 		x += 1 + gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), " %s ", gp_kind_short(k));
 	}
+	/* A cell of several kinds has a glyph of its own, not sync's. */
+	gp_cv_put(cv, x, y, gp_gantt_mixed_glyph(plain), gp_role(t, GP_R_TEXT));
+	x += 1 + gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), " mixed ");
 	char z[48];
 	gp_unit_format(a->gt.dt, GP_U_TIME, z, sizeof z);
 	gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), "  one column: %s", z);
