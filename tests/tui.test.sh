@@ -186,6 +186,8 @@ golden cmd-complete samples/default.lua --size 100x30 --keys ':set links[ams<Tab
 golden cmd-complete-one samples/default.lua --size 100x30 --keys ':set links[ams-fra].b<Tab>'
 golden cmd-set samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>'
 golden cmd-set-units samples/default.lua --size 100x30 --keys ':set links[ams-fra].latency=20ms links[ams-fra].bandwidth=50G<Enter><Wait>2'
+# A refusal names the path as written (links[ams-fra], not links[1]).
+golden cmd-set-refused samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=-1<Enter>'
 golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra].bandwidth=Gbps(5),Gbps(20),Gbps(100)<Enter>'
 # :sweep reads values as :set does (10G is Gbit/s), names a refused
 # value's path as written, wraps the reason; no axis: its usage.

@@ -332,6 +332,11 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before);
 /* A loader's message without the file name it starts with, DCs named
  * as the screens name them (dcs[ams], not dcs[1]). */
 void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n);
+/* msg (bare) with the entry the loader numbers named as set "PATH=v"
+ * wrote it: "links[1].bandwidth: ..." for links[ams-fra].bandwidth=...
+ * (the same table before '[', the same last name) reads
+ * "links[ams-fra].bandwidth: ..."; true when it did, else msg as it is. */
+bool gp_app_as_written(const char *set, const char *msg, char *buf, size_t n);
 /* The unit of the value a path names, by its last name (as the
  * scenario screen's fields have them); GP_U_NUMBER when none. */
 enum gp_unit gp_app_unit_of(const char *path);

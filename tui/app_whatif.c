@@ -99,24 +99,13 @@ static void value_of(const char *set, char *buf, size_t n)
 		snprintf(buf, n, "%s", v);
 }
 
-/* The loader's message with the entry it numbers ("links[1].bandwidth:
- * ...") named as the point's override wrote it (links[ams-fra]...): the
- * same table (before '[') and the same last name. */
+/* The loader's message naming the entry as the point's overrides wrote
+ * it (gp_app_as_written). */
 static void as_written(const struct gp_sweep *sw, long k, const char *msg, char *buf, size_t n)
 {
-	const char *colon = strstr(msg, ": ");
-	for (int i = 0; colon && i < sw->npt[k]; i++) {
-		char p[200];
-		path_of(sw->pts[k][i], p, sizeof p);
-		const char *dot = strrchr(p, '.');
-		size_t top = strcspn(p, "[."), pl = (size_t)(colon - msg);
-		size_t ll = dot ? strlen(dot) : 0;
-		if (dot && pl > ll && !strncmp(msg, p, top) && msg[top] == '[' &&
-		    !strncmp(colon - ll, dot, ll)) {
-			snprintf(buf, n, "%s%s", p, colon);
+	for (int i = 0; i < sw->npt[k]; i++)
+		if (gp_app_as_written(sw->pts[k][i], msg, buf, n))
 			return;
-		}
-	}
 	snprintf(buf, n, "%s", msg);
 }
 
