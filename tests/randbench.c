@@ -1,19 +1,20 @@
 /*
  * randbench.c: the placement MILP on a seeded family of random scenarios
- * (issue 14): 1 to 4 DCs of 1 or 2 pools of 5 GPU types, WAN links of
- * 1-400 Gbit/s and 1-80 ms (most pairs joined, consecutive DCs always),
- * OPT-350M to Llama-3-8B, global batches of 16 to 128, ZeRO and
- * recomputation drawn too. The family is this file's generator (its own
- * LCG, so the cases are the same on every machine), not hand-picked.
+ * of issue 14's kind: 2 to 16 DCs of 1 to 4 GPU types of 5 (a DC holds
+ * two pools of different types at times), chain, star or mesh WANs of
+ * 1-100 Gbit/s and 1-80 ms, OPT-350M to Llama-3.1-405B on 2 to 6 times
+ * the GPU memory their state needs, global batches of 32 to 1024, ZeRO
+ * and recomputation drawn too. The family is this file's generator (its
+ * own LCG, so the cases are the same on every machine), not hand-picked.
  *
  * Per case: the MILP's own plan (no polish) as simulated against the best
  * plan of every engine (megatron, dp-across-dcs, atlas, search and the
- * MILP), its estimate against its simulation, status, bound (BROKEN when a
- * plan simulates below a bound the status calls proven) and solve time;
- * then the geometric mean of own / best, the median solve time and the
- * counts the issue judges by.
- * Usage: randbench [cases (30)] [time_limit_s (5)] [first_seed (1)]
- */
+ * MILP; the others 2 s each), its estimate against its simulation,
+ * status, bound (BROKEN when a plan simulates below a bound the status
+ * calls proven) and solve time; then the geometric mean of own / best,
+ * the median solve time and the counts the issue judges by.
+ * Usage: randbench [cases (30)] [time_limit_s (5)] [first_seed (1)];
+ * RANDBENCH_LUA=1 prints each case's scenario before its line. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,45 +39,80 @@ static unsigned draw(unsigned *st, unsigned n)
 	return (*st >> 8 & 0xffffff) % n;
 }
 
-static const struct { const char *name; double price; } gpus[5] = {
-	{ "H100", 2.5 }, { "A100-80", 1.6 }, { "A100-40", 1.2 }, { "V100-32", 0.8 }, { "L40S", 1.0 },
+static const struct { const char *name; double price, mem_gb; } gpus[5] = {
+	{ "H100", 2.5, 80 }, { "A100-80", 1.6, 80 }, { "A100-40", 1.2, 40 }, { "V100-32", 0.8, 32 },
+	{ "L40S", 1.0, 48 },
 };
 
-/* Case `seed` of the family as Lua source into buf (n bytes). */
+/* The family's models: name and parameters in billions. */
+static const struct { const char *name; double bparams; } models[7] = {
+	{ "OPT-350M", 0.35 }, { "GPT-3-XL", 1.3 }, { "Llama-2-7B", 6.7 }, { "Llama-3-8B", 8 },
+	{ "Llama-3-70B", 70 }, { "GPT-3-175B", 175 }, { "Llama-3.1-405B", 405 },
+};
+
+/* Appends to buf (n bytes, o used). */
+#define PUT(...) (o += (size_t)snprintf(buf + o, o < n ? n - o : 0, __VA_ARGS__))
+
+/* The WAN of nd DCs: a chain (topo 0), a star on dc0 (1) or a mesh of
+ * most pairs, consecutive DCs always joined (2). */
+static size_t gen_links(unsigned *st, int nd, int topo, char *buf, size_t n, size_t o)
+{
+	static const int bws[6] = { 1, 5, 10, 25, 50, 100 }, lats[6] = { 1, 5, 10, 20, 40, 80 };
+	PUT("}, links = {");
+	for (int a = 0; a < nd; a++)
+		for (int b = a + 1; b < nd; b++) {
+			bool on = topo == 0 ? b == a + 1 : topo == 1 ? a == 0 :
+				  b == a + 1 || draw(st, 10) < 7;
+			if (on)
+				PUT("{ 'dc%d', 'dc%d', bandwidth = Gbps(%d), latency = ms(%d), price_per_gb = 0.02 },",
+				    a, b, bws[draw(st, 6)], lats[draw(st, 6)]);
+		}
+	return o;
+}
+
+/* Case `seed` of the family as Lua source into buf (n bytes): 2 to 16
+ * DCs of 1 to 4 GPU types (a DC holds two pools of different types at
+ * times), a chain, star or mesh WAN, a model of the catalog with about
+ * 2 to 6 times the GPU memory its weights and optimizer state need. */
 static void gen(unsigned seed, char *buf, size_t n)
 {
-	static const char *const models[4] = { "OPT-350M", "GPT-3-XL", "Llama-2-7B", "Llama-3-8B" };
-	static const int bws[6] = { 1, 5, 10, 25, 100, 400 }, lats[5] = { 1, 5, 10, 30, 80 };
-	static const int gbs[4] = { 16, 32, 64, 128 }, seqs[3] = { 1024, 2048, 4096 };
-	static const char *const rcs[3] = { "none", "auto", "selective" };
+	static const int ndcs[8] = { 2, 3, 4, 5, 6, 8, 12, 16 };
+	static const int gbs[4] = { 32, 64, 128, 256 }, seqs[3] = { 1024, 2048, 4096 };
+	static const char *const rcs[4] = { "none", "auto", "selective", "full" };
 	unsigned st = seed * 2654435761u + 1;
-	size_t o = (size_t)snprintf(buf, n, "return { name = 'rand%u', gpus = {", seed);
+	size_t o = 0;
+	PUT("return { name = 'rand%u', gpus = {", seed);
 	for (int g = 0; g < 5; g++)
-		o += (size_t)snprintf(buf + o, n - o, "['%s'] = { price_per_hour = %g },", gpus[g].name,
-				      gpus[g].price);
-	o += (size_t)snprintf(buf + o, n - o, "}, dcs = {");
-	int nd = 1 + (int)draw(&st, 4);
+		PUT("['%s'] = { price_per_hour = %g },", gpus[g].name, gpus[g].price);
+	PUT("}, dcs = {");
+	int nd = ndcs[draw(&st, 8)], nt = 1 + (int)draw(&st, 4), g0 = (int)draw(&st, 5);
+	int mi = (int)draw(&st, 7), topo = (int)draw(&st, 3);
+	/* GPUs per pool: the state (16 B a parameter) times 2-6 over the
+	 * pools, at 50 GB a GPU (32 GPUs at least), in nodes of 8. */
+	int np[16], npools = 0;
+	for (int d = 0; d < nd; d++)
+		npools += np[d] = nt > 1 && draw(&st, 10) < 3 ? 2 : 1;
+	double need = 16 * models[mi].bparams / 50 * (2 + (int)draw(&st, 5));
+	int per = 8 * (int)ceil(fmax(need / npools, 32) / 8);
 	for (int d = 0; d < nd; d++) {
-		int np = 1 + (int)draw(&st, 2), g0 = (int)draw(&st, 5), g1 = (g0 + 1 + (int)draw(&st, 4)) % 5;
-		o += (size_t)snprintf(buf + o, n - o, "{ name = 'dc%d', pools = {", d);
-		for (int q = 0; q < np; q++)
-			o += (size_t)snprintf(buf + o, n - o, "{ gpu = '%s', count = %d, per_node = 8 },",
-					      gpus[q ? g1 : g0].name, 8 * (1 + (int)draw(&st, 4)));
-		o += (size_t)snprintf(buf + o, n - o, "} },");
+		int t0 = (int)draw(&st, (unsigned)nt);
+		PUT("{ name = 'dc%d', pools = {", d);
+		for (int q = 0; q < np[d]; q++) {
+			int ti = q ? (t0 + 1 + (int)draw(&st, (unsigned)nt - 1)) % nt : t0, g = (g0 + ti) % 5;
+			int cnt = 8 * (per / 16 + (int)draw(&st, (unsigned)(per / 8 + 1)));
+			PUT("{ gpu = '%s', count = %d, per_node = 8 },", gpus[g].name, cnt < 8 ? 8 : cnt);
+		}
+		PUT("} },");
 	}
-	o += (size_t)snprintf(buf + o, n - o, "}, links = {");
-	for (int a = 0; a < nd; a++)
-		for (int b = a + 1; b < nd; b++)
-			if (draw(&st, 10) < 8 || b == a + 1)
-				o += (size_t)snprintf(buf + o, n - o,
-						      "{ 'dc%d', 'dc%d', bandwidth = Gbps(%d), latency = ms(%d), price_per_gb = 0.02 },",
-						      a, b, bws[draw(&st, 6)], lats[draw(&st, 5)]);
-	const char *model = models[draw(&st, 4)];
-	int gb = gbs[draw(&st, 4)], seq = seqs[draw(&st, 3)], zero = (int)draw(&st, 2);
-	snprintf(buf + o, n - o,
-		 "}, model = '%s', job = { seq = %d, global_batch = %d, micro_batch = 1, zero = %d, recompute = '%s' } }",
-		 model, seq, gb, zero, rcs[draw(&st, 3)]);
+	o = gen_links(&st, nd, topo, buf, n, o);
+	int gb = gbs[draw(&st, 4)] * (models[mi].bparams > 50 ? 4 : 1), seq = seqs[draw(&st, 3)];
+	int zero = (int)draw(&st, 2), rc = (int)draw(&st, 4);
+	if (models[mi].bparams > 50 && rc == 0)
+		rc = 3;
+	PUT("}, model = '%s', job = { seq = %d, global_batch = %d, micro_batch = 1, zero = %d, recompute = '%s' } }",
+	    models[mi].name, seq, gb, zero, rcs[rc]);
 }
+#undef PUT
 
 static double sim(const struct gp_scenario *s, const struct gp_plan *p)
 {
@@ -120,8 +156,10 @@ struct tally {
 
 static void one(unsigned seed, double tl, struct tally *t)
 {
-	char buf[8192];
+	char buf[16384];
 	gen(seed, buf, sizeof buf);
+	if (getenv("RANDBENCH_LUA"))
+		printf("%s\n", buf);
 	struct gp_err e = { "" };
 	struct gp_lua *h = gp_lua_new(NULL, &e);
 	struct gp_scenario *s = h ? gp_lua_scenario(h, "rand", buf, strlen(buf), &e) : NULL;
@@ -166,6 +204,7 @@ static void one(unsigned seed, double tl, struct tally *t)
 	t->worst = fmax(t->worst, ratio);
 	t->worst_est = fmax(t->worst_est, fabs(est));
 	gp_scenario_free(s);
+	fflush(stdout);
 }
 
 int main(int argc, char **argv)
