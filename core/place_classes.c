@@ -185,6 +185,32 @@ static void class_limits(const struct pm *m, struct pm_class *x)
 	}
 }
 
+/* Class x's levelled split (pm_class_split how 1) in place of its first
+ * one when its curve is faster at the micro-batches of x's most
+ * replicas; its curve moved to x's place in m->cv. -1 out of memory. */
+static int try_level(struct pm *m, struct pm_class *x)
+{
+	int lv[64], *lay = m->lay + x->off;
+	struct pm_class y = *x;
+	if (pm_class_split(m, &y, lv, 1) || !memcmp(lv, lay, (size_t)x->S * sizeof *lv))
+		return 0;
+	y.cvo = m->ncv;
+	if (pm_class_times(m, &y, lv))
+		return -1;
+	int mb = (m->N + x->ymax - 1) / x->ymax;
+	if (!(pm_curve(m, &y, mb) < pm_curve(m, x, mb) * (1 - 1e-9))) {
+		m->ncv = y.cvo;
+		return 0;
+	}
+	int len = y.cvn + y.S;
+	memmove(m->cv + x->cvo, m->cv + y.cvo, (size_t)len * sizeof *m->cv);
+	m->ncv = x->cvo + len;
+	y.cvo = x->cvo;
+	memcpy(lay, lv, (size_t)x->S * sizeof *lv);
+	*x = y;
+	return 0;
+}
+
 /* Adds class c (its segments' kinds and stage counts) to m->c when a
  * layer split fits and the pools hold a replica; a class the set built
  * before has the same way is copied from it. */
@@ -210,7 +236,7 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	}
 	struct pm_class x = *c;
 	x.at = at;
-	if (pm_class_split(m, &x, m->lay + m->nlay))
+	if (pm_class_split(m, &x, m->lay + m->nlay, 0))
 		return 0;
 	x.off = m->nlay;
 	m->nlay += x.S;
@@ -218,6 +244,8 @@ static int push_class(struct pm *m, const struct pm_class *c)
 		return -1;
 	pm_class_sig(m, &x, x.sg);
 	class_limits(m, &x);
+	if (x.ymax >= 1 && try_level(m, &x))
+		return -1;
 	if (x.ymax < 1) {
 		m->nlay -= x.S;
 		m->ncv = x.cvo;

@@ -241,7 +241,7 @@ static inline int pm_cap_of(const struct pm *m, int k, int i, int S)
 
 /* place_split.c */
 int pm_seg_of(const struct pm_class *c, int i, bool *end);
-int pm_class_split(struct pm *m, struct pm_class *c, int *lay);
+int pm_class_split(struct pm *m, struct pm_class *c, int *lay, int how);
 int pm_class_times(struct pm *m, struct pm_class *c, const int *lay);
 
 /* place_time.c */

@@ -6,7 +6,10 @@
  * F + B of stage i per micro-batch) under each stage's memory
  * (place_kinds.c), found per stage type by bisection on the layer count;
  * then the fewest compute seconds (layers to the faster segment); then
- * the lexicographically largest layer vector. From the split, the class's
+ * per segment either each stage filled to U0 in turn (the
+ * lexicographically largest vector: a light last stage buffers the
+ * boundary after it) or levelled (the fewest stages at U0); the class
+ * keeps the one of the faster curve (place_classes.c). From the split, the class's
  * curve t(m) (place_time.c: the 1F1B makespan as gp_simulate runs it,
  * with each boundary's delay: the cost model's p2p time on the NICs
  * inside a DC, latency + 2bsh / bandwidth on a WAN link for one replica;
@@ -57,8 +60,58 @@ static bool split_ok(const struct pm_split *p, int L, double U)
 	return tot >= L;
 }
 
-/* Fills lay[0..S) for the class; returns -1 when no split fits. */
-int pm_class_split(struct pm *m, struct pm_class *c, int *lay)
+/* Stage i's time at n layers. */
+static double stage_t(const struct pm_split *p, int i, int n)
+{
+	return n * p->x[i] + p->e[i];
+}
+
+/* The layers of stages i0 .. i0 + ns (one segment), Ls in all, each at
+ * most mx[i] and at least 1: levelled, the least level V at which the
+ * stages hold Ls, then one layer off the slowest stages (the last first)
+ * until they hold Ls exactly. Fewer stages at the bottleneck than
+ * filling each to mx in turn: in 1F1B two busiest stages side by side
+ * expose the boundary delays between them (the window form of the
+ * cycle, place_time.c). */
+static void level(const struct pm_split *p, int i0, int ns, int Ls, const int *mx, int *lay)
+{
+	double lo = 0, hi = 0;
+	for (int j = 0; j < ns; j++)
+		hi = fmax(hi, stage_t(p, i0 + j, mx[i0 + j]));
+	for (int it = 0; it < 60 && hi - lo > 1e-12 * hi; it++) {
+		double V = 0.5 * (lo + hi);
+		long tot = 0;
+		for (int j = 0; j < ns; j++) {
+			int n = max_layers(p, i0 + j, V);
+			tot += n < 1 ? 1 : n < mx[i0 + j] ? n : mx[i0 + j];
+		}
+		if (tot >= Ls)
+			hi = V;
+		else
+			lo = V;
+	}
+	long tot = 0;
+	for (int j = 0; j < ns; j++) {
+		int n = max_layers(p, i0 + j, hi);
+		lay[j] = n < 1 ? 1 : n < mx[i0 + j] ? n : mx[i0 + j];
+		tot += lay[j];
+	}
+	while (tot > Ls) {
+		int b = -1;
+		for (int j = ns - 1; j >= 0; j--)
+			if (lay[j] > 1 && (b < 0 || stage_t(p, i0 + j, lay[j]) > stage_t(p, i0 + b, lay[b])))
+				b = j;
+		if (b < 0)
+			break;
+		lay[b]--;
+		tot--;
+	}
+}
+
+/* Fills lay[0..S) for the class, filling each stage to the bottleneck
+ * in turn (how 0: a light last stage of a segment, a buffer at its
+ * boundary) or levelled (1); returns -1 when no split fits. */
+int pm_class_split(struct pm *m, struct pm_class *c, int *lay, int how)
 {
 	struct pm_split p;
 	int L = m->L, S = c->S;
@@ -123,6 +176,11 @@ int pm_class_split(struct pm *m, struct pm_class *c, int *lay)
 	}
 	for (int seg = 0, i = 0; seg < c->nseg; seg++) {
 		int rem = Ls[seg], ns = c->n[seg];
+		if (how) {
+			level(&p, i, ns, rem, mx, lay + i);
+			i += ns;
+			continue;
+		}
 		for (int j = 0; j < ns; j++, i++) {
 			int v = rem - (ns - 1 - j);
 			lay[i] = mx[i] < v ? mx[i] : v;
