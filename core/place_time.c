@@ -7,8 +7,10 @@
  * micro-batch and every boundary's delay delta_i, so its makespan is the
  * longest path through the task graph gp_simulate executes (sim.c, with
  * schedule.c's 1F1B order: stage s runs w_s = min(S - 1 - s, m) forwards,
- * then pairs F(w_s + j), B(j), then the last backwards), with no
- * contention. The graph is walked pair by pair: pair j of stage s depends
+ * then pairs F(w_s + j), B(j), then the last backwards), a WAN
+ * boundary's messages crossing its link direction one at a time in the
+ * order sent (its serial part; the latency after it), as sim.c's
+ * pipeline flows do; no other contention. The graph is walked pair by pair: pair j of stage s depends
  * on pair j - 1 of stage s - 1 (its forward) and on pair j of stage s + 1
  * (its backward), so one pass costs O(S) per pair.
  *
@@ -47,13 +49,25 @@
 struct pt_stages {
 	int S;
 	double f[64], b[64], d[64];   /* d[i]: delay after stage i (0 after the last) */
+	double q[64];                 /* of it, the part on a WAN link direction, one
+				       * message at a time (the rest: its latency) */
 };
 
 /* The walk's state: the end of each stage's last forward (the one the
  * next stage takes) and last backward (its device is free then). */
 struct pt_state {
 	double F[64], B[64];
+	double LF[64], LB[64];        /* boundary i's link, forward and back: free again */
 };
+
+/* A message sent at t over boundary i (its link free at *free) arrives
+ * then: after the messages before it, and its latency. */
+static inline double cross(const struct pt_stages *st, int i, double t, double *free)
+{
+	double a = (t > *free ? t : *free) + st->q[i];
+	*free = a;
+	return a + st->d[i] - st->q[i];
+}
 
 /* The larger of a and b (no NaNs here: fmax's care costs a call). */
 static inline double mx(double a, double b)
@@ -65,6 +79,12 @@ static inline double mx(double a, double b)
 static void stages_of(const struct pm *m, const struct pm_class *c, const int *lay,
 		      const double *dl, struct pt_stages *st)
 {
+	for (int i = 0; i < c->S; i++) {
+		bool end;
+		int s = pm_seg_of(c, i, &end);
+		int l = end && i + 1 < c->S ? c->lk[s][0] : -1;
+		st->q[i] = l >= 0 ? fmax(dl[i] - m->wan[l].lat, 0) : 0;
+	}
 	st->S = c->S;
 	for (int i = 0; i < c->S; i++) {
 		const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
@@ -80,11 +100,13 @@ static void warm_up(const struct pt_stages *st, int mb, struct pt_state *x)
 {
 	int S = st->S;
 	double prev[64], cur[64];
+	memset(x->LF, 0, (size_t)S * sizeof *x->LF);
+	memset(x->LB, 0, (size_t)S * sizeof *x->LB);
 	for (int s = 0; s < S; s++) {
 		int w = S - 1 - s < mb ? S - 1 - s : mb;
 		double dev = 0;
 		for (int k = 0; k < w; k++) {
-			double in = s > 0 ? prev[k] + st->d[s - 1] : 0;
+			double in = s > 0 ? cross(st, s - 1, prev[k], &x->LF[s - 1]) : 0;
 			dev = mx(dev, in) + st->f[s];
 			cur[k] = dev;
 		}
@@ -106,12 +128,12 @@ static void pair(const struct pt_stages *st, int mb, int j, bool full, struct pt
 		/* F(w + j) takes stage s - 1's forward of the previous pair
 		 * (its w is w + 1): x->F[s - 1] still holds it, as stages
 		 * go down. */
-		double in = s > 0 ? x->F[s - 1] + st->d[s - 1] : 0;
+		double in = s > 0 ? cross(st, s - 1, x->F[s - 1], &x->LF[s - 1]) : 0;
 		x->F[s] = mx(x->B[s], in) + st->f[s];
 		x->B[s] = x->F[s];
 	}
 	for (int s = S - 1; s >= 0; s--) {
-		double in = s == S - 1 ? x->F[s] : x->B[s + 1] + st->d[s];
+		double in = s == S - 1 ? x->F[s] : cross(st, s, x->B[s + 1], &x->LB[s]);
 		x->B[s] = mx(x->B[s], in) + st->b[s];
 	}
 }
@@ -151,6 +173,14 @@ static int cv_room(struct pm *m, int n)
 	return 0;
 }
 
+/* Boundary s's links are not shifted by dl from y to x. A link
+ * without serial part (q 0) trails its stage: only its value matters
+ * while it is ahead of it, which a shift of F and B covers then. */
+static bool st_q(const struct pt_state *x, const struct pt_state *y, int s, double dl, double tol)
+{
+	return fabs(x->LF[s] - y->LF[s] - dl) > tol || fabs(x->LB[s] - y->LB[s] - dl) > tol;
+}
+
 /* x - y is one value on every entry (within rounding): *delta. */
 static bool shifted(const struct pt_state *x, const struct pt_state *y, int S, double *delta)
 {
@@ -158,6 +188,9 @@ static bool shifted(const struct pt_state *x, const struct pt_state *y, int S, d
 	double tol = 1e-11 * fabs(x->B[0]) + 1e-300;
 	for (int s = 0; s < S; s++)
 		if (fabs(x->B[s] - y->B[s] - dl) > tol || fabs(x->F[s] - y->F[s] - dl) > tol)
+			return false;
+	for (int s = 0; s + 1 < S; s++)
+		if (st_q(x, y, s, dl, tol))
 			return false;
 	*delta = dl;
 	return dl > 0;
@@ -321,6 +354,8 @@ static double walk_fast(const struct pt_stages *st, int mb)
 			for (int s = 0; s < S; s++) {
 				x.F[s] += left / p * dl;
 				x.B[s] += left / p * dl;
+				x.LF[s] += left / p * dl;
+				x.LB[s] += left / p * dl;
 			}
 			j = shared;
 			break;
@@ -377,6 +412,7 @@ int gp_place_1f1b(int S, const double *f, const double *b, const double *d, int 
 	memcpy(st.b, b, (size_t)S * sizeof *b);
 	memcpy(st.d, d, (size_t)S * sizeof *d);
 	st.d[S - 1] = 0;
+	memset(st.q, 0, sizeof st.q);
 	if (how != 1) {
 		for (int mb = 1; mb <= N; mb++)
 			t[mb - 1] = how ? walk_fast(&st, mb) : walk(&st, mb);

@@ -10,6 +10,9 @@
  * advances at bandwidth / sum(w), and a transfer of n bytes per unit weight
  * that joined at V0 finishes when V reaches V0 + n, so each arrival or
  * departure costs O(log n). Latency is added after the bandwidth phase.
+ * A pipeline flow (one stage's outputs to the next, one direction) sends
+ * one message at a time, in the order sent, as point-to-point operations
+ * between two ranks run on their stream; flows and the DP sync share.
  *
  * The state it runs on (sim_int.h) is built by sim_setup.c, which also
  * hands xdc schedules to sim_sched.c once the stage costs are known.
@@ -97,7 +100,9 @@ struct bucket {
 };
 
 struct xfer {
-	double vfin, w, t0, lat;
+	double vfin, w, t0, lat, bytes;
+	int64_t flow;        /* pipeline flow, or -1 (sync) */
+	int32_t next;        /* the flow's next waiting transfer, or -1 */
 	int32_t kind, g, mb, dev;
 	int64_t idx;         /* ready index * 2 + is_backward */
 	int32_t link;
@@ -234,26 +239,75 @@ static int xfer_new(struct sim *s)
 	return s->nx++;
 }
 
-/* Starts a transfer of `bytes` per unit weight on link li. */
+/* Transfer id joins its link's processor sharing now. */
+static void link_admit(struct sim *s, int id)
+{
+	struct xfer *x = &s->x[id];
+	struct lnk *l = &s->l[x->link];
+	link_advance(l, s->now);
+	x->vfin = l->V + x->bytes;
+	x->t0 = s->now;
+	l->W += x->w;
+	lheap_push(s, l, id);
+	link_reschedule(s, x->link);
+}
+
+/* Starts a transfer of `bytes` per unit weight on link li. A pipeline
+ * flow's (flow >= 0: one stage's outputs to the next, one direction)
+ * go one at a time in the order sent, as point-to-point operations
+ * between two ranks do on their stream; different flows and the sync
+ * share the link. */
 static void link_send(struct sim *s, int li, double bytes, double w,
 		      double lat, int kind, int g, int mb, int dev, int64_t idx,
-		      int32_t src)
+		      int32_t src, int64_t flow)
 {
 	int id = xfer_new(s);
 	if (id < 0)
 		return;
 	struct lnk *l = &s->l[li];
-	link_advance(l, s->now);
-	s->x[id] = (struct xfer){ .vfin = l->V + bytes, .w = w, .t0 = s->now,
+	s->x[id] = (struct xfer){ .w = w, .t0 = s->now, .bytes = bytes, .flow = flow, .next = -1,
 				  .lat = lat, .kind = kind, .g = g, .mb = mb,
 				  .dev = dev, .idx = idx, .link = li, .src = src,
 				  .ready = dev >= 0 ? s->d[dev].sync_ready : s->now, .span = -1 };
-	l->W += w;
 	l->bytes += bytes * w;
 	if (kind == GP_SPAN_SYNC)
 		l->sync_bytes += bytes * w;
-	lheap_push(s, l, id);
-	link_reschedule(s, li);
+	if (flow >= 0) {
+		/* fq[2 flow]: the transfer on the link (-1: none), then the
+		 * last one waiting; waiting ones chain by next. */
+		int32_t *q = &s->fq[2 * flow];
+		if (q[0] >= 0) {
+			if (q[1] >= 0)
+				s->x[q[1]].next = id;
+			else
+				s->x[q[0]].next = id;
+			q[1] = id;
+			return;
+		}
+		q[0] = id;
+	}
+	link_admit(s, id);
+}
+
+/* Transfer id's bandwidth phase ended: its flow's next one starts. */
+static void flow_next(struct sim *s, int id)
+{
+	const struct xfer *x = &s->x[id];
+	if (x->flow < 0)
+		return;
+	int32_t *q = &s->fq[2 * x->flow];
+	q[0] = x->next;
+	if (q[0] < 0)
+		return;
+	if (q[1] == q[0])
+		q[1] = -1;
+	/* Recording: it waited for this one, not for its sender. */
+	struct xfer *y = &s->x[q[0]];
+	if (y->ready < s->now) {
+		y->src = x->span;
+		y->ready = s->now;
+	}
+	link_admit(s, q[0]);
 }
 
 static void on_link(struct sim *s, int li, uint64_t gen)
@@ -278,6 +332,7 @@ static void on_link(struct sim *s, int li, uint64_t gen)
 		if (x->dev < 0)
 			note_dep(s, x->g, x->idx, k);
 		push(s, s->now + x->lat, EV_XARR, id, 0);
+		flow_next(s, id);
 	}
 	if (!l->n)
 		l->W = 0; /* no drift from repeated subtraction */
@@ -340,7 +395,8 @@ static double send(struct sim *s, int g, int from_vs, int to_vs, int mb, int bwd
 	}
 	int li = sim_link_index(s->sc, da, db);
 	link_send(s, li, bytes, gr->R, s->l[li].lat,
-		  bwd ? GP_SPAN_GRAD : GP_SPAN_ACT, g, mb, -1, idx, src);
+		  bwd ? GP_SPAN_GRAD : GP_SPAN_ACT, g, mb, -1, idx, src,
+		  s->fqbase[g] + 2 * from_vs + bwd);
 	return 0;
 }
 
@@ -611,7 +667,7 @@ static void on_sync(struct sim *s, int di)
 			double lat = 2.0 * (steps - 1) * s->l[li].lat /
 				     s->sc->job.sync_every;
 			link_send(s, li, b->wan, 1, lat, GP_SPAN_SYNC, d->g, -1, di, -1,
-				  d->sync_dep);
+				  d->sync_dep, -1);
 		}
 		return;
 	}
@@ -646,6 +702,26 @@ static void on_xarr(struct sim *s, int id)
 
 static const char *const kind_letter = "FBW";
 
+/* The pipeline flows' queues (link_send): two per virtual stage of each
+ * group, all empty. */
+static int flows_new(struct sim *s)
+{
+	s->fqbase = gp_xcalloc((size_t)s->ng + 1, sizeof *s->fqbase);
+	if (!s->fqbase)
+		return -1;
+	int64_t n = 0;
+	for (int g = 0; g < s->ng; g++) {
+		s->fqbase[g] = n;
+		n += 2 * (int64_t)s->g[g].VS;
+	}
+	s->fq = gp_xcalloc((size_t)(2 * n + 1), sizeof *s->fq);
+	if (!s->fq)
+		return -1;
+	for (int64_t i = 0; i < 2 * n; i++)
+		s->fq[i] = -1;
+	return 0;
+}
+
 int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 		const struct gp_sim_opts *opt, struct gp_result *r,
 		struct gp_err *e)
@@ -668,6 +744,8 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 	r->chunks = plan->schedule == GP_SCHED_INTERLEAVED || plan->schedule == GP_SCHED_XDC_GREEDY ||
 		    plan->schedule == GP_SCHED_XDC_MILP ? plan->chunks : 1;
 	int rc = sim_setup(&s, r);
+	if (rc == 0 && flows_new(&s))
+		rc = gp_errf(e, "simulation: out of memory");
 	if (rc == 0) {
 		for (int i = 0; i < s.nd; i++)
 			try_start(&s, i);
@@ -716,6 +794,8 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 		s.spans = NULL;
 	}
 	free(s.spans);
+	free(s.fq);
+	free(s.fqbase);
 	sim_free(&s);
 	gp_costtab_free(s.own_ct);
 	if (rc)

@@ -107,6 +107,8 @@ struct sim {
 	int nl;
 	struct xfer *x;
 	int nx, capx, *xfree, nxfree;
+	int32_t *fq;         /* per pipeline flow (sim.c): its waiting transfers */
+	int64_t *fqbase;     /* per group: its first flow */
 	struct heap q;
 	struct gp_span *spans;
 	int64_t nspans, capspans;

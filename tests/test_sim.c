@@ -253,6 +253,34 @@ static void test_sync_by_layer(void **state)
 	}
 }
 
+/* One stage's messages to the next go one at a time in the order sent
+ * (a pipeline flow, sim.c), not sharing the link: 1F1B, one stage per
+ * DC, 2 micro-batches, F = 1 and B = 2 per stage, a transfer X = 100 and
+ * a latency of 10. Stage 0 sends act 0 at 1 and act 1 at 2; act 1 waits
+ * for act 0 (on the link 1-101), 101-201, arrives 211 (act 0: 111).
+ * Stage 1: F0 111, B0 112-114, grad 0 on 114-214 (arrives 224); F1 211,
+ * B1 212-214, grad 1 on 214-314 (arrives 324). Stage 0: B1 324-326, so
+ * T = f + 3 X + 2 lat + f + b + b = 326 (sharing the link: 425). */
+static void test_wan_fifo(void **state)
+{
+	(void)state;
+	const char *fmt =
+		"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 64 } } },"
+		"                 { name = 'b', pools = { { gpu = 'H100', count = 64 } } } },"
+		" links = { { 'a', 'b', bandwidth = %.17g, latency = 10 } },"
+		" model = { layers = 2, hidden = 1024, heads = 16, vocab = 1000 },"
+		" job = { seq = 1024, global_batch = 2 },"
+		" plan = { schedule = '1f1b', pipelines = { { micro_batches = 2,"
+		"   stages = { { dc = 'a', layers = { 1, 1 } }, { dc = 'b', layers = { 2, 2 } } } } } } }";
+	double bytes = 2.0 * 1024 * 1024, X = 100;
+	struct gp_scenario *s = scen(fmt, bytes / X);
+	struct gp_result r = run(s);
+	assert_close(r.links[0].bytes, 2 * bytes, 1e-9);
+	assert_close(r.iteration_time, 1 + 3 * X + 2 * 10 + 1 + 2 + 2, 1e-9);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
 /* The schedules keep every dependency: a forward of (vs, mb) starts after
  * the forward of (vs - 1, mb) ended, a backward after the next stage's. */
 static void test_dependencies_hold(void **state)
@@ -449,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_zbh1_bubble),
 		cmocka_unit_test(test_wan_latency),
 		cmocka_unit_test(test_link_sharing),
+		cmocka_unit_test(test_wan_fifo),
 		cmocka_unit_test(test_dependencies_hold),
 		cmocka_unit_test(test_xdc_greedy_grid),
 		cmocka_unit_test(test_xdc_greedy_memory),
