@@ -4,10 +4,11 @@
  *
  * A class is one segment (n stages of one kind), two segments of kinds
  * on different pools, in one DC or in two DCs joined by links both ways,
- * or a chain: 3..PM_MAXSEG segments on distinct DCs, consecutive ones
- * joined by links both ways, one pool each and one (TP, recomputation)
- * for all. S = stages <= S_max = min(L, 64, max(8, S_need + 8)), S_need
- * the fewest stages any kind needs to hold the model. Two-segment classes
+ * or a chain: 3..PM_MAXSEG segments on distinct pools (two of one DC
+ * too), consecutive ones in one DC or joined by links both ways, and one
+ * (TP, recomputation) for all. S = stages <= S_max = min(L, 64,
+ * max(8, S_need + 8)), S_need the fewest stages any kind needs to hold
+ * the model. Two-segment classes
  * come for every composition of S <= S_max; when they would exceed
  * PM_MAXCLASS they are limited to pools of one DC (and dropped if still
  * too many). Chains come for every composition of S <= S_max into their
@@ -255,11 +256,12 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	return 0;
 }
 
-/* Chains of 3..PM_MAXSEG segments: distinct DCs, consecutive ones joined
- * by links both ways, one pool each, one (TP, recomputation) for all;
- * stage counts of every composition of S <= Smax. Extends the chain in
- * c from segment s (kinds chosen so far in c->kind[0..s)). */
-static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
+/* Chains of 3..PM_MAXSEG segments: distinct pools (several of one DC
+ * too), consecutive ones in one DC or joined by links both ways, one
+ * (TP, recomputation) for all; stage counts of every composition of
+ * S <= Smax. Extends the chain in c from segment s (kinds chosen so far
+ * in c->kind[0..s), their pools in the mask used). */
+static int chain_rec(struct pm *m, struct pm_class *c, int s, unsigned long long used)
 {
 	if (s >= 3) {
 		/* Every composition of S <= Smax into s parts. */
@@ -305,12 +307,12 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, int used)
 	const struct pm_kind *a = &m->k[c->kind[s - 1]];
 	for (int b = 0; b < m->nk; b++) {
 		const struct pm_kind *kb = &m->k[b];
-		if (kb->tp != a->tp || kb->rc != a->rc || (used >> kb->dc & 1) || kb->dc == a->dc)
+		if (kb->tp != a->tp || kb->rc != a->rc || (used >> kb->fp & 1))
 			continue;
 		if (!seg_pair(m, a, kb, c, s - 1))
 			continue;
 		c->kind[s] = b;
-		if (chain_rec(m, c, s + 1, used | 1 << kb->dc))
+		if (chain_rec(m, c, s + 1, used | 1ull << kb->fp))
 			return -1;
 	}
 	return 0;
@@ -430,11 +432,11 @@ static int push_pairs(struct pm *m, int Smax)
 /* The chains, from every kind on. */
 static int push_chains(struct pm *m)
 {
-	if (m->sc->ndcs < 3 || m->sc->ndcs > 30)
+	if (m->npools < 3 || m->npools > 64)
 		return 0;
 	for (int a = 0; a < m->nk; a++) {
 		struct pm_class c = { .kind = { a } };
-		if (chain_rec(m, &c, 1, 1 << m->k[a].dc))
+		if (chain_rec(m, &c, 1, 1ull << m->k[a].fp))
 			return -1;
 	}
 	return 0;

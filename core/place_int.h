@@ -11,7 +11,7 @@
  *    capacity). A pipeline class is S stages of kinds with a fixed layer
  *    split (place_split.c): one segment, two segments on different pools (in one DC or in
  *    two DCs joined both ways), or a chain of 3..PM_MAXSEG segments on
- *    distinct DCs (place_classes.c). A plan is y_c replicas of each class
+ *    distinct pools (place_classes.c). A plan is y_c replicas of each class
  *    c sharing x_c of the N micro-batches.
  *  * Iteration time of one replica of class c running m micro-batches
  *    (1F1B; the form of Sailor, SOSP '25, and Metis, ATC '24):

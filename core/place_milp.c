@@ -260,7 +260,7 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 	rep->floor = goal == GP_OBJ_TIME ? fmin(m->Tlb, own) :
 		     goal == GP_OBJ_COST ? pm_work_cost_bound(m) : 0;
 	snprintf(rep->space, sizeof rep->space,
-		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct DCs (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times",
+		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times",
 		 m->Sproof ? m->Sproof : m->Smax, PM_MAXSEG);
 	const char *why = m->cut ? "some classes of the space were cut (count or time)" :
 			  !agree ? "the model's estimate differs from the simulated time of its own plan" :
@@ -568,6 +568,8 @@ int gp_place_milp_classes(const struct gp_scenario *s, const struct gp_plan_opts
 		for (int i = 0; i < m.nc; i++) {
 			struct pm_class *c = &m.c[i];
 			bool xdc = c->nseg == 2 && m.k[c->kind[0]].dc != m.k[c->kind[1]].dc;
+			if (c->nseg > 2)
+				continue;   /* chains: the uniform options' only */
 			if (!op->one && op->K == 1 && xdc)
 				continue;
 			if (!op->one && op->K >= 2 && xdc &&
