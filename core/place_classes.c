@@ -16,6 +16,11 @@
  * PM_CHAIN_SHARE of the time limit); they enter only the uniform
  * options (not the covering MILP). The report's note says what was cut.
  *
+ * Beyond S_max, full classes: along a path of distinct pools (each next
+ * one the widest way on), every prefix whose segments take all of their
+ * pool's GPUs for 1..PM_FULLY replicas, up to min(L, 64) stages (outside
+ * the space the proof states; they only add plans).
+ *
  * Each class gets its layer split, U_c and Sigma_c (place_split.c), the
  * most replicas its pools hold and its price per hour.
  *
@@ -36,6 +41,7 @@
 #define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
 #define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
+#define PM_FULLY 4              /* replica counts full classes are cut for */
 
 static int link_idx(const struct pm *m, int a, int b)
 {
@@ -429,6 +435,105 @@ static int push_pairs(struct pm *m, int Smax)
 	return 0;
 }
 
+/* The widest way on from kind a to kind b: INF inside a DC, else the
+ * slower direction of their link pair (0: none). */
+static double full_bw(const struct pm *m, const struct pm_kind *a, const struct pm_kind *b)
+{
+	if (a->dc == b->dc)
+		return INF;
+	int x = link_idx(m, a->dc, b->dc), y = link_idx(m, b->dc, a->dc);
+	return x < 0 || y < 0 ? 0 : fmin(m->wan[x].bw, m->wan[y].bw);
+}
+
+/* The full path from kind a: distinct pools at its TP and
+ * recomputation, each next one the widest way on (another pool of the
+ * same DC first); its kinds into path, their number returned. */
+static int full_path(const struct pm *m, int a, int *path)
+{
+	unsigned long long used = 1ull << m->k[a].fp;
+	int np = 1;
+	path[0] = a;
+	while (np < PM_MAXSEG) {
+		const struct pm_kind *ka = &m->k[path[np - 1]];
+		int best = -1;
+		double bw = 0;
+		for (int b = 0; b < m->nk; b++) {
+			const struct pm_kind *kb = &m->k[b];
+			if (kb->tp != ka->tp || kb->rc != ka->rc || (used >> kb->fp & 1))
+				continue;
+			double w = full_bw(m, ka, kb);
+			if (w > bw) {
+				bw = w;
+				best = b;
+			}
+		}
+		if (best < 0)
+			break;
+		path[np++] = best;
+		used |= 1ull << m->k[best].fp;
+	}
+	return np;
+}
+
+/* Calls fn for every full class: a prefix of a full path whose
+ * segments take all of their pool's GPUs for y = 1..PM_FULLY replicas
+ * (count / (TP y) stages each, up to min(L, 64) in all), as deep as the
+ * pools make it: the long pipelines over many pools that win when the
+ * model needs more stages than S_max allows. */
+static int full_each(struct pm *m, int (*fn)(struct pm *, const struct pm_class *))
+{
+	if (m->npools > 64)
+		return 0;
+	int top = m->L < 64 ? m->L : 64;
+	for (int a = 0; a < m->nk; a++) {
+		int path[PM_MAXSEG], np = full_path(m, a, path);
+		for (int y = 1; y <= PM_FULLY; y++) {
+			struct pm_class c = { .la = -1, .lb = -1 };
+			for (int s = 0; s < PM_MAXSEG; s++)
+				c.lk[s][0] = c.lk[s][1] = -1;
+			for (int s = 0; s < np && c.S < top; s++) {
+				const struct pm_kind *k = &m->k[path[s]];
+				int n = k->p->count / (k->tp * y);
+				n = n < top - c.S ? n : top - c.S;
+				if (n < 1 || (s > 0 && !seg_pair(m, &m->k[path[s - 1]], k, &c, s - 1)))
+					break;
+				c.kind[s] = path[s];
+				c.n[s] = n;
+				c.nseg = s + 1;
+				c.S += n;
+				if (fn(m, &c))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Marks the capacity rows a full class needs (pm_caps_for fills them). */
+static int full_mark(struct pm *m, const struct pm_class *c)
+{
+	for (int s = 0; s < c->nseg; s++)
+		m->deep[c->kind[s] * 65 + c->S] = 1;
+	return 0;
+}
+
+/* The full classes' capacity rows, once (they do not depend on d). */
+int pm_full_rows(struct pm *m)
+{
+	m->deep = gp_xcalloc((size_t)m->nk * 65 + 1, 1);
+	return m->deep ? full_each(m, full_mark) : -1;
+}
+
+/* Adds full class c unless the enumerated ones hold it. */
+static int full_push(struct pm *m, const struct pm_class *c)
+{
+	if (c->S <= m->Smax && (c->nseg <= 2 || !m->trunc_chain))
+		return 0;
+	if (pm_stop(m))
+		return 0;
+	return push_class(m, c);
+}
+
 /* The chains, from every kind on. */
 static int push_chains(struct pm *m)
 {
@@ -479,7 +584,7 @@ static int enum_build(struct pm *m)
 	m->trunc_chain = false;
 	m->nchain = 0;
 	m->chain_tries = 0;
-	if (push_pairs(m, Smax) || push_chains(m))
+	if (push_pairs(m, Smax) || push_chains(m) || full_each(m, full_push))
 		return -1;
 	return 0;
 }

@@ -170,6 +170,8 @@ struct pm {
 	int cur_d;                     /* d the classes were split for */
 	short *capt, *capn;            /* stage_cap by kind, S - 1, i (S <= 64): the
 					* classes' and the next d's */
+	unsigned char *deep;           /* [kind * 65 + S]: a full class needs the row
+					* (pm_full_rows), S_max or not */
 	bool enumerated;               /* c holds the classes for capt */
 	struct pm_memo *memo;          /* one-bucket sync times of the current option */
 	int *order;                    /* classes by signature, U, index */
@@ -255,6 +257,7 @@ bool pm_curve_le(const struct pm *m, const struct pm_class *a, double ea,
 /* place_classes.c */
 void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
 int pm_enum_classes(struct pm *m, int d);
+int pm_full_rows(struct pm *m);
 
 /* place_tail.c */
 int pm_cmp_dbl_desc(const void *a, const void *b);

@@ -85,6 +85,13 @@ bool pm_caps_same(const struct pm *m, const short *a, const short *b, int Smax)
 	for (int k = 0; k < m->nk; k++)
 		if (memcmp(a + (size_t)k * 64 * 64, b + (size_t)k * 64 * 64, blk))
 			return false;
+	/* And the deeper rows full classes take. */
+	for (int k = 0; m->deep && k < m->nk; k++)
+		for (int S = Smax + 1; S <= 64; S++) {
+			size_t row = ((size_t)k * 64 + (size_t)(S - 1)) * 64;
+			if (m->deep[k * 65 + S] && memcmp(a + row, b + row, (size_t)S * sizeof *a))
+				return false;
+		}
 	return true;
 }
 
@@ -110,9 +117,17 @@ bool pm_caps_for(struct pm *m, int d)
 			if (!need && ok && tot >= m->L)
 				need = S;
 		}
-		if (need && S >= (need + 8 > 8 ? need + 8 : 8))
+		if (need && S >= (need + 8 > 8 ? need + 8 : 8)) {
+			top = S;
 			break;
+		}
 	}
+	/* The deeper rows of the full classes (pm_full_rows). */
+	for (int k = 0; m->deep && k < m->nk; k++)
+		for (int S = top + 1; S <= 64; S++)
+			for (int i = 0; m->deep[k * 65 + S] && i < S; i++)
+				m->capn[((size_t)k * 64 + (size_t)(S - 1)) * 64 + (size_t)i] =
+					(short)stage_cap(m, &m->k[k], i, S, d);
 	return m->enumerated && pm_caps_same(m, m->capn, m->capt, m->Smax);
 }
 

@@ -32,6 +32,7 @@ static void pm_free(struct pm *m)
 	free(m->qbw);
 	free(m->capt);
 	free(m->capn);
+	free(m->deep);
 	free(m->order);
 	free(m->lmat);
 	free(m->wan);
@@ -115,6 +116,8 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 			const struct gp_link *l = gp_find_link(s, a, b);
 			m->lmat[a * s->ndcs + b] = l ? (int)(l - s->links) : -1;
 		}
+	if (pm_full_rows(m))
+		return gp_errf(e, "out of memory");
 	size_t nmemo = (size_t)m->nk * (size_t)(m->L + 1) * 4 + 1;
 	m->memo = gp_xcalloc(1, sizeof *m->memo);
 	if (m->memo) {
