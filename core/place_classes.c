@@ -4,7 +4,7 @@
  *
  * A class is one segment (n stages of one kind), two segments of kinds
  * on different pools, in one DC or in two DCs joined by links both ways,
- * or a chain: 3..PM_MAXSEG segments on distinct pools (two of one DC
+ * or a chain: 3..PM_CHAINSEG segments on distinct pools (two of one DC
  * too), consecutive ones in one DC or joined by links both ways, and one
  * (TP, recomputation) for all. S = stages <= S_max = min(L, 64,
  * max(8, S_need + 8)), S_need the fewest stages any kind needs to hold
@@ -262,7 +262,7 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	return 0;
 }
 
-/* Chains of 3..PM_MAXSEG segments: distinct pools (several of one DC
+/* Chains of 3..PM_CHAINSEG segments: distinct pools (several of one DC
  * too), consecutive ones in one DC or joined by links both ways, one
  * (TP, recomputation) for all; stage counts of every composition of
  * S <= Smax. Extends the chain in c from segment s (kinds chosen so far
@@ -271,7 +271,7 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, unsigned long long
 {
 	if (s >= 3) {
 		/* Every composition of S <= Smax into s parts. */
-		int n[PM_MAXSEG], S = s;
+		int n[PM_CHAINSEG], S = s;
 		for (int u = 0; u < s; u++)
 			n[u] = 1;
 		for (;;) {
@@ -308,7 +308,7 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, unsigned long long
 				break;
 		}
 	}
-	if (s == PM_MAXSEG || m->trunc_chain)
+	if (s == PM_CHAINSEG || m->trunc_chain)
 		return 0;
 	const struct pm_kind *a = &m->k[c->kind[s - 1]];
 	for (int b = 0; b < m->nk; b++) {

@@ -10,7 +10,7 @@
  *    (place_kinds.c, which also holds each stage's memory and layer
  *    capacity). A pipeline class is S stages of kinds with a fixed layer
  *    split (place_split.c): one segment, two segments on different pools (in one DC or in
- *    two DCs joined both ways), or a chain of 3..PM_MAXSEG segments on
+ *    two DCs joined both ways), or a chain of 3..PM_CHAINSEG segments on
  *    distinct pools (place_classes.c). A plan is y_c replicas of each class
  *    c sharing x_c of the N micro-batches.
  *  * Iteration time of one replica of class c running m micro-batches
@@ -61,7 +61,8 @@
 #include <time.h>
 
 #define INF HUGE_VAL
-#define PM_MAXSEG 4             /* segments of a chain class */
+#define PM_MAXSEG 8             /* segments of a class (full classes, place_classes.c) */
+#define PM_CHAINSEG 4           /* segments of an enumerated chain class */
 #define PM_MAXSETS 40           /* class sets kept, one per replica bound d */
 #define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
 #define PM_QUICK_TL 0.2         /* the same in the first pass over the options */

@@ -264,7 +264,7 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 		     goal == GP_OBJ_COST ? pm_work_cost_bound(m) : 0;
 	snprintf(rep->space, sizeof rep->space,
 		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times",
-		 m->Sproof ? m->Sproof : m->Smax, PM_MAXSEG);
+		 m->Sproof ? m->Sproof : m->Smax, PM_CHAINSEG);
 	const char *why = m->cut ? "some classes of the space were cut (count or time)" :
 			  !agree ? "the model's estimate differs from the simulated time of its own plan" :
 			  NULL;
