@@ -165,7 +165,7 @@ golden plan-idle samples/p3.lua --view plan --size 100x30
 golden gantt-p3 samples/p3.lua --view gantt --size 100x30
 golden axis-deep-zoom samples/default.lua --view gantt --size 100x30 \
 	--keys 'llllllllllllllllllllllllllllll++++++++++++++++++++++++++++++++++++++++++++++++++'
-has "a transfer says when it arrives" "arrives 62\.14ms \(latency 15\.6ms\)" \
+has "a transfer says when it arrives" "arrives 60\.44ms \(latency 15\.6ms\)" \
 	samples/p1.lua --view gantt --size 200x30 --keys 'jjjjw'
 # A bare number where people type a unit is asked about, never taken as
 # seconds or bytes/s; messages say what is wrong.
@@ -287,7 +287,7 @@ else
 	wait_for "for help" || ok=0
 	# An edit re-plans in the background: the new plan and its deltas.
 	$T send-keys Tab Tab Enter C-u 1 0 G Enter
-	wait_for "re-planned by milp (optimal); u undoes: iteration 2.502s -> 1.636s" || ok=0
+	wait_for "re-planned by milp (optimal); u undoes: iteration 2.28s -> 1.636s" || ok=0
 	$T send-keys C-g   # bound in config.lua
 	wait_for "p1 s1 " || ok=0
 	# ... and the help screen lists it beside the built-in key.
