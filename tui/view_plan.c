@@ -150,6 +150,7 @@ enum { C_STAGE, C_DC, C_GPU, C_TP, C_LAYERS, C_RECOMP, C_F, C_B, C_W, C_BUSY, C_
 
 struct cols {
 	int x[C__N], w[C__N];
+	bool short_mem;  /* "mem GiB": "memory GiB" does not fit */
 };
 
 /* In GiB, as the GPU table sizes memory (80GiB) and the CLI's
@@ -167,6 +168,7 @@ static struct cols columns(const struct gp_app *a)
 	/* At least the headers' widths. */
 	struct cols c = { .w = { 5, 2, 3, 2, 6, 9, 7, 7, 7, 4, 10, 7 } };
 	bool any_w = false;
+	int mem = 7;     /* the widest figure, or "mem GiB" */
 	for (int g = 0, d0 = 0; g < p->npipes; d0 += p->pipes[g++].nstages)
 		for (int st = 0; st < p->pipes[g].nstages; st++) {
 			const struct gp_stage *x = &p->pipes[g].stages[st];
@@ -181,13 +183,22 @@ static struct cols columns(const struct gp_app *a)
 			if (d) {
 				mem_text(d, t, sizeof t);
 				c.w[C_MEM] = gp_form_widest(c.w[C_MEM], t);
+				mem = gp_form_widest(mem, t);
 				any_w |= d->t_w > 0;
 			}
 		}
 	if (!any_w)
 		c.w[C_W] = -1;
 	if (gp_form_columns(c.w, c.x, C__N) > a->w - 1) {
+		/* The memory column takes the bar's header too, "memory GiB",
+		 * or "mem GiB" where that does not fit either. */
 		c.w[C_BAR] = -1;
+		int wide = c.w[C_MEM] > 10 ? c.w[C_MEM] : 10;
+		c.w[C_MEM] = wide;
+		if (gp_form_columns(c.w, c.x, C__N) > a->w - 1) {
+			c.w[C_MEM] = mem;
+			c.short_mem = true;
+		}
 		gp_form_columns(c.w, c.x, C__N);
 	}
 	return c;
@@ -257,7 +268,8 @@ static void pipelines(struct gp_form *fm, const struct gp_app *a)
 	for (int i = 0; i < C__N; i++)
 		if (c.w[i] >= 0)
 			gp_form_cell(fm, c.x[i], c.w[i], GP_R_HEADER, "%s",
-				     i == C_MEM && c.w[C_BAR] < 0 ? "memory GiB" : head[i])->right =
+				     i != C_MEM || c.w[C_BAR] >= 0 ? head[i]
+				     : c.short_mem ? "mem GiB" : "memory GiB")->right =
 				i == C_TP || i == C_LAYERS || (i >= C_F && i <= C_BUSY);
 	for (int g = 0, d0 = 0; g < p->npipes; d0 += p->pipes[g++].nstages)
 		pipeline(fm, a, &c, g, d0);
