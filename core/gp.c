@@ -37,6 +37,21 @@ void *gp_xcalloc(size_t n, size_t size)
 	return calloc(n, size);
 }
 
+int gp_room(void *arr, int *cap, int need, size_t size, int first)
+{
+	if (need <= *cap)
+		return 0;
+	int nc = *cap ? *cap : first;
+	while (nc < need)
+		nc *= 2;
+	void **p = arr, *a = realloc(*p, (size_t)nc * size);
+	if (!a)
+		return -1;
+	*p = a;
+	*cap = nc;
+	return 0;
+}
+
 char *gp_read_file(const char *path, size_t *len, struct gp_err *e)
 {
 	FILE *f = fopen(path, "rb");

@@ -25,6 +25,10 @@ int gp_errf(struct gp_err *e, const char *fmt, ...)
 void gp_err_prefix(struct gp_err *e, const char *prefix);
 
 void *gp_xcalloc(size_t n, size_t size);
+/* Room for `need` elements of `size` bytes in the growable array *arr
+ * of *cap: doubled from `first` until it fits. -1 (the array as it
+ * was) when out of memory. */
+int gp_room(void *arr, int *cap, int need, size_t size, int first);
 
 /* A whole text file (scenarios and scripts: at most 16 MiB) and its
  * length; free() it. */

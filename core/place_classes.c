@@ -96,24 +96,9 @@ void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6])
 /* Room in m->c and m->lay for one more class of S stages. */
 static int grow_classes(struct pm *m, int S)
 {
-	if (m->nc == m->capc) {
-		int nc = m->capc ? 2 * m->capc : 256;
-		struct pm_class *a = realloc(m->c, (size_t)nc * sizeof *a);
-		if (!a)
-			return -1;
-		m->c = a;
-		m->capc = nc;
-	}
-	if (m->nlay + S > m->caplay) {
-		int nc = m->caplay ? 2 * m->caplay : 4096;
-		while (nc < m->nlay + S)
-			nc *= 2;
-		int *a = realloc(m->lay, (size_t)nc * sizeof *a);
-		if (!a)
-			return -1;
-		m->lay = a;
-		m->caplay = nc;
-	}
+	if (gp_room(&m->c, &m->capc, m->nc + 1, sizeof *m->c, 256) ||
+	    gp_room(&m->lay, &m->caplay, m->nlay + S, sizeof *m->lay, 4096))
+		return -1;
 	return 0;
 }
 

@@ -160,17 +160,7 @@ static double finish(const struct pt_stages *st, int mb, const struct pt_state *
 /* Room for n more curve values in m->cv. */
 static int cv_room(struct pm *m, int n)
 {
-	if (m->ncv + n <= m->capcv)
-		return 0;
-	int nc = m->capcv ? m->capcv : 4096;
-	while (nc < m->ncv + n)
-		nc *= 2;
-	double *a = realloc(m->cv, (size_t)nc * sizeof *a);
-	if (!a)
-		return -1;
-	m->cv = a;
-	m->capcv = nc;
-	return 0;
+	return gp_room(&m->cv, &m->capcv, m->ncv + n, sizeof *m->cv, 4096);
 }
 
 /* Boundary s's links are not shifted by dl from y to x. A link

@@ -290,19 +290,20 @@ static void link_knobs(struct sens *x, const struct gp_result *base, struct gp_k
 		char what[128];
 		snprintf(what, sizeof what, "link %s %s %s", s->dcs[keep.from].name,
 			 r >= 0 ? "<->" : "->", s->dcs[keep.to].name);
-		for (int kn = 0; kn < 2; kn++) {
-			for (int j = 0; j < 2; j++) {
-				struct gp_link *l = j ? (r >= 0 ? &s->links[r] : NULL) : &s->links[i];
-				if (l && kn == 0)
-					l->bandwidth *= 1.1;
-				else if (l)
-					l->latency /= 1.1;
-			}
-			sens_try(x, g, k, what, kn == 0 ? "bandwidth x 1.1" : "latency / 1.1");
-			s->links[i] = keep;
-			if (r >= 0)
-				s->links[r] = keep_r;
-		}
+		s->links[i].bandwidth *= 1.1;
+		if (r >= 0)
+			s->links[r].bandwidth *= 1.1;
+		sens_try(x, g, k, what, "bandwidth x 1.1");
+		s->links[i] = keep;
+		if (r >= 0)
+			s->links[r] = keep_r;
+		s->links[i].latency /= 1.1;
+		if (r >= 0)
+			s->links[r].latency /= 1.1;
+		sens_try(x, g, k, what, "latency / 1.1");
+		s->links[i] = keep;
+		if (r >= 0)
+			s->links[r] = keep_r;
 	}
 }
 
