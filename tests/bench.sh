@@ -7,6 +7,9 @@ G=$B/geoplan
 echo "== fidelity: measured iterations (tests/data/sets: vTrain, Korthikanti, NeMo) =="
 "$B/tests/fidelity" --sets tests/data/sets
 echo
+echo "== fidelity: held-out published runs, never fitted (tests/data/heldout) =="
+"$B/tests/fidelity" --sets tests/data/heldout
+echo
 echo "== simulator speed =="
 "$B/tests/simbench"
 echo
