@@ -508,7 +508,9 @@ struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const
 		return NULL;
 	int nd = m->sc->ndcs;
 	struct pm_cover b = { .m = m, .o = o, .idx = idx, .n = n, .T = T,
-			      .G = pm_grad_ring_bytes(m, o), .goal = goal, .relax = relax,
+			      /* The relaxation (m->lower) charges the ring's
+			       * bytes only where a pair is all of it. */
+			      .G = m->lower && o->K > 2 ? 0 : pm_grad_ring_bytes(m, o), .goal = goal, .relax = relax,
 			      .lp = lp, .cy = cy, .cx = cx,
 			      .cut = m->cutoff < INF && (goal == PM_WAN || goal == PM_COST) };
 	bool ok = cover_alloc(&b);

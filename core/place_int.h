@@ -178,6 +178,10 @@ struct pm {
 	int *order;                    /* classes by signature, U, index */
 	int *lmat;                     /* link index from DC a to b, or -1: [a * ndcs + b] */
 	double Tlb;                    /* the work bound on T (pm_work_bound) */
+	bool lower;                    /* tails at their least over each option's range
+					* (ring sizes, DCs, links): a relaxation, whose
+					* optimum bounds every plan (place_milp.c) */
+	double wan_bw_max, wan_lat_min; /* the fastest link direction's (lower) */
 	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
 	int nsets;
 	const struct pm_cset *prev;    /* the set built before this one, to reuse from */

@@ -45,6 +45,12 @@
  * shows does not overlap. Optimizer: optimizer_time(params / t / d) with
  * ZeRO-1, d the option's lower bound on replicas (an upper bound on the
  * time).
+ *
+ * m->lower turns every one of these upper bounds into a lower one, for
+ * the proof's relaxation (place_milp.c): rings at their least size (a
+ * DC's hierarchical ring from 1, else from d), two DCs, the fastest link
+ * direction's bandwidth and latency, the optimizer sharded over dhi, no
+ * W on top for a class cut across DCs.
  */
 #include "place_int.h"
 
@@ -197,35 +203,53 @@ double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
 	/* Each ring edge carries 2 (p - 1) / p of the gradients, p = the
 	 * DCs (hierarchical) or the replicas (flat), at most K or dhi. */
 	int p = o->mode == GP_SYNC_HIER ? o->K : o->ring;
+	if (m->lower)   /* at least 2 DCs, at least d replicas */
+		p = o->mode == GP_SYNC_HIER ? 2 : o->d > 2 ? o->d : 2;
 	double f = p >= 2 ? 2.0 * (p - 1) / p : 2.0;
 	return f * G / m->sc->job.sync_every;
 }
 
-/* Worst one-bucket sync time over ring sizes 2..pmax (see the header). */
+/* The ring's WAN bandwidth and latency at option o: the option's class,
+ * or, for a lower bound, the fastest link direction's (a ring over any
+ * DCs is no faster). */
+static double ring_bw(const struct pm *m, const struct pm_opt *o)
+{
+	return m->lower ? m->wan_bw_max : o->wbw;
+}
+
+static double ring_lat(const struct pm *m, const struct pm_opt *o)
+{
+	return m->lower ? m->wan_lat_min : o->wlat;
+}
+
+/* Worst one-bucket sync time over ring sizes 2..pmax (see the header);
+ * m->lower: the least over the ring sizes a plan of the option may have
+ * (a DC's ring in hierarchical sync from 1, else from d), with the DCs
+ * at 2 and the fastest link's bandwidth and latency. */
 static double bucket_time(const struct pm *m, const struct pm_kind *k, double bytes,
 			  const struct pm_opt *o, int pmax)
 {
 	const struct gp_job *j = &m->sc->job;
-	double worst = 0;
-	int hi = pmax;
-	for (int p = 2; p <= hi; p++) {
-		if (p > k->p->per_node / k->tp + 1 && p < pmax)
+	bool hier = o->K >= 2 && o->mode == GP_SYNC_HIER;
+	int lo = !m->lower ? 2 : hier ? 1 : o->d > 2 ? o->d : 2;
+	double best = m->lower ? INFINITY : 0;
+	for (int p = lo < pmax ? lo : pmax; p <= pmax; p++) {
+		if (!m->lower && p > k->p->per_node / k->tp + 1 && p < pmax)
 			p = pmax;   /* the NIC regime only grows with p */
-		struct gp_sync_q q = { .bytes = bytes, .tp = k->tp, .replicas = p,
-				       .dcs = o->K, .local = p, .wan_bw = o->wbw,
-				       .wan_lat = o->wlat, .mode = o->mode,
-				       .every = j->sync_every };
+		struct gp_sync_q q = { .bytes = bytes, .tp = k->tp,
+				       .replicas = hier && p < 2 ? 2 : p,
+				       .dcs = o->K < 2 ? 1 : m->lower ? 2 : o->K, .local = p,
+				       .wan_bw = ring_bw(m, o), .wan_lat = ring_lat(m, o),
+				       .mode = o->mode, .every = j->sync_every };
 		/* The simulator's ring: NVLink when it fits in a node. */
 		struct gp_comm ring = gp_costtab_dp_ring(m->ct, m->sc, k->dc, k->pool, k->tp, p);
 		q.local_bw = ring.bw;
 		q.local_lat = ring.lat;
-		if (o->K < 2)
-			q.dcs = 1;
 		double t = gp_dp_sync_time(&q);
-		if (t > worst)
-			worst = t;
+		if (m->lower ? t < best : t > best)
+			best = t;
 	}
-	return worst;
+	return best;
 }
 
 /* The WAN part of one bucket's sync time at option o: what the ring's
@@ -238,11 +262,13 @@ static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *
 	if (o->mode == GP_SYNC_FLAT) {
 		/* One ring of all the replicas, every step across the WAN:
 		 * the link carries the bytes (2 (p - 1) / p of them, p <= dhi). */
-		double f = o->ring >= 2 ? 2.0 * (o->ring - 1) / o->ring : 2.0;
-		return f * bytes / j->sync_every / o->wbw;
+		int p = m->lower ? (o->d > 2 ? o->d : 2) : o->ring;
+		double f = p >= 2 ? 2.0 * (p - 1) / p : 2.0;
+		return f * bytes / j->sync_every / ring_bw(m, o);
 	}
-	return 2.0 * (o->K - 1) / o->K * bytes / j->sync_every / o->wbw +
-	       2.0 * (o->K - 1) * o->wlat / j->sync_every;
+	int K = m->lower ? 2 : o->K;
+	return 2.0 * (K - 1) / K * bytes / j->sync_every / ring_bw(m, o) +
+	       2.0 * (K - 1) * ring_lat(m, o) / j->sync_every;
 }
 
 /* One bucket's sync (all of it, and its local part) and the optimizer
@@ -278,7 +304,7 @@ static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_
 		 * 2 (p - 1) WAN latencies, p >= d (this feeds a lower
 		 * bound, where tau takes the worst ring). */
 		if (o->K >= 2 && o->mode == GP_SYNC_FLAT)
-			v->loc = 2.0 * (o->d - 1) * o->wlat / s->job.sync_every;
+			v->loc = 2.0 * (o->d - 1) * ring_lat(m, o) / s->job.sync_every;
 		else
 			v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
 	}
@@ -295,7 +321,7 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 	if (mm->o != o) {
 		mm->o = o;
 		mm->gen++;
-		mm->W = pm_grad_ring_bytes(m, o) / (o->K >= 2 ? o->wbw : 1);
+		mm->W = pm_grad_ring_bytes(m, o) / (o->K >= 2 ? ring_bw(m, o) : 1);
 	}
 	/* Per stage: its kind. */
 	int kd[64];
@@ -312,7 +338,9 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 	 * link's whole work after that point. */
 	double W = mm->W;
 	double first = c->first;   /* earliest bucket ready, before stage 0's last backward ends */
-	int dz = s->job.zero && !o->one && o->d > 1 ? o->d : 1;
+	/* ZeRO shards the optimizer over the replicas: at least d of them,
+	 * at most dhi (lower). */
+	int dz = s->job.zero && !o->one && o->d > 1 ? (m->lower ? o->dhi : o->d) : 1;
 	for (int i = 0; i < c->S; i++) {
 		const struct pm_kind *k = &m->k[kd[i]];
 		bool last = i == c->S - 1;
@@ -337,7 +365,7 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 	 * flow slows), and its lockstep replicas' activations compete with
 	 * the sync too: gp_simulate shows the overlap assumed above does not
 	 * hold there, so such a class pays the ring's whole link time on top. */
-	if (W > 0 && c->la >= 0)
+	if (W > 0 && c->la >= 0 && !m->lower)
 		E += W;
 	return E;
 }
@@ -353,7 +381,7 @@ static bool same_run(const struct pm_class *a, const struct pm_class *b)
  * classes left in idx, sorted by signature, U, fill + tail. */
 int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 {
-	double W = o->one || o->K < 2 ? 0 : pm_grad_ring_bytes(m, o) / o->wbw;
+	double W = o->one || o->K < 2 ? 0 : pm_grad_ring_bytes(m, o) / ring_bw(m, o);
 	int n = 0;
 	for (int j = 0; j < m->nc; j++) {
 		int i = m->order[j];
@@ -374,7 +402,7 @@ int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 		/* The tail is at least stage 0's, whose sync ends no earlier
 		 * than the option's WAN time W after the first bucket is
 		 * ready (pm_class_tail), plus W for a class cut across DCs. */
-		if (W > 0 && c->sig + fmax(W - c->first, 0) + (c->la >= 0 ? W : 0) >= below)
+		if (W > 0 && c->sig + fmax(W - c->first, 0) + (c->la >= 0 && !m->lower ? W : 0) >= below)
 			continue;
 		c->E = pm_class_tail(m, c, o);
 		/* Insertion into the run of equal signature and U by fill +
