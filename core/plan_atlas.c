@@ -8,6 +8,7 @@
  */
 #include "baseline.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,34 +61,61 @@ struct at_cand {
 	int chain, t, R;
 };
 
+/* Stages per pipeline of each pool of the chain, n[0..np): floor(slots /
+ * R), scaled down in proportion when they add up to more than the L
+ * layers (a DC with more GPUs than the model has layers for), each DC
+ * keeping at least one. The count, or -1 when a DC gives none. */
+static int atlas_counts(const struct gp_scenario *s, const struct at_chain *ch, int t, int R,
+			int *dcq, int *tq, int *n)
+{
+	int L = s->model.layers, np = 0;
+	double total = 0;
+	for (int i = 0; i < ch->k; i++) {
+		int d = ch->dc[i], here = 0;
+		for (int q = 0; q < s->dcs[d].npools && np < 64; q++, np++) {
+			const struct gp_pool *p = bl_pool_of(s, d, q);
+			dcq[np] = d * 64 + q;
+			tq[np] = bl_tp_fit(s, p, t);
+			n[np] = bl_pool_slots(p, tq[np]) / R;
+			here += n[np];
+			total += n[np];
+		}
+		if (!here)
+			return -1;
+	}
+	for (int j = 0; total > L && j < np; j++)
+		n[j] = (int)floor(n[j] * (double)L / total);
+	for (int i = 0, j = 0; i < ch->k; i++) {   /* at least one stage a DC */
+		int here = 0, j0 = j;
+		for (; j < np && dcq[j] / 64 == ch->dc[i]; j++)
+			here += n[j];
+		if (!here)
+			n[j0] = 1;
+	}
+	return np;
+}
+
 /* R identical pipelines over the chain: each DC gives every pipeline
- * floor(slots / R) stages of each of its pools. */
+ * floor(slots / R) stages of each of its pools (atlas_counts). */
 static int atlas_build(const struct bl_ctx *c, const struct at_chain *ch, int t, int R,
 		       struct gp_plan *out)
 {
 	const struct gp_scenario *s = c->sc;
-	int L = s->model.layers, S = 0;
+	int L = s->model.layers, S = 0, dcq[64], tq[64], n[64];
+	int np = atlas_counts(s, ch, t, R, dcq, tq, n);
 	struct gp_stage *st = malloc((size_t)L * sizeof *st);
-	if (!st)
+	if (!st || np < 0) {
+		free(st);
 		return -1;
-	for (int i = 0; i < ch->k; i++) {
-		int d = ch->dc[i], here = 0;
-		for (int q = 0; q < s->dcs[d].npools; q++) {
-			const struct gp_pool *p = bl_pool_of(s, d, q);
-			int tq = bl_tp_fit(s, p, t), n = bl_pool_slots(p, tq) / R;
-			for (int j = 0; j < n; j++, here++) {
-				if (S == L) {
-					free(st);
-					return -1;
-				}
-				st[S++] = bl_mkstage(s, d, q, tq, 0, 0);
-			}
-		}
-		if (!here) {
-			free(st);
-			return -1;
-		}
 	}
+	for (int j = 0; j < np; j++)
+		for (int i = 0; i < n[j]; i++) {
+			if (S == L) {
+				free(st);
+				return -1;
+			}
+			st[S++] = bl_mkstage(s, dcq[j] / 64, dcq[j] % 64, tq[j], 0, 0);
+		}
 	if (bl_fill_layers(c, st, S, bl_ceil_div(c->M, R), R)) {
 		free(st);
 		return -1;

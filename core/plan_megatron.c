@@ -9,6 +9,7 @@
  */
 #include "baseline.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,8 @@ struct mg_cand {
 };
 
 /* TP groups of GPU type gi at degree t over all its pools, in DC order;
- * fills sdc/spool when given. */
-static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int *spool)
+ * fills the first cap of them into sdc/spool when given. */
+static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int *spool, int cap)
 {
 	int n = 0;
 	for (int d = 0; d < s->ndcs; d++)
@@ -31,11 +32,11 @@ static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int 
 			if (p->gpu != gi || !bl_tp_ok(s, p, t))
 				continue;
 			int k = bl_pool_slots(p, t);
-			for (int i = 0; sdc && i < k; i++) {
+			for (int i = 0; sdc && i < k && n + i < cap; i++) {
 				sdc[n + i] = d;
 				spool[n + i] = q;
 			}
-			n += k;
+			n = k > INT_MAX - n ? INT_MAX : n + k;
 		}
 	return n;
 }
@@ -46,7 +47,9 @@ static int type_slots(const struct gp_scenario *s, int gi, int t, int *sdc, int 
 static int megatron_build(const struct bl_ctx *c, const struct mg_cand *k, struct gp_plan *out)
 {
 	const struct gp_scenario *s = c->sc;
-	int N = type_slots(s, k->gi, k->t, NULL, NULL), L = s->model.layers;
+	/* The layout uses the first p d slots only (a pool of a billion
+	 * GPUs has more). */
+	int N = k->p * k->d, L = s->model.layers;
 	int *sdc = malloc((size_t)N * sizeof *sdc), *spool = malloc((size_t)N * sizeof *spool);
 	struct gp_stage *st = malloc((size_t)k->p * sizeof *st);
 	struct bl_builder b;
@@ -54,7 +57,7 @@ static int megatron_build(const struct bl_ctx *c, const struct mg_cand *k, struc
 	if (!sdc || !spool || !st) {
 		b.oom = true;
 	} else {
-		type_slots(s, k->gi, k->t, sdc, spool);
+		type_slots(s, k->gi, k->t, sdc, spool, N);
 		int m = c->M / k->d;
 		for (int i = 0; i < k->d;) {
 			int i2 = i + 1;
@@ -96,7 +99,7 @@ static int mg_candidates(struct bl_ctx *c, struct mg_cand **out, int *nout)
 		return -1;
 	for (int gi = 0; gi < s->ngpus; gi++)
 		for (int t = 1; t <= 1024; t *= 2) {
-			int N = type_slots(s, gi, t, NULL, NULL);
+			int N = type_slots(s, gi, t, NULL, NULL, 0);
 			for (int p = 1; p <= L && p <= N && !(n && bl_out_of_time(c)); p++) {
 				/* The most replicas the slots and the budget allow. */
 				int d = N / p, dsl = bl_afford(c, s->gpus[gi].price_per_hour, t * p, 1);
@@ -104,6 +107,8 @@ static int mg_candidates(struct bl_ctx *c, struct mg_cand **out, int *nout)
 					d = dsl;
 				if (d < 1)
 					continue;
+				if (d > c->M)
+					d = c->M;   /* a replica takes one micro-batch at least */
 				while (d > 1 && c->M % d)
 					d--;
 				if (n == cap) {
@@ -142,7 +147,7 @@ static int mg_no_fit(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err
 	char msg[1024];
 	int len = snprintf(msg, sizeof msg, "megatron: no uniform TP x PP x DP layout fits on one GPU type");
 	for (int gi = 0; gi < s->ngpus && len < (int)sizeof msg; gi++) {
-		int G = type_slots(s, gi, 1, NULL, NULL);
+		int G = type_slots(s, gi, 1, NULL, NULL, 0);
 		if (!G)
 			continue;
 		double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
