@@ -61,6 +61,7 @@
 #include <time.h>
 
 #define INF HUGE_VAL
+#define PM_WAN_SLACK 1.05       /* wan_bytes: plans within 5 % of the fastest's T */
 #define PM_MAXSEG 8             /* segments of a class (full classes, place_classes.c) */
 #define PM_CHAINSEG 4           /* segments of an enumerated chain class */
 #define PM_MAXSETS 40           /* class sets kept, one per replica bound d */

@@ -255,18 +255,28 @@ static void report_proof(const struct pm *m, enum gp_objective goal, const struc
  * bound, which holds for every plan, searched or not (rep->floor). The
  * space the proof covers goes to rep->space, the reason it fails to the
  * note. */
-static void report_honest(const struct pm *m, enum gp_objective goal, double own,
+static void report_honest(const struct pm *m, enum gp_objective goal, double own, int Splan,
 			  struct gp_plan_report *rep)
 {
+	int Sp = m->Sproof ? m->Sproof : m->Smax;
 	double est = rep->estimate_s;
 	bool agree = own < INF && fabs(own - est) <= PM_AGREE * est;
 	rep->floor = goal == GP_OBJ_TIME ? fmin(m->Tlb, own) :
 		     goal == GP_OBJ_COST ? pm_work_cost_bound(m) : 0;
 	snprintf(rep->space, sizeof rep->space,
-		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times",
-		 m->Sproof ? m->Sproof : m->Smax, PM_CHAINSEG);
+		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times%s",
+		 Sp, PM_CHAINSEG, Splan > Sp ?
+		 " (the plan found is deeper: a class that takes all of its pools' GPUs, searched beyond the space)" : "");
+	if (goal == GP_OBJ_WAN) {
+		size_t n = strlen(rep->space);
+		snprintf(rep->space + n, sizeof rep->space - n,
+			 "; the fewest WAN bytes among those the model puts within %.0f %% of the fastest's time",
+			 100 * (PM_WAN_SLACK - 1));
+	}
 	const char *why = m->cut ? "some classes of the space were cut (count or time)" :
 			  !agree ? "the model's estimate differs from the simulated time of its own plan" :
+			  goal == GP_OBJ_WAN && m->sc->ndcs > 2 ?
+			  "over three DCs or more the model charges the DP ring's bytes on every pair of DCs used, more than a ring sends" :
 			  NULL;
 	size_t l = strlen(rep->note);
 	char ob[32];
@@ -516,7 +526,10 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		report_proof(&m, goal, &best, rep);
 		report_note(&m, &best, &sol, out->npipes, warm != NULL, rep);
 		rep->closed = rep->status == GP_MILP_OPTIMAL;
-		report_honest(&m, goal, own_sim(&m, out), rep);
+		int Splan = 0;
+		for (int i = 0; i < out->npipes; i++)
+			Splan = out->pipes[i].nstages > Splan ? out->pipes[i].nstages : Splan;
+		report_honest(&m, goal, own_sim(&m, out), Splan, rep);
 		if (goal == GP_OBJ_TIME && rep->status == GP_MILP_OPTIMAL)
 			verify_bound(&m, o, rep);
 		if (pm_cancelled(&m)) {

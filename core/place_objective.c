@@ -307,7 +307,7 @@ int pm_wan_option(struct pm *m, int oi, const int *idx, int n, double Tstar,
 		  struct pm_best *best, struct pm_sol *sol, struct pm_sol *cur, int d,
 		  struct gp_err *e)
 {
-	double T = pm_prev_bp(m, idx, n, Tstar * 1.05);
+	double T = pm_prev_bp(m, idx, n, Tstar * PM_WAN_SLACK);
 	if (T == -INF || T < Tstar * (1 - 1e-12))
 		return 0;
 	/* Only a plan with fewer bytes than the best helps. */

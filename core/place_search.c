@@ -320,7 +320,7 @@ static int uni_option(struct pm *m, struct pm_run *r, int oi, int d)
 		best->lo = -INF;
 	}
 	if (r->phase == 2 &&
-	    pm_uni_obj(m, oi, r->goal, r->goal == GP_OBJ_WAN ? r->Tstar * 1.05 : INF, best, r->sol,
+	    pm_uni_obj(m, oi, r->goal, r->goal == GP_OBJ_WAN ? r->Tstar * PM_WAN_SLACK : INF, best, r->sol,
 		       &r->cur, d) < 0)
 		return gp_errf(r->e, "out of memory");
 	return 0;

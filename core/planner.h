@@ -68,7 +68,7 @@ struct gp_plan_report {
 	bool polished;
 	/* milp: the space its proof covers, and a bound that holds for
 	 * every plan (the work bound; -HUGE_VAL unknown). */
-	char space[320];
+	char space[512];
 	double floor;
 	bool closed;              /* milp: its search closed under its own model
 				   * (OPTIMAL only if that model is the
