@@ -143,6 +143,7 @@ struct pm_memo {
 	const struct pm_opt *o;
 	unsigned gen;
 	double W;                      /* the option's WAN sync seconds (pm_class_tail) */
+	int dzhi;                      /* m->lower: the most replicas ZeRO shards over */
 	unsigned *at;                  /* gen the entry was filled in */
 	struct pm_stagev *v;
 };

@@ -49,11 +49,13 @@
  * m->lower turns every one of these upper bounds into a lower one, for
  * the proof's relaxation (place_milp.c): rings at their least size (a
  * DC's hierarchical ring from 1, else from d), two DCs, the fastest link
- * direction's bandwidth and latency, the optimizer sharded over dhi, no
+ * direction's bandwidth and latency, the optimizer sharded over as many
+ * replicas as the GPUs hold (at most dhi), no
  * W on top for a class cut across DCs.
  */
 #include "place_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,6 +314,27 @@ static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_
 	return v;
 }
 
+/* The GPUs of the K largest DCs (all of them for K >= the DCs, or for a
+ * uniform option): the most a plan of option o may use. */
+static long most_gpus(const struct pm *m, const struct pm_opt *o)
+{
+	int nd = m->sc->ndcs, K = o->one || o->K < 1 ? 1 : o->K;
+	long sum = 0;
+	bool taken[64] = { false };
+	/* A uniform option's class may cross DCs. */
+	if (o->uni || K >= nd || nd > 64)
+		return m->gpus;
+	for (int k = 0; k < K; k++) {
+		int best = -1;
+		for (int d = 0; d < nd; d++)
+			if (!taken[d] && (best < 0 || m->dc_gpus[d] > m->dc_gpus[best]))
+				best = d;
+		taken[best] = true;
+		sum += m->dc_gpus[best];
+	}
+	return sum;
+}
+
 /* E_c of class c under option o (see the header). */
 double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
 {
@@ -322,6 +345,14 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 		mm->o = o;
 		mm->gen++;
 		mm->W = pm_grad_ring_bytes(m, o) / (o->K >= 2 ? ring_bw(m, o) : 1);
+		/* No more replicas than the option's DCs hold at the
+		 * fewest GPUs a replica of any class takes. */
+		long g = pm_fewest_gpus(m, m->order, m->nc), have = most_gpus(m, o);
+		mm->dzhi = o->dhi;
+		if (g > 0 && g < LONG_MAX && have / g < mm->dzhi)
+			mm->dzhi = (int)(have / g);
+		if (mm->dzhi < o->d)
+			mm->dzhi = o->d;
 	}
 	/* Per stage: its kind. */
 	int kd[64];
@@ -339,8 +370,8 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 	double W = mm->W;
 	double first = c->first;   /* earliest bucket ready, before stage 0's last backward ends */
 	/* ZeRO shards the optimizer over the replicas: at least d of them,
-	 * at most dhi (lower). */
-	int dz = s->job.zero && !o->one && o->d > 1 ? (m->lower ? o->dhi : o->d) : 1;
+	 * at most dzhi (lower). */
+	int dz = s->job.zero && !o->one && o->d > 1 ? (m->lower ? mm->dzhi : o->d) : 1;
 	for (int i = 0; i < c->S; i++) {
 		const struct pm_kind *k = &m->k[kd[i]];
 		bool last = i == c->S - 1;

@@ -160,8 +160,8 @@ static int uni_ymax(const struct pm *m, const struct pm_class *c)
 /* The lone replica's option (no sync), for the uniform options' y = 1. */
 static const struct pm_opt lone_opt = { .one = true, .d = 1, .dhi = 1, .K = 1, .q = -1 };
 
-/* Copies of uniform option o capped at each y in [d, dhi] (oy[y - d]):
- * the tail of y replicas takes rings of at most y, and pm_class_tail's memo
+/* Copies of uniform option o at each y in [d, dhi] (oy[y - d]): the
+ * tail of y replicas takes rings of y and shards over y, and pm_class_tail's memo
  * keys on the option, so each y gets its own. Reset m->memo->o before
  * freeing them. */
 static struct pm_opt *capped_copies(const struct pm_opt *o)
@@ -170,7 +170,7 @@ static struct pm_opt *capped_copies(const struct pm_opt *o)
 	struct pm_opt *oy = gp_xcalloc((size_t)ny + 1, sizeof *oy);
 	for (int k = 0; oy && k < ny; k++) {
 		oy[k] = *o;
-		oy[k].dhi = o->d + k;
+		oy[k].d = oy[k].dhi = o->d + k;
 	}
 	return oy;
 }
@@ -186,8 +186,9 @@ int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double 
 	/* With y replicas of one class every stage's ring holds y: the tail
 	 * of T(y) takes the rings up to y (oy[y - d]: the option capped at y;
 	 * pm_class_tail's memo keys on the option, so each gets its own copy).
-	 * The tail capped at d bounds every y >= d from below: only a (class,
-	 * y) whose bound beats the best so far gets its own tail. */
+	 * The option's tail with every ring and shard count at its least
+	 * over [d, dhi] (m->lower) bounds every y's from below: only a
+	 * (class, y) whose bound beats the best so far gets its own tail. */
 	struct pm_opt *oy = capped_copies(o);
 	double *Elo = gp_xcalloc((size_t)m->nc + 1, sizeof *Elo);
 	if (!oy || !Elo) {
@@ -200,8 +201,13 @@ int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double 
 	 * whose fill reaches the best get no tail. */
 	for (int i = 0; o->d == 1 && i < m->nc; i++)
 		m->c[i].E1 = m->c[i].sig < below ? pm_class_tail(m, &m->c[i], &lone_opt) : INF;
+	bool lower = m->lower;
+	m->lower = true;
+	m->memo->o = NULL;
 	for (int i = 0; i < m->nc; i++)
-		Elo[i] = m->c[i].sig < below ? pm_class_tail(m, &m->c[i], &oy[0]) : INF;
+		Elo[i] = m->c[i].sig < below ? pm_class_tail(m, &m->c[i], o) : INF;
+	m->lower = lower;
+	m->memo->o = NULL;
 	for (int i = 0; i < m->nc; i++) {
 		struct pm_class *c = &m->c[i];
 		if (!(c->sig < fmin(below, bt)))
@@ -227,7 +233,7 @@ int pm_solve_uni(struct pm *m, int oi, double below, struct pm_sol *sol, double 
 			double t = uni_T(m, c, yy, yy == 1 ? c->E1 : Elo[i], bt);
 			if (!(t < bt))
 				continue;
-			if (yy > o->d)
+			if (yy > 1 || o->d > 1)
 				t = uni_T(m, c, yy, pm_class_tail(m, c, &oy[yy - o->d]), bt);
 			if (t < bt) {
 				bt = t;
