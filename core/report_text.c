@@ -226,7 +226,10 @@ static void rt_solver(FILE *f, const struct gp_result *r)
 			      gp_fmt_time(si->bound, 3, b, sizeof b), 100 * si->gap);
 	else
 		l += snprintf(line + l, k - (size_t)l, ", no bound");
-	l += snprintf(line + l, k - (size_t)l, ", %s", gp_fmt_time(si->seconds, 3, a, sizeof a));
+	/* The time is the whole engine's: the polish's included, when it ran
+	 * (the MILP's own is in the note). */
+	l += snprintf(line + l, k - (size_t)l, ", %s%s", gp_fmt_time(si->seconds, 3, a, sizeof a),
+		      si->has_own ? " with the polish" : "");
 	if (si->rows)
 		l += snprintf(line + l, k - (size_t)l, " (%d rows, %d binaries)", si->rows,
 			      si->binaries);
