@@ -202,13 +202,15 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	/* A plan simulated below the bound refutes the proof. */
 	double low = fmin(fmin(own, tw), fmin(ts, tg));
 	if (o->objective == GP_OBJ_TIME && low < rep->bound * (1 - 1e-9)) {
-		char a[32], b[32];
+		char a[32], b[32], c[32];
 		size_t l = strlen(rep->note);
+		double floor = fmin(rep->floor, low);
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "; no proof: a plan the polish simulated (%s) beats the MILP's bound (%s), so the plan space the bound covers missed it; bound = the work bound",
-			 gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b));
+			 "; no proof: a plan the polish simulated (%s) beats the least time the MILP proved over its space (%s), which missed it; bound = the work bound (%s)",
+			 gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b),
+			 gp_fmt_time(floor, 4, c, sizeof c));
 		rep->status = GP_MILP_FEASIBLE;
-		rep->bound = fmin(rep->floor, low);
+		rep->bound = floor;
 		rep->gap = (rep->objective - rep->bound) / rep->objective;
 	}
 	const char *kept = "the MILP's";
