@@ -298,7 +298,8 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
  * the plans it charges exactly. The same search over a relaxation, each
  * tail at its least (m->lower), bounds every plan of the space: the
  * proof stands when that bound reaches T (rep->objective), else the
- * status is feasible with that bound, and the note says so. */
+ * status is feasible with that bound, and the note says so. A search a
+ * gap or a limit stopped gets the relaxation's bound where it is lower. */
 static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 			 struct gp_plan_report *rep)
 {
@@ -331,10 +332,22 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 	free(sol.y);
 	free(sol.x);
 	pm_free(&r);
-	if (done && B >= rep->objective * (1 - 1e-9))
-		return;
 	char tb[32], bb[32];
 	size_t l = strlen(rep->note);
+	if (rep->status != GP_MILP_OPTIMAL) {
+		/* A gap or a limit stopped the search: its bound, too, is
+		 * the model's, valid only as far as the relaxation's. */
+		if (B < rep->bound * (1 - 1e-9)) {
+			snprintf(rep->note + l, sizeof rep->note - l,
+				 "; bound %s, with each DP sync at its least (ring sizes, links)",
+				 gp_fmt_time(B, 4, bb, sizeof bb));
+			rep->bound = B;
+			rep->gap = rep->objective > 0 ? (rep->objective - B) / rep->objective : INF;
+		}
+		return;
+	}
+	if (done && B >= rep->objective * (1 - 1e-9))
+		return;
 	if (done)
 		snprintf(rep->note + l, sizeof rep->note - l,
 			 "; no proof: with each DP sync at its least (ring sizes, links) a plan of the space could take %s, below %s",
@@ -530,7 +543,8 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		for (int i = 0; i < out->npipes; i++)
 			Splan = out->pipes[i].nstages > Splan ? out->pipes[i].nstages : Splan;
 		report_honest(&m, goal, own_sim(&m, out), Splan, rep);
-		if (goal == GP_OBJ_TIME && rep->status == GP_MILP_OPTIMAL)
+		/* A bound above the work bound is the model's: checked. */
+		if (goal == GP_OBJ_TIME && rep->bound > rep->floor * (1 + 1e-9))
 			verify_bound(&m, o, rep);
 		if (pm_cancelled(&m)) {
 			/* Stopped early: the best so far, not a proof. */
