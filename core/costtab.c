@@ -305,9 +305,11 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->tp_overlap == b->tp_overlap && a->optimizer == b->optimizer;
 }
 
+/* The pool's inputs to the cost operations: the count too, which the
+ * default model's straggler term reads (the slowest of N GPUs). */
 static bool same_pool(const struct gp_pool *a, const struct gp_pool *b)
 {
-	return a->per_node == b->per_node && a->nvlink == b->nvlink &&
+	return a->count == b->count && a->per_node == b->per_node && a->nvlink == b->nvlink &&
 	       a->network == b->network && a->latency == b->latency;
 }
 

@@ -107,6 +107,12 @@ golden solver-cancelled-warm samples/default.lua --size 100x30 \
 has "p then S writes the new plan" "saved $tmp/d1.lua \(1 edit" samples/default.lua --keys "p<Wait>S$tmp/d1.lua<Enter>"
 ok_if "the file S wrote holds p's plan" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
 has "the file S wrote reopens with p's plan" "1\.427s/iter" "$tmp/d1.lua"
+# A pool's count is an input of the cost tables (the straggler term):
+# after :set the planner's iteration is the batch simulator's.
+want=$("$G" sim samples/default.lua --set 'dcs[ams].pools[1].count=80' --json |
+	sed -n 's/.*"iteration_time_s": *\([0-9.e+-]*\).*/\1/p' | awk '{ printf "%.4g", $1 }')
+has ":set of a pool's count re-times the plan as sim does ($want s)" "iteration 1\.481s -> ${want}s" \
+	samples/default.lua --size 120x40 --keys ':set dcs[ams].pools[1].count=80<Enter>'
 has "S over another file asks" "d1.lua exists: y replaces it" samples/p1.lua --keys "S$tmp/d1.lua<Enter>"
 has "S over another file, answered n, keeps it" "d1.lua kept" samples/p1.lua --keys "S$tmp/d1.lua<Enter>n"
 ok_if "... and the file is as it was" grep -q "micro_batches = 16, replicas = 2" "$tmp/d1.lua"
