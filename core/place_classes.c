@@ -21,8 +21,9 @@
  * pool's GPUs for 1..PM_FULLY replicas, up to min(L, 64) stages (outside
  * the space the proof states; they only add plans).
  *
- * Each class gets its layer split, U_c and Sigma_c (place_split.c), the
- * most replicas its pools hold and its price per hour.
+ * Each class gets the most replicas its pools hold, its price per hour,
+ * its layer split (the fastest walk of the candidates place_split.c
+ * makes, at those replicas in lockstep: best_split), U_c and Sigma_c.
  *
  * The classes depend on the replica bound d only through memory
  * (ZeRO-1): a class set is built per capacity table, and kept (up to
@@ -37,10 +38,11 @@
 #include <string.h>
 
 #define PM_MAXCLASS 50000       /* two-segment classes before they keep to one DC */
-#define PM_MAXCHAIN 1000        /* chain classes (3+ segments) at most */
+#define PM_MAXCHAIN (getenv("PM_MAXCH") ? atoi(getenv("PM_MAXCH")) : 1000)        /* chain classes (3+ segments) at most */
 #define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
 #define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
+#define PM_SPLIT_CLEAR 0.02       /* a window split this much faster in cycle is taken unwalked */
 #define PM_FULLY 4              /* replica counts full classes are cut for */
 
 static int link_idx(const struct pm *m, int a, int b)
@@ -177,30 +179,81 @@ static void class_limits(const struct pm *m, struct pm_class *x)
 	}
 }
 
-/* Class x's levelled split (pm_class_split how 1) in place of its first
- * one when its curve is faster at the micro-batches of x's most
- * replicas; its curve moved to x's place in m->cv. -1 out of memory. */
-static int try_level(struct pm *m, struct pm_class *x)
+/* Split `how` of class y (delays as in best_split) into lv, walked at
+ * mb in place of lay when faster than *best (then y's U0 to x). */
+static void take_split(struct pm *m, struct pm_class *x, struct pm_class *y, const int *lv,
+		       int *lay, int mb, double *best)
 {
-	int lv[64], *lay = m->lay + x->off;
-	struct pm_class y = *x;
-	if (pm_class_split(m, &y, lv, 1) || !memcmp(lv, lay, (size_t)x->S * sizeof *lv))
-		return 0;
-	y.cvo = m->ncv;
-	if (pm_class_times(m, &y, lv))
-		return -1;
-	int mb = (m->N + x->ymax - 1) / x->ymax;
-	if (!(pm_curve(m, &y, mb) < pm_curve(m, x, mb) * (1 - 1e-9))) {
-		m->ncv = y.cvo;
-		return 0;
+	if (*best == INF)
+		*best = pm_split_walk(m, y, lay, mb);
+	double t = pm_split_walk(m, y, lv, mb);
+	if (t < *best * (1 - 1e-9)) {
+		*best = t;
+		memcpy(lay, lv, (size_t)x->S * sizeof *lv);
+		x->U0 = y->U0;
 	}
-	int len = y.cvn + y.S;
-	memmove(m->cv + x->cvo, m->cv + y.cvo, (size_t)len * sizeof *m->cv);
-	m->ncv = x->cvo + len;
-	y.cvo = x->cvo;
-	memcpy(lay, lv, (size_t)x->S * sizeof *lv);
-	*x = y;
-	return 0;
+}
+
+/* Class x's best layer split (into lay, holding x's first, greedy one)
+ * at its most replicas y in lockstep, N / y micro-batches each, every
+ * WAN boundary shared by the y (latency + y bb / bandwidth, as the
+ * uniform options walk it, place_uniform.c), judged by one walk each
+ * (no curve): the greedy one and the levelled one or, when a boundary
+ * crosses a WAN link, in place of the levelled one (which wins under 1 %
+ * of those classes) the window split of the two (pm_class_split how 2,
+ * 3: their light stages buffer the link's round trip on either side)
+ * whose worst window is shorter, if it is shorter than the greedy one's
+ * (walks are the cost of a class build: most window splits lose). */
+static void best_split(struct pm *m, struct pm_class *x, int *lay)
+{
+	struct pm_class xs = *x;
+	bool wan = false;
+	for (int s = 0; s + 1 < x->nseg; s++)
+		if (x->lk[s][0] >= 0) {
+			const struct gp_comm *l = &m->wan[x->lk[s][0]];
+			xs.dcross[s] = l->lat + x->ymax * m->bb / l->bw;
+			wan = true;
+		}
+	int mb = (m->N + x->ymax - 1) / x->ymax, lv[64], wv[64];
+	double best = INF;
+	if (!wan) {
+		struct pm_class y = xs;
+		if (pm_class_split(m, &y, lv, 1) == 0 && memcmp(lv, lay, (size_t)x->S * sizeof *lv))
+			take_split(m, x, &y, lv, lay, mb, &best);
+		return;
+	}
+	double cg = pm_split_cycle(m, &xs, lay), cyc = cg * (1 - 1e-9), u0 = x->U0;
+	struct pm_class w = xs;
+	bool have = false;
+	for (int how = 2; how <= 3; how++) {
+		struct pm_class y = xs;
+		y.U0 = u0;   /* (the greedy split's bottleneck: the window split's floor) */
+		if (pm_class_split(m, &y, lv, how))
+			continue;
+		double u = pm_split_cycle(m, &y, lv);
+		if (u < cyc) {
+			cyc = u;
+			w = y;
+			memcpy(wv, lv, sizeof lv);
+			have = true;
+		}
+	}
+	if (have && cyc < cg * (1 - PM_SPLIT_CLEAR)) {
+		/* A clearly shorter cycle: the window split, unwalked. */
+		memcpy(lay, wv, (size_t)x->S * sizeof *wv);
+	} else if (have) {
+		take_split(m, x, &w, wv, lay, mb, &best);
+	}
+	/* The window splits read the stage capacities up to U0 + 2 max d
+	 * (win_split's bracket): same_as_prev's shortcut must check them
+	 * that far. */
+	double dmax = 0;
+	for (int i = 0; i + 1 < x->S; i++) {
+		bool end;
+		int g = pm_seg_of(x, i, &end);
+		dmax = fmax(dmax, end ? xs.dcross[g] : m->k[x->kind[g]].delta);
+	}
+	x->U0 = u0 + 2 * dmax;
 }
 
 /* Adds class c (its segments' kinds and stage counts) to m->c when a
@@ -228,21 +281,15 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	}
 	struct pm_class x = *c;
 	x.at = at;
-	if (pm_class_split(m, &x, m->lay + m->nlay, 0))
+	class_limits(m, &x);
+	if (x.ymax < 1 || pm_class_split(m, &x, m->lay + m->nlay, 0))
 		return 0;
 	x.off = m->nlay;
 	m->nlay += x.S;
+	best_split(m, &x, m->lay + x.off);
 	if (pm_class_times(m, &x, m->lay + x.off))
 		return -1;
 	pm_class_sig(m, &x, x.sg);
-	class_limits(m, &x);
-	if (x.ymax >= 1 && try_level(m, &x))
-		return -1;
-	if (x.ymax < 1) {
-		m->nlay -= x.S;
-		m->ncv = x.cvo;
-		return 0;
-	}
 	m->c[m->nc++] = x;
 	return 0;
 }
@@ -552,7 +599,8 @@ static int enum_build(struct pm *m)
 		m->Smax = m->L < 64 ? m->L : 64;
 		return 0;
 	}
-	int Smax = need + 8 > 8 ? need + 8 : 8;
+	int lo = getenv("PM_SLO") ? atoi(getenv("PM_SLO")) : 8, add = getenv("PM_SADD") ? atoi(getenv("PM_SADD")) : 8;
+	int Smax = need + add > lo ? need + add : lo;
 	if (Smax > m->L)
 		Smax = m->L;
 	if (Smax > 64)

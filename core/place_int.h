@@ -92,7 +92,9 @@ struct pm_class {
 	int lk[PM_MAXSEG][2];          /* links crossed by boundary s (forward, back; or -1) */
 	double dcross[PM_MAXSEG];      /* delay of the boundary after segment s */
 	double U, sig, E, E1, price;   /* E1: the tail of a lone replica (no sync) */
-	double U0;                     /* the split's slowest stage (pm_class_split) */
+	double U0;                     /* stage time up to which the split read the stage
+					 * capacities (same_as_prev): the bottleneck, + 2 max d
+					 * for window splits (best_split) */
 	double ulin;                   /* t(m) >= sig + (m - 1) ulin for every m */
 	int cvo, cvn, per;             /* t(1 .. cvn) in pm.cv[cvo ..], then period per */
 	double dper;                   /* t(m + per) = t(m) + dper past cvn (place_time.c) */
@@ -252,12 +254,15 @@ static inline int pm_cap_of(const struct pm *m, int k, int i, int S)
 int pm_seg_of(const struct pm_class *c, int i, bool *end);
 int pm_class_split(struct pm *m, struct pm_class *c, int *lay, int how);
 int pm_class_times(struct pm *m, struct pm_class *c, const int *lay);
+double pm_split_cycle(const struct pm *m, const struct pm_class *c, const int *lay);
+double pm_split_tmax(const struct pm *m, const struct pm_class *c, const int *lay);
 
 /* place_time.c */
 double pm_curve(const struct pm *m, const struct pm_class *c, int mb);
 int pm_class_curve(struct pm *m, struct pm_class *c, const int *lay);
 int pm_curve_copy(struct pm *m, struct pm_class *c, const double *from);
 double pm_class_eval(const struct pm *m, const struct pm_class *c, const double *dx, int mb);
+double pm_split_walk(const struct pm *m, const struct pm_class *c, const int *lay, int mb);
 bool pm_curve_le(const struct pm *m, const struct pm_class *a, double ea,
 		 const struct pm_class *b, double eb);
 

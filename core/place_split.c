@@ -8,8 +8,15 @@
  * then the fewest compute seconds (layers to the faster segment); then
  * per segment either each stage filled to U0 in turn (the
  * lexicographically largest vector: a light last stage buffers the
- * boundary after it) or levelled (the fewest stages at U0); the class
- * keeps the one of the faster curve (place_classes.c). From the split, the class's
+ * boundary after it) or levelled (the fewest stages at U0). A class
+ * whose boundary crosses a WAN link has two more: the window splits,
+ * the least cycle U under the window form of 1F1B (every window i..j of
+ * stages, sum t + 2 sum d <= (j - i + 1) U, d the boundary delays with
+ * the link shared by the class's replicas), stages filled in turn from
+ * the first or from the last, so that light stages sit beside the link
+ * and absorb its round trip (the "buffer" stages of the plans that win
+ * across WANs). The class keeps the split of the fastest walk
+ * (place_classes.c). From the split, the class's
  * curve t(m) (place_time.c: the 1F1B makespan as gp_simulate runs it,
  * with each boundary's delay: the cost model's p2p time on the NICs
  * inside a DC, latency + 2bsh / bandwidth on a WAN link for one replica;
@@ -108,23 +115,112 @@ static void level(const struct pm_split *p, int i0, int ns, int Ls, const int *m
 	}
 }
 
+/* The most layers stages 0, 1, ... of p take, each in turn, under the
+ * window form of the 1F1B cycle at U (place_time.c): every window i..j
+ * of stages with the round trips inside it, sum t + 2 sum d <= (j - i + 1)
+ * U. Stage j's slack U - t_j must cover the worst deficit G_j of the
+ * windows ending before it (G_j = 2 d_(j-1) - slack_(j-1) + max(0,
+ * G_(j-1))). lay, the total returned; 0 when a stage holds none. */
+static long win_fill(const struct pm_split *p, const double *d, double U, int *lay)
+{
+	long tot = 0;
+	double G = 0, slack = 0;
+	for (int i = 0; i < p->S; i++) {
+		G = i ? 2 * d[i - 1] - slack + fmax(G, 0) : 0;
+		int n = max_layers(p, i, U - fmax(G, 0));
+		if (n < 1)
+			return 0;
+		lay[i] = n;
+		slack = U - stage_t(p, i, n);
+		tot += n;
+	}
+	return tot;
+}
+
+/* The window split (how 2; 3: filled from the last stage back, so the
+ * light stage follows a boundary): the least U at which win_fill holds
+ * L layers, then a layer off the slowest stages until it holds L
+ * exactly (fewer layers never break a window). -1: none fits. */
+static int win_split(struct pm_split *p, const double *d0, int L, double lo, bool back, int *lay)
+{
+	int S = p->S;
+	double d[64] = { 0 }, dmax = 0, tmax = 0, sum = 0, xmin = INF;
+	if (back) {
+		for (int i = 0; i < S / 2; i++) {
+			double t = p->x[i]; p->x[i] = p->x[S - 1 - i]; p->x[S - 1 - i] = t;
+			t = p->e[i]; p->e[i] = p->e[S - 1 - i]; p->e[S - 1 - i] = t;
+			int u = p->cap[i]; p->cap[i] = p->cap[S - 1 - i]; p->cap[S - 1 - i] = u;
+		}
+	}
+	for (int i = 0; i + 1 < S; i++) {
+		d[i] = back ? d0[S - 2 - i] : d0[i];
+		dmax = fmax(dmax, d[i]);
+		sum += 2 * d[i] + p->e[i];
+	}
+	for (int i = 0; i < S; i++) {
+		tmax = fmax(tmax, stage_t(p, i, p->cap[i]));
+		xmin = fmin(xmin, p->x[i]);
+	}
+	/* Feasible at hi when at all: a window's deficit never passes
+	 * 2 max d, so every stage holds its capacity (or, given the
+	 * bottleneck U0 as lo, its layers at U0). Below lo (the whole
+	 * pipeline as one window, or U0) never. */
+	double hi = lo > 0 ? lo + 2 * dmax : tmax + 2 * dmax;   /* (lo: U0, each stage holds mx) */
+	lo = fmax(lo, (sum + p->e[S - 1] + L * xmin) / S);
+	if (win_fill(p, d, hi, lay) < L)
+		return -1;
+	for (int it = 0; it < 40 && hi - lo > 1e-4 * hi; it++) {
+		double U = 0.5 * (lo + hi);
+		if (win_fill(p, d, U, lay) >= L)
+			hi = U;
+		else
+			lo = U;
+	}
+	long tot = win_fill(p, d, hi, lay);
+	while (tot > L) {
+		int b = -1;
+		for (int j = S - 1; j >= 0; j--)
+			if (lay[j] > 1 && (b < 0 || stage_t(p, j, lay[j]) > stage_t(p, b, lay[b])))
+				b = j;
+		if (b < 0)
+			return -1;
+		lay[b]--;
+		tot--;
+	}
+	for (int i = 0; back && i < S / 2; i++) {
+		int u = lay[i]; lay[i] = lay[S - 1 - i]; lay[S - 1 - i] = u;
+	}
+	return 0;
+}
+
 /* Fills lay[0..S) for the class, filling each stage to the bottleneck
  * in turn (how 0: a light last stage of a segment, a buffer at its
- * boundary) or levelled (1); returns -1 when no split fits. */
+ * boundary), levelled (1), or under the window form of the cycle with
+ * the boundary delays (2, 3: win_split, from c->U0, the greedy split's
+ * bottleneck, up to U0 + 2 max d; c->U0 then INF: best_split, in
+ * place_classes.c, sets the class's); returns -1 when no split fits. */
 int pm_class_split(struct pm *m, struct pm_class *c, int *lay, int how)
 {
 	struct pm_split p;
 	int L = m->L, S = c->S;
+	double d[64];
 	p.S = S;
 	for (int i = 0; i < S; i++) {
-		int seg = pm_seg_of(c, i, NULL);
+		bool end;
+		int seg = pm_seg_of(c, i, &end);
 		const struct pm_kind *k = &m->k[c->kind[seg]];
 		p.kd[i] = seg;
 		p.x[i] = k->x;
 		p.e[i] = i == S - 1 ? k->lx : 0;
 		p.cap[i] = pm_cap_of(m, c->kind[seg], i, S);
+		d[i] = i == S - 1 ? 0 : end ? c->dcross[seg] : k->delta;
 		if (p.cap[i] < 1)
 			return -1;
+	}
+	if (how >= 2) {
+		double lo = c->U0 < INF ? c->U0 : 0;   /* (the bottleneck split's) */
+		c->U0 = INF;
+		return win_split(&p, d, L, lo, how == 3, lay);
 	}
 	/* U0 is n x_i + e_i for some stage i: per stage, the fewest layers
 	 * whose time is a feasible cycle (bisection: feasibility is monotone). */
@@ -214,4 +310,40 @@ int pm_class_times(struct pm *m, struct pm_class *c, const int *lay)
 	/* The steady cycle is never shorter than the busiest stage. */
 	c->U = fmax(c->U, tmax);
 	return 0;
+}
+
+/* Class c at split lay: its worst window of stages with the round
+ * trips inside it (the window form of the 1F1B cycle, place_time.c;
+ * the link's serial part aside), or (tmax) its busiest stage. For
+ * screening splits (place_classes.c). */
+static double split_cycle(const struct pm *m, const struct pm_class *c, const int *lay, bool tmax)
+{
+	int S = c->S;
+	double t[64], d[64], u = 0;
+	for (int i = 0; i < S; i++) {
+		bool end;
+		int seg = pm_seg_of(c, i, &end);
+		const struct pm_kind *k = &m->k[c->kind[seg]];
+		t[i] = lay[i] * k->x + (i == S - 1 ? k->lx : 0);
+		d[i] = i == S - 1 ? 0 : end ? c->dcross[seg] : k->delta;
+		u = fmax(u, t[i]);
+	}
+	for (int i = 0; i < S && !tmax; i++) {
+		double sum = 0;
+		for (int j = i; j < S; j++) {
+			sum += t[j] + (j > i ? 2 * d[j - 1] : 0);
+			u = fmax(u, sum / (j - i + 1));
+		}
+	}
+	return u;
+}
+
+double pm_split_cycle(const struct pm *m, const struct pm_class *c, const int *lay)
+{
+	return split_cycle(m, c, lay, false);
+}
+
+double pm_split_tmax(const struct pm *m, const struct pm_class *c, const int *lay)
+{
+	return split_cycle(m, c, lay, true);
 }

@@ -44,6 +44,7 @@
 
 #define PT_MAXPER 130           /* periods looked for (in pairs) */
 #define PT_MAXPAIRS 4096        /* shared pairs walked before giving up on a period */
+#define PT_FASTPER 64           /* periods walk_fast looks for (in pairs) */
 
 /* A class's stages as the walk needs them. */
 struct pt_stages {
@@ -324,35 +325,42 @@ int pm_class_curve(struct pm *m, struct pm_class *c, const int *lay)
 }
 
 /* walk(st, mb), sooner: the shared pairs only until the state repeats
- * shifted (period <= 16 pairs), then the rest of them in one step. */
+ * shifted (period <= PT_FASTPER pairs), then whole periods in one step
+ * and the rest of them one by one. */
 static double walk_fast(const struct pt_stages *st, int mb)
 {
 	int S = st->S, shared = mb - S + 1;
 	if (shared < 8)
 		return walk(st, mb);
-	struct pt_state x, h[17];
+	struct pt_state x, *h = malloc(sizeof *h * (PT_FASTPER + 1));
+	if (!h)
+		return walk(st, mb);
 	warm_up(st, mb, &x);
 	h[0] = x;
-	for (int j = 0; j < shared; j++) {
-		pair(st, mb, j, true, &x);
-		h[(j + 1) % 17] = x;
-		for (int p = 1; p <= 16 && p <= j + 1; p++) {
-			double dl;
-			int left = shared - 1 - j;
-			if (left % p || !shifted(&x, &h[(j + 1 - p) % 17], S, &dl))
-				continue;
-			for (int s = 0; s < S; s++) {
-				x.F[s] += left / p * dl;
-				x.B[s] += left / p * dl;
-				x.LF[s] += left / p * dl;
-				x.LB[s] += left / p * dl;
-			}
-			j = shared;
-			break;
+	int j = 0;
+	while (j < shared) {
+		pair(st, mb, j++, true, &x);
+		int p = 1;
+		double dl = 0;
+		for (; p <= PT_FASTPER && p <= j; p++)
+			if (shifted(&x, &h[(j - p) % (PT_FASTPER + 1)], S, &dl))
+				break;
+		h[j % (PT_FASTPER + 1)] = x;
+		if (p > PT_FASTPER || p > j)
+			continue;
+		int k = (shared - j) / p;
+		for (int s = 0; s < S; s++) {
+			x.F[s] += k * dl;
+			x.B[s] += k * dl;
+			x.LF[s] += k * dl;
+			x.LB[s] += k * dl;
 		}
+		for (j += k * p; j < shared; j++)
+			pair(st, mb, j, true, &x);
 	}
-	for (int j = shared; j < mb; j++)
-		pair(st, mb, j, false, &x);
+	free(h);
+	for (int i = shared; i < mb; i++)
+		pair(st, mb, i, false, &x);
 	return x.B[0];
 }
 
@@ -368,6 +376,19 @@ double pm_class_eval(const struct pm *m, const struct pm_class *c, const double 
 		dl[i] = stage_delay(m, &x, i);
 	struct pt_stages st;
 	stages_of(m, c, m->lay + c->off, dl, &st);
+	return walk_fast(&st, mb);
+}
+
+/* Class c's makespan at mb micro-batches with layers lay in place of
+ * its own: a candidate split judged by one walk, not a whole curve
+ * (place_classes.c). */
+double pm_split_walk(const struct pm *m, const struct pm_class *c, const int *lay, int mb)
+{
+	double dl[64];
+	for (int i = 0; i < c->S; i++)
+		dl[i] = stage_delay(m, c, i);
+	struct pt_stages st;
+	stages_of(m, c, lay, dl, &st);
 	return walk_fast(&st, mb);
 }
 
