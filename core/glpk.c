@@ -249,6 +249,8 @@ struct run {
 	const char *path;     /* gp_milp_write_lp */
 	int glp_ret;
 	bool jumped;          /* GLPK hit an internal error */
+	long nodes;           /* this branch and cut's node limit (0: none) */
+	bool node_stop;       /* it stopped there */
 };
 
 static double now(void)
@@ -353,6 +355,14 @@ static void callback(glp_tree *T, void *info)
 	struct gp_milp_report *r = run->r;
 	if (run->p->cancel && atomic_load_explicit(run->p->cancel, memory_order_relaxed))
 		glp_ios_terminate(T);
+	if (run->nodes > 0 && !run->node_stop) {
+		int a, n, t;
+		glp_ios_tree_size(T, &a, &n, &t);
+		if (t > run->nodes) {
+			run->node_stop = r->work_stopped = true;
+			glp_ios_terminate(T);
+		}
+	}
 	bool moved = false;
 	int best = glp_ios_best_node(T);
 	if (best) {
@@ -458,6 +468,9 @@ static void branch_and_cut(struct run *run, glp_prob *P, bool presolve, bool lig
 	}
 	ip.cb_func = callback;
 	ip.cb_info = run;
+	long nl = run->p->node_limit;
+	run->nodes = nl > 0 ? (share < 1 ? (long)(nl * share) + 1 : nl) : 0;
+	run->node_stop = false;
 	int ret = glp_intopt(P, &ip);
 	run->glp_ret = ret;
 	int st = glp_mip_status(P);
@@ -508,8 +521,11 @@ static void guarded_solve(struct run *run)
 	 * 20 s full): half the time light, then what is left full. */
 	if (run->p->light && run->p->then_full) {
 		branch_and_cut(run, P, pre, true, 0.5);
-		if (run->r->status == GP_MILP_NOSOL && !time_up(run) && run->glp_ret == GLP_ETMLIM)
+		if (run->r->status == GP_MILP_NOSOL && !time_up(run) &&
+		    (run->glp_ret == GLP_ETMLIM || (run->glp_ret == GLP_ESTOP && run->node_stop))) {
+			run->r->work_stopped = false;
 			branch_and_cut(run, P, pre, false, 1);
+		}
 	} else {
 		branch_and_cut(run, P, pre, run->p->light, 1);
 	}

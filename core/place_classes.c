@@ -13,7 +13,7 @@
  * PM_MAXCLASS they are limited to pools of one DC (and dropped if still
  * too many). Chains come for every composition of S <= S_max into their
  * segments, at most PM_MAXCHAIN of them (and PM_MAXCHAINTRY tries, and
- * PM_CHAIN_SHARE of the time limit); they enter only the uniform
+ * PM_CHAIN_SHARE of the work limit, place_int.h); they enter only the uniform
  * options (not the covering MILP). The report's note says what was cut.
  *
  * Beyond S_max, full classes: along a path of distinct pools (each next
@@ -38,9 +38,9 @@
 #include <string.h>
 
 #define PM_MAXCLASS 50000       /* two-segment classes before they keep to one DC */
-#define PM_MAXCHAIN (getenv("PM_MAXCH") ? atoi(getenv("PM_MAXCH")) : 1000)        /* chain classes (3+ segments) at most */
+#define PM_MAXCHAIN 1000        /* chain classes (3+ segments) at most */
 #define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
-#define PM_CHAIN_SHARE 0.3      /* of the time limit, for building chains */
+#define PM_CHAIN_SHARE 0.3      /* of the work (time) limit, for building chains */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
 #define PM_SPLIT_CLEAR 0.02       /* a window split this much faster in cycle is taken unwalked */
 #define PM_FULLY 4              /* replica counts full classes are cut for */
@@ -184,9 +184,12 @@ static void class_limits(const struct pm *m, struct pm_class *x)
 static void take_split(struct pm *m, struct pm_class *x, struct pm_class *y, const int *lv,
 		       int *lay, int mb, double *best)
 {
-	if (*best == INF)
+	if (*best == INF) {
 		*best = pm_split_walk(m, y, lay, mb);
+		m->work += (double)x->S * (mb + x->S);
+	}
 	double t = pm_split_walk(m, y, lv, mb);
+	m->work += (double)x->S * (mb + x->S);
 	if (t < *best * (1 - 1e-9)) {
 		*best = t;
 		memcpy(lay, lv, (size_t)x->S * sizeof *lv);
@@ -289,6 +292,7 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	best_split(m, &x, m->lay + x.off);
 	if (pm_class_times(m, &x, m->lay + x.off))
 		return -1;
+	m->work += (double)x.S * x.S * (x.cvn + 2);   /* (the curve: S pairs per value) */
 	pm_class_sig(m, &x, x.sg);
 	m->c[m->nc++] = x;
 	return 0;
@@ -308,11 +312,14 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, unsigned long long
 			n[u] = 1;
 		for (;;) {
 			/* Rejected compositions cost a layer split each: cap the
-			 * attempts too, and stop at the deadline. The cut is for
+			 * attempts too, and stop at the share of the work limit
+			 * (S^2 a composition, counted alike in every build,
+			 * copied or not) or, as a backstop, of the time limit. The cut is for
 			 * good: a build's attempts are then a prefix of one
 			 * sequence, numbered alike in every build (push_class). */
 			if (m->trunc_chain || m->nchain >= PM_MAXCHAIN ||
 			    ++m->chain_tries > PM_MAXCHAINTRY ||
+			    (m->chain_work += (double)S * S) > PM_CHAIN_SHARE * m->work_limit ||
 			    ((m->chain_tries & 255) == 0 &&
 			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
 				m->trunc_chain = m->cut = true;
@@ -599,8 +606,7 @@ static int enum_build(struct pm *m)
 		m->Smax = m->L < 64 ? m->L : 64;
 		return 0;
 	}
-	int lo = getenv("PM_SLO") ? atoi(getenv("PM_SLO")) : 8, add = getenv("PM_SADD") ? atoi(getenv("PM_SADD")) : 8;
-	int Smax = need + add > lo ? need + add : lo;
+	int Smax = need + 8 > 8 ? need + 8 : 8;
 	if (Smax > m->L)
 		Smax = m->L;
 	if (Smax > 64)
@@ -617,6 +623,7 @@ static int enum_build(struct pm *m)
 	m->trunc_chain = false;
 	m->nchain = 0;
 	m->chain_tries = 0;
+	m->chain_work = 0;
 	if (push_pairs(m, Smax) || push_chains(m) || full_each(m, full_push))
 		return -1;
 	return 0;

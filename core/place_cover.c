@@ -607,6 +607,7 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 		return 1;
 	}
 	m->probes++;
+	m->work += PM_WORK_PROBE;
 	double left = m->deadline - pm_now_s();
 	if (left > m->probe_tl)
 		left = m->probe_tl;
@@ -616,6 +617,7 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 	struct gp_milp_params p = { .time_limit = left > 0.05 ? left : 0.05, .warm = x0,
 				    .presolve = true, .light = true, .dual = n >= PM_DUAL_N,
 				    .then_full = m->probe_tl > PM_QUICK_TL,
+				    .node_limit = m->probe_tl > PM_QUICK_TL ? PM_PROBE_NODES : PM_QUICK_NODES,
 				    .cancel = m->o ? m->o->cancel : NULL };
 	struct gp_milp_report r;
 	int rc = gp_milp_solve(lp, &p, &r, e);
@@ -627,7 +629,8 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 			if (sol)
 				sol_from_glpk(m, sol, &r, cy, cx, idx, n, T, oi);
 		} else if (r.status == GP_MILP_NOSOL) {
-			rc = 3;   /* undecided within the probe's time: not proven */
+			rc = 3;   /* undecided within the probe's work or time: not proven */
+			m->work_probes += r.work_stopped;
 		} else {
 			rc = gp_errf(e, "the covering MILP at T = %.6g s failed: %s", T, r.msg);
 		}

@@ -69,6 +69,18 @@
 #define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
 #define PM_AGREE 1e-6           /* estimate vs simulation: the most a proof allows */
 #define PM_DUAL_N 1000          /* classes from which LPs go to the dual simplex */
+/* The work limit beside the wall clock, so that runs repeat: the
+ * engine counts its work (m->work: stage-pairs its 1F1B walks and
+ * curves step through, PM_WORK_PROBE per covering MILP) and stops at
+ * PM_WORK_RATE units per second of the time limit (about 60 % of what
+ * this 2-core machine walks in a second, so the work limit binds first
+ * unless the machine is much slower or loaded); a probe's branch and
+ * bound stops at PM_PROBE_NODES nodes (PM_QUICK_NODES in the first
+ * pass), its wall-clock limit only a backstop. */
+#define PM_WORK_RATE 5e7
+#define PM_WORK_PROBE 1e5
+#define PM_PROBE_NODES 20000
+#define PM_QUICK_NODES 2000
 
 /* A kind: a pool at one TP degree and recomputation, and its costs. */
 struct pm_kind {
@@ -193,12 +205,15 @@ struct pm {
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
 	long chain_tries;              /* chain compositions tried in this build */
+	double chain_work;             /* their work (place_classes.c) */
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
 	struct pm_opt *opt;
 	int capopt;
 	bool opt_oom;                  /* an option could not be added: no proof */
 	bool cut;                      /* some d's classes were cut (trunc_*): no proof */
+	double work, work_limit;       /* work done and allowed (PM_WORK_RATE) */
+	int work_probes;               /* probes the node limit left undecided */
 	int Sproof;                    /* the least Smax of the sets built (0: none) */
 	int nopt;
 	int probes, undecided, screened;
@@ -373,10 +388,11 @@ static inline bool pm_cancelled(const struct pm *m)
 	return m->o && m->o->cancel && atomic_load_explicit(m->o->cancel, memory_order_relaxed);
 }
 
-/* Time is up: the deadline passed, or the request was cancelled. */
+/* Time is up: the work limit or the deadline passed, or the request
+ * was cancelled. */
 static inline bool pm_stop(const struct pm *m)
 {
-	return pm_now_s() > m->deadline || pm_cancelled(m);
+	return m->work > m->work_limit || pm_now_s() > m->deadline || pm_cancelled(m);
 }
 
 #endif

@@ -64,6 +64,8 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->o = o;
 	m->t0 = pm_now_s();
 	m->deadline = m->t0 + (o && o->time_limit > 0 ? o->time_limit : 60);
+	m->work_limit = o && o->work_limit > 0 ? o->work_limit :
+			PM_WORK_RATE * (o && o->time_limit > 0 ? o->time_limit : 60);
 	m->probe_tl = PM_PROBE_TL;
 	m->budget = o ? o->budget_usd_per_hour : 0;
 	m->miss = INF;
@@ -263,9 +265,11 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 	bool agree = own < INF && fabs(own - est) <= PM_AGREE * est;
 	rep->floor = goal == GP_OBJ_TIME ? fmin(m->Tlb, own) :
 		     goal == GP_OBJ_COST ? pm_work_cost_bound(m) : 0;
+	const char *stop = m->work > m->work_limit ? "search stopped by the work limit; " :
+			   pm_now_s() > m->deadline ? "search stopped by the time limit; " : "";
 	snprintf(rep->space, sizeof rep->space,
-		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split fixed by its stage times%s",
-		 Sp, PM_CHAINSEG, Splan > Sp ?
+		 "%splans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split the fastest of its greedy, levelled and window splits%s",
+		 stop, Sp, PM_CHAINSEG, Splan > Sp ?
 		 " (the plan found is deeper: a class that takes all of its pools' GPUs, searched beyond the space)" : "");
 	if (goal == GP_OBJ_WAN) {
 		size_t n = strlen(rep->space);
@@ -391,6 +395,19 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 		 pipes == 1 ? "" : "s", m->Smax, m->no_two ? "; two-segment classes dropped (too many)" :
 		 m->trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
 		 m->trunc_chain ? "; chain classes cut (count or time)" : "");
+	size_t l0 = strlen(rep->note);
+	if (m->work_probes)
+		snprintf(rep->note + l0, sizeof rep->note - l0,
+			 "; %d probe%s stopped at the node limit (%d nodes)", m->work_probes,
+			 m->work_probes == 1 ? "" : "s", PM_PROBE_NODES);
+	l0 = strlen(rep->note);
+	/* Which limit stopped the search: the work limit repeats. */
+	if (m->work > m->work_limit)
+		snprintf(rep->note + l0, sizeof rep->note - l0,
+			 "; stopped by the work limit (%.3g units%s)", m->work_limit,
+			 m->o && m->o->work_limit > 0 ? "" : ", the time limit's");
+	else if (best->stopped)
+		snprintf(rep->note + l0, sizeof rep->note - l0, "; stopped by the time limit");
 	if (warm) {
 		size_t l = strlen(rep->note);
 		if (m->warm_T < INF)

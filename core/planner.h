@@ -49,6 +49,9 @@ struct gp_plan_opts {
 	const atomic_int *cancel;         /* non-zero: stop soon, keep the best */
 	void (*progress)(void *ud, const struct gp_progress *p);
 	void *progress_ud;
+	double work_limit;        /* milp: units of its counted work (place_int.h),
+				   * a limit that repeats beside time_limit; <= 0:
+				   * PM_WORK_RATE per second of the time limit */
 };
 
 struct gp_plan_report {
@@ -68,7 +71,7 @@ struct gp_plan_report {
 	bool polished;
 	/* milp: the space its proof covers, and a bound that holds for
 	 * every plan (the work bound; -HUGE_VAL unknown). */
-	char space[512];
+	char space[640];
 	double floor;
 	bool closed;              /* milp: its search closed under its own model
 				   * (OPTIMAL only if that model is the

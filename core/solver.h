@@ -52,6 +52,10 @@ struct gp_milp_params {
 				    * the rest with cuts and the default
 				    * branching when light found nothing */
 	const atomic_int *cancel;    /* non-zero: stop soon (another thread) */
+	long node_limit;           /* a work limit beside time_limit, so that
+				    * runs repeat: branch-and-bound nodes per
+				    * branch and cut (light: half of them, as
+				    * then_full halves the time); <= 0: none */
 	/* Called from the solving thread when the incumbent or bound moves;
 	 * report fields status..seconds are filled, x is not. */
 	void (*progress)(void *ud, const struct gp_milp_report *r);
@@ -67,6 +71,7 @@ struct gp_milp_report {
 	double *x;                 /* [ncols] incumbent (malloc), or NULL */
 	int ncols, nrows, nints;   /* model size */
 	bool warm_used;            /* the warm start was feasible and handed over */
+	bool work_stopped;         /* node_limit stopped the search (not the time) */
 	char msg[256];             /* why: solver message, warm start note */
 };
 

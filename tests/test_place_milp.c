@@ -962,7 +962,10 @@ static void test_infeasible(void **state)
  * alone, also when the chains are cut by the deadline (a 1 us limit
  * cuts them at the first check; before the cut was sticky the builds
  * numbered their attempts apart, and a class of one length was copied
- * into the room made for another: heap-overflow-push-class.lua). */
+ * into the room made for another: heap-overflow-push-class.lua) or by
+ * the work limit (a share of it per build, counted alike whether a
+ * class is copied or built: else the second build, after the first's
+ * work, cut its chains sooner). */
 static void test_class_reuse(void **state)
 {
 	(void)state;
@@ -981,17 +984,17 @@ static void test_class_reuse(void **state)
 		" model = 'GPT-3-XL',"
 		" job = { seq = 4096, global_batch = 352, micro_batch = 4, zero = 1,"
 		"         recompute = 'auto' } }");
-	const double tl[] = { 1e-6, 60 };
+	const double tl[] = { 1e-6, 60, 60 }, wl[] = { 1e12, 3e5, 0 };
 	const int d[][2] = { { 1, 2 }, { 2, 4 }, { 1, 16 }, { 8, 64 } };
 	for (size_t i = 0; i < sizeof tl / sizeof *tl; i++) {
 		int reused = 0;
 		for (size_t j = 0; j < sizeof d / sizeof *d; j++) {
-			struct gp_plan_opts o = { .time_limit = tl[i] };
+			struct gp_plan_opts o = { .time_limit = tl[i], .work_limit = wl[i] };
 			struct gp_place_reuse r;
 			struct gp_err e = { "" };
 			assert_int_equal(gp_place_milp_reuse(s, &o, d[j][0], d[j][1], &r, &e), 0);
-			printf("# limit %g s, d %d then %d: %d classes, %d chains, %s, %s\n", tl[i],
-			       d[j][0], d[j][1], r.nc, r.chains, r.reused ? "reused" : "rebuilt",
+			printf("# limit %g s, work %g, d %d then %d: %d classes, %d chains, %s, %s\n",
+			       tl[i], wl[i], d[j][0], d[j][1], r.nc, r.chains, r.reused ? "reused" : "rebuilt",
 			       r.same ? "same" : "DIFFERENT");
 			assert_true(r.same);
 			assert_true(r.chains > 0);
@@ -999,6 +1002,69 @@ static void test_class_reuse(void **state)
 		}
 		assert_true(reused > 0);
 	}
+	gp_scenario_free(s);
+}
+
+/* The MILP for scenario s with a work limit (a time limit far off):
+ * its plan's stages into st (n of them at most, as "dc pool tp first
+ * last" rows), returns the estimate; the note into note. */
+static double work_run(const struct gp_scenario *s, double work, char *st, size_t n, char *note,
+		       size_t nn)
+{
+	struct gp_plan_opts o = { .time_limit = 600, .work_limit = work };
+	struct gp_plan p;
+	struct gp_plan_report r;
+	struct gp_err e = { "" };
+	if (gp_plan_milp(s, &o, &p, &r, &e))
+		fail_msg("milp: %s", e.msg);
+	size_t k = 0;
+	st[0] = 0;
+	for (int i = 0; i < p.npipes; i++)
+		for (int j = 0; j < p.pipes[i].nstages; j++) {
+			const struct gp_stage *g = &p.pipes[i].stages[j];
+			k += (size_t)snprintf(st + k, k < n ? n - k : 0, "%d x%d mb%d: %d %d %d %d-%d; ",
+					      i, p.pipes[i].replicas, p.pipes[i].micro_batches, g->dc,
+					      g->pool, g->tp, g->first, g->last);
+		}
+	snprintf(note, nn, "%s | %s", r.note, r.space);
+	if (strstr(note, "stopped by"))
+		assert_int_equal(r.status, GP_MILP_FEASIBLE);
+	gp_plan_free(&p);
+	return r.estimate_s;
+}
+
+/* The work limit repeats: four DCs of A100-80 on a chain of links, a
+ * limit of 3e6 units (about half the search this scenario takes) stops
+ * the search at the same point every time, whatever the machine's load:
+ * the same plan and estimate twice, the note and the proof's space say
+ * the work limit stopped it, and the status is feasible. Without it the
+ * search runs to its end and finds a plan no slower. */
+static void test_work_limit(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = scen(
+		"return { dcs = {"
+		" { name = 'dc0', pools = { { gpu = 'A100-80', count = 32, per_node = 8 } } },"
+		" { name = 'dc1', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } },"
+		" { name = 'dc2', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } },"
+		" { name = 'dc3', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } } },"
+		" links = { { 'dc0', 'dc1', bandwidth = Gbps(1), latency = ms(40) },"
+		"  { 'dc1', 'dc2', bandwidth = Gbps(10), latency = ms(1) },"
+		"  { 'dc2', 'dc3', bandwidth = Gbps(25), latency = ms(5) } },"
+		" model = 'Llama-3-8B', job = { seq = 4096, global_batch = 128, micro_batch = 1,"
+		"  zero = 0, recompute = 'full' } }");
+	char a[4096], b[4096], na[2048], nb[2048];
+	double ta = work_run(s, 3e6, a, sizeof a, na, sizeof na);
+	double tb = work_run(s, 3e6, b, sizeof b, nb, sizeof nb);
+	printf("# work limit 3e6: estimate %.6f s twice (%.6f s); %s\n", ta, tb, na);
+	assert_true(ta == tb);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(na, "stopped by the work limit"));
+	assert_non_null(strstr(na, "| search stopped by the work limit;"));
+	double tf = work_run(s, 1e12, b, sizeof b, nb, sizeof nb);
+	printf("# no work limit: estimate %.6f s\n", tf);
+	assert_null(strstr(nb, "stopped by"));
+	assert_true(tf <= ta);
 	gp_scenario_free(s);
 }
 
@@ -1020,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_wan_bytes_space),
 		cmocka_unit_test(test_many_options),
 		cmocka_unit_test(test_class_reuse),
+		cmocka_unit_test(test_work_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
