@@ -115,7 +115,7 @@ if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gant
 # plan and compare: every engine gives a plan that simulates; the MILP
 # (the default) and the search are never worse than the baselines; bad
 # engines are named.
-t3 "plan default is milp" "solver +milp (optimal|feasible): estimate .*; its plan simulated" "$G" plan samples/default.lua
+t3 "plan default is milp" "solver +milp (optimal|feasible): estimate .*; simulated [0-9.]+ m?s, the search seeded with it" "$G" plan samples/default.lua
 t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua --engine search
 t3 "plan --warm" "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
 t "plan --warm milp" 2 "--warm: expected plan, megatron, dp-across-dcs, atlas, search or heuristic, got 'milp'" "$G" plan samples/p4.lua --warm milp
@@ -138,8 +138,8 @@ t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.
 t3 "plan --no-polish" "solver +milp (optimal|feasible): estimate [0-9.]+ m?s, bound .*; simulated [0-9.]+ m?s$" "$G" plan samples/p1.lua --no-polish
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
-t "plan milp proves its optimum (within the space named)" 0 "^proof +optimal over plans of <= [0-9]+ stages" "$G" plan samples/default.lua --engine milp --no-polish
-t "plan milp: a polished plan below the bound takes the proof back" 3 "solver +milp feasible: .*polished by the search" "$G" plan samples/default.lua --engine milp
+t "plan milp proves its optimum (within the space named)" 0 "^proof +optimal over plans of <= [0-9]+ stages" "$G" plan samples/p1.lua --engine milp --no-polish
+t "plan milp: the polish finds nothing below a proven optimum" 0 "solver +milp optimal: .*found nothing faster" "$G" plan samples/p2.lua --engine milp
 t "plan milp: no proof when its model misses the simulator" 3 "no proof: the model.s estimate differs" "$G" plan samples/p4.lua --engine milp --no-polish
 t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x
 "$G" compare samples/p4.lua --json >"$tmp/cmp.json" 2>&1
