@@ -307,11 +307,15 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 			 struct gp_plan_report *rep)
 {
+	/* What is left of both limits: the work one keeps runs repeatable. */
 	double left = m->deadline - pm_now_s(), B = m->Tlb;
 	struct gp_plan_opts lo = o ? *o : (struct gp_plan_opts){ 0 };
 	lo.warm = NULL;
 	lo.progress = NULL;
 	lo.time_limit = left;
+	lo.work_limit = m->work_limit - m->work;
+	if (lo.work_limit <= 0)
+		left = 0;
 	struct pm r = { 0 };
 	struct gp_err e = { "" };
 	struct pm_sol sol = { 0 };
@@ -358,7 +362,7 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 			 gp_fmt_time(B, 4, bb, sizeof bb), gp_fmt_time(rep->objective, 4, tb, sizeof tb));
 	else
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "; no proof: the search with each DP sync at its least did not finish in the time limit");
+			 "; no proof: the search with each DP sync at its least did not finish within the limits");
 	rep->status = GP_MILP_FEASIBLE;
 	rep->bound = fmin(B, rep->objective);
 	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : INF;
