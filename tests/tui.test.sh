@@ -118,6 +118,10 @@ has "S over another file, answered n, keeps it" "d1.lua kept" samples/p1.lua --k
 ok_if "... and the file is as it was" grep -q "micro_batches = 32, replicas = 2" "$tmp/d1.lua"
 has "a second S replaces the text of the first" "saved $tmp/d2.lua" samples/default.lua \
 	--keys "S$tmp/no/such/dir/f.lua<Enter>S$tmp/d2.lua<Enter>"
+# s over a file geoplan wrote itself names that file (the reload frees
+# the run's own path: the message must not read it).
+has "s over its own file names it" "saved $tmp/s1\.lua \(2 edits; undo starts afresh\)" samples/default.lua \
+	--keys ":set job.global_batch=128<Enter><Wait>S<C-u>$tmp/s1.lua<Enter>:set job.global_batch=64<Enter><Wait>s"
 # Live re-planning: an edit leaves the plan stale (the live line, the
 # title, the plan screen) and re-plans in the background; <Wait> lets
 # the job run (a replay's time stands still between keys); the solver

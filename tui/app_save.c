@@ -69,20 +69,24 @@ static bool same_file(const char *a, const char *b)
 	       x.st_ino == y.st_ino;
 }
 
-/* Reloads the run from the file just saved: no overrides, undo afresh. */
+/* Reloads the run from the file just saved: no overrides, undo afresh.
+ * path may be the run's own (s saves over a->run.path), which the
+ * reload frees: everything after it names the copy. */
 static void reload_saved(struct gp_app *a, const char *path, int n, bool other)
 {
 	struct gp_err le = { "" };
 	char *p = strdup(path);
 	void (*progress)(void *, const struct gp_progress *) = a->run.progress;
 	void *ud = a->run.progress_ud;
-	if (!p || gp_run_load(&a->run, p, NULL, 0, &le)) {
-		gp_app_say(a, GP_R_ERROR, "saved %s, but it does not load back: %s", path,
-			   p ? le.msg : "out of memory");
+	if (!p) {
+		gp_app_say(a, GP_R_ERROR, "saved %s, but it does not load back: out of memory", path);
+		return;
+	}
+	if (gp_run_load(&a->run, p, NULL, 0, &le)) {
+		gp_app_say(a, GP_R_ERROR, "saved %s, but it does not load back: %s", p, le.msg);
 		free(p);
 		return;
 	}
-	free(p);
 	a->run.progress = progress;
 	a->run.progress_ud = ud;
 	a->base_sets = 0;
@@ -93,8 +97,8 @@ static void reload_saved(struct gp_app *a, const char *path, int n, bool other)
 	char what[64] = "no edits";
 	if (n)
 		snprintf(what, sizeof what, "%d edit%s; undo starts afresh", n, n == 1 ? "" : "s");
-	gp_app_say(a, GP_R_OK, "saved %s (%s)%s", path, what,
-		   other ? ": the file edited from now on" : "");
+	gp_app_say(a, GP_R_OK, "saved %s (%s)%s", p, what, other ? ": the file edited from now on" : "");
+	free(p);
 }
 
 /* Saves to path: over the file itself only when nothing would be lost. */
