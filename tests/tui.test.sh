@@ -197,7 +197,15 @@ golden cmd-complete-one samples/default.lua --size 100x30 --keys ':set links[ams
 golden cmd-set samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>'
 golden cmd-set-units samples/default.lua --size 100x30 --keys ':set links[ams-fra].latency=20ms links[ams-fra].bandwidth=50G<Enter><Wait>2'
 # A refusal names the path as written (links[ams-fra], not links[1]).
-golden cmd-set-refused samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=-1<Enter>'
+golden cmd-set-refused samples/default.lua --size 100x30 --keys ':set links[ams-fra].bandwidth=0<Enter>'
+# A bare number where a unit belongs is refused as the editor refuses
+# it (latency=35 is not 35 s), by :set and by :sweep; ms(35) is taken.
+has ":set refuses a bare latency" "refused, old value kept: links\[ams-fra\]\.latency: 35 s\? write 35ms or 35s" \
+	samples/default.lua --size 100x30 --keys ':set links[ams-fra].latency=35<Enter>'
+has ":sweep refuses a bare latency" "sweep: refused: links\[ams-fra\]\.latency: 40 s\? write 40ms or 40s" \
+	samples/default.lua --size 100x30 --keys ':sweep links[ams-fra].latency=35ms,40<Enter>'
+has ":set takes ms(35)" "links\[ams-fra\]\.latency = ms\(35\): iteration 1\.481s" \
+	samples/default.lua --size 100x30 --keys ':set links[ams-fra].latency=ms(35)<Enter>'
 golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra].bandwidth=Gbps(5),Gbps(20),Gbps(100)<Enter>'
 # :sweep reads values as :set does (10G is Gbit/s), names a refused
 # value's path as written, wraps the reason; no axis: its usage.

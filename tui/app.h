@@ -341,9 +341,11 @@ bool gp_app_as_written(const char *set, const char *msg, char *buf, size_t n);
  * scenario screen's fields have them); GP_U_NUMBER when none. */
 enum gp_unit gp_app_unit_of(const char *path);
 /* PATH=50G as the editor takes it (100G, 35ms, 80GB, $2.50): the value
- * the loader reads; a plain number or any other Lua value is --set's,
- * as it is. :set and :sweep read values through it. */
-void gp_app_with_units(const char *set, char *out, size_t n);
+ * the loader reads; any other Lua value (Gbps(50), ms(35)) is --set's,
+ * as it is. A bare number where a unit belongs (latency=35) is refused
+ * as the editor refuses it: -1 with why ("35 s? write 35ms or 35s",
+ * nwhy bytes). :set and :sweep read values through it. */
+int gp_app_with_units(const char *set, char *out, size_t n, char *why, size_t nwhy);
 /* A value in the objective's unit (view_solver.c): "28.57s", "$0.0162",
  * "4.86 GB"; "-" when not finite. */
 void gp_app_objective_value(const struct gp_app *a, double v, char *buf, size_t n);

@@ -6,8 +6,10 @@
  * ':set ...<Enter>'), so a golden can say anything a user types.
  *
  * Overrides are the --set language: PATH=VALUE with a Lua value
- * (Gbps(50), 1.5e10, "H100"), or a value with a unit as the editor takes
- * it (50G, 35ms, 80GB); each is an edit, undone by u.
+ * (Gbps(50), ms(35), "H100"), or a value with a unit as the editor takes
+ * it (50G, 35ms, 80GB); each is an edit, undone by u. A bare number
+ * where a unit belongs (latency=35) is refused as the editor refuses it:
+ * the README promises a bare 35 in a latency is never taken as seconds.
  */
 #include "app.h"
 
@@ -81,19 +83,22 @@ enum gp_unit gp_app_unit_of(const char *path)
 	return GP_U_NUMBER;
 }
 
-void gp_app_with_units(const char *set, char *out, size_t n)
+int gp_app_with_units(const char *set, char *out, size_t n, char *why, size_t nwhy)
 {
 	const char *eq = strchr(set, '=');
-	char path[200], lua[128], why[200], *end;
+	char path[200], lua[128], no[200], *end;
 	snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
 	enum gp_unit u = gp_app_unit_of(path);
 	double v;
+	if (gp_unit_bare(eq + 1, u, why, nwhy))
+		return -1;
 	strtod(eq + 1, &end);
 	if (u != GP_U_NUMBER && *end && end != eq + 1 &&
-	    !gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, why, sizeof why))
+	    !gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, no, sizeof no))
 		snprintf(out, n, "%s=%s", path, lua);
 	else
 		snprintf(out, n, "%s", set);
+	return 0;
 }
 
 static void c_set(struct gp_app *a, int argc, char **argv)
@@ -104,11 +109,17 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 			gp_app_say(a, GP_R_ERROR, "'%s': PATH=VALUE, as --set", argv[i]);
 			return;
 		}
-		char name[64];
+		char name[64], why[200];
 		snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i]), argv[i]);
 		char set[GP_ED_MAX];
-		gp_app_with_units(argv[i], set, sizeof set);
-		if (!set_switch(a, name, eq + 1) && !gp_app_set(a, set))
+		if (set_switch(a, name, eq + 1))
+			continue;
+		if (gp_app_with_units(argv[i], set, sizeof set, why, sizeof why)) {
+			gp_app_say(a, GP_R_ERROR, "refused, old value kept: %.*s: %s",
+				   (int)(eq - argv[i]), argv[i], why);
+			return;
+		}
+		if (!gp_app_set(a, set))
 			return;   /* refused: it said why; the rest are not tried */
 	}
 }

@@ -149,8 +149,9 @@ static void sweep_row(struct gp_app *a, FILE *f, const struct gp_sweep *sw, long
 
 /* arg "PATH=v1,v2,..." with each value read as :set reads it
  * (gp_app_with_units): "PATH=1.25e+09,..." (malloc'd; NULL when out of
- * memory); *nv the number of values, 0 when there is no '='. */
-static char *sweep_axis(const char *arg, int *nv)
+ * memory or, why said, when a value is refused); *nv the number of
+ * values, 0 when there is no '='. */
+static char *sweep_axis(const char *arg, int *nv, char *why, size_t nwhy)
 {
 	char **vals;
 	*nv = gp_whatif_split(arg, &vals);
@@ -159,8 +160,14 @@ static char *sweep_axis(const char *arg, int *nv)
 	char *out = malloc((size_t)*nv * GP_ED_MAX + 1);
 	size_t o = 0;
 	for (int i = 0; out && i < *nv; i++) {
-		char one[GP_ED_MAX];
-		gp_app_with_units(vals[i], one, sizeof one);
+		char one[GP_ED_MAX], no[200];
+		if (gp_app_with_units(vals[i], one, sizeof one, no, sizeof no)) {
+			const char *eq = strchr(vals[i], '=');
+			snprintf(why, nwhy, "%.*s: %s", (int)(eq - vals[i]), vals[i], no);
+			free(out);
+			out = NULL;
+			break;
+		}
 		const char *v = i ? strchr(one, '=') + 1 : one;
 		o += (size_t)sprintf(out + o, "%s%s", i ? "," : "", v);
 	}
@@ -193,9 +200,10 @@ static char **sweep_sets(struct gp_app *a, int argc, char **argv, int *n)
 	*n = 0;
 	for (int i = 0; ok && i < a->run.nsets; i++)
 		ok = (sets[(*n)++] = strdup(a->run.sets[i])) != NULL;
+	char why[300] = "";
 	for (int i = 1; ok && i < argc; i++) {
 		int nv;
-		ok = (sets[(*n)++] = sweep_axis(argv[i], &nv)) != NULL;
+		ok = (sets[(*n)++] = sweep_axis(argv[i], &nv, why, sizeof why)) != NULL;
 		axes += nv > 1;
 	}
 	if (ok && axes)
@@ -205,6 +213,8 @@ static char **sweep_sets(struct gp_app *a, int argc, char **argv, int *n)
 	free(sets);
 	if (ok)
 		gp_app_say(a, GP_R_WARN, "usage: :sweep PATH=v1,v2,... (two values or more)");
+	else if (why[0])
+		gp_app_say(a, GP_R_ERROR, "sweep: refused: %s", why);
 	return NULL;
 }
 
