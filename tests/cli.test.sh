@@ -57,6 +57,20 @@ t "gantt without -o" 2 "gantt needs -o" "$G" gantt samples/default.lua
 t "missing file" 1 "nope.lua: cannot open" "$G" check nope.lua
 t "directory as file" 1 "samples" "$G" check samples
 t "check default" 0 "ok: 2 DCs, 32 GPUs" "$G" check samples/default.lua
+# A cost model that is not pure fails the check: nothing on stdout says
+# ok (the scenario's line came first, then the refusal, then exit 1).
+printf 'local n = 0\nreturn { compute = function(l, g, c) n = n + 1 return 1e-3 * n end }\n' >"$tmp/state.lua"
+n=$((n + 1))
+"$G" check samples/default.lua --cost-model "$tmp/state.lua" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "not pure" "$tmp/err"; then
+	echo "ok $n - check with an impure cost model says no ok"
+else
+	echo "not ok $n - check with an impure cost model: exit $rc, stdout:"
+	sed 's/^/#   /' "$tmp/out"
+fi
+t "check says 1 DC, not 1 DCs" 0 "ok: 1 DC, 8 GPUs, no link directions, model [^ ]+ \\([0-9]+ layers\\)" \
+	"$G" check samples/default.lua --set 'dcs={{name="ams",pools={{gpu="H100",count=8}}}}' --set 'links={}' --set 'plan=nil'
 for f in samples/*.lua; do
 	t "check $f" 0 "ok:" "$G" check "$f"
 done

@@ -516,8 +516,10 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 		       "point anew.\n");
 	fflush(stdout);   /* the summary after the table, in a pipe too */
 	if (rc == EXIT_OK && failed)
-		rc = cli_error(EXIT_INPUT, "sweep: %ld of %ld points failed (the first: point %ld)",
-			       failed, sw->n, first + 1);
+		rc = sw->n == 1 ? cli_error(EXIT_INPUT, "sweep: the one point failed")
+		     : failed == sw->n ? cli_error(EXIT_INPUT, "sweep: all %ld points failed", sw->n)
+		     : cli_error(EXIT_INPUT, "sweep: %ld of %ld points failed (the first: point %ld)",
+				 failed, sw->n, first + 1);
 	return rc;
 }
 
