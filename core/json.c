@@ -5,6 +5,7 @@
 #include "escape.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 void gp_json_init(struct gp_json *j, FILE *f)
 {
@@ -89,15 +90,36 @@ void gp_json_str(struct gp_json *j, const char *s)
 	put_str(j, s);
 }
 
+/* A whole number up to 2^53 as its digits (a byte count: 4294967296,
+ * not 4.2949673e+09); else the fewest digits (15 to 17) that read back
+ * as v (a time as it is held).
+ * Printed in the C locale's way: the program never sets LC_NUMERIC. */
+char *gp_json_format(double v, char *buf, size_t n)
+{
+	if (v == trunc(v) && fabs(v) <= 9007199254740992.0) {   /* 2^53: whole */
+		snprintf(buf, n, "%.0f", v);
+		return buf;
+	}
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, n, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 void gp_json_num(struct gp_json *j, double v)
 {
 	if (j->overflow)
 		return;
 	item(j);
-	if (isfinite(v))
-		fprintf(j->f, "%.9g", v);
-	else
+	if (isfinite(v)) {
+		char buf[40];
+		gp_json_format(v, buf, sizeof buf);
+		fputs(buf, j->f);
+	} else {
 		fputs("null", j->f);
+	}
 }
 
 void gp_json_int(struct gp_json *j, long v)

@@ -8,6 +8,7 @@
 #define GP_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define GP_JSON_DEPTH 32   /* containers nested deeper are not written */
@@ -29,7 +30,11 @@ void gp_json_arr(struct gp_json *j, bool multiline);
 void gp_json_end(struct gp_json *j);
 void gp_json_key(struct gp_json *j, const char *key);
 void gp_json_str(struct gp_json *j, const char *s);
-void gp_json_num(struct gp_json *j, double v);    /* %.9g */
+/* A number as the shortest text that reads back as it (%.15g to
+ * %.17g): byte counts whole, seconds to the last bit. */
+void gp_json_num(struct gp_json *j, double v);
+/* That text for a finite v, in buf (n bytes, 32 are enough). */
+char *gp_json_format(double v, char *buf, size_t n);
 void gp_json_int(struct gp_json *j, long v);
 void gp_json_bool(struct gp_json *j, bool v);
 void gp_json_null(struct gp_json *j);
