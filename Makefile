@@ -139,14 +139,15 @@ lint: $(B)/geoplan
 lint-man:
 	mandoc -Tlint -W warning man/*.[1-9]
 
-# The README's screenshots, made by geoplan shot (deterministic SVG).
+# The README's screenshots, made by geoplan shot (deterministic SVG);
+# <Wait> lets the re-plan after the edit finish before the shot.
 SHOT = LC_ALL=C.UTF-8 ./$(B)/geoplan shot --size 110x30
 screens: $(B)/geoplan
 	@mkdir -p docs/screens
 	$(SHOT) samples/default.lua -o docs/screens/scenario.svg
 	$(SHOT) samples/default.lua --view plan -o docs/screens/plan.svg
 	$(SHOT) samples/default.lua --view gantt -o docs/screens/gantt.svg
-	$(SHOT) samples/default.lua --keys '<Tab><Tab><Enter><C-u>10G<Enter>3' \
+	$(SHOT) samples/default.lua --keys '<Tab><Tab><Enter><C-u>10G<Enter><Wait>3' \
 	  -o docs/screens/gantt-10g.svg
 	$(SHOT) samples/p3.lua --view plan -o docs/screens/plan-p3.svg
 	$(SHOT) samples/p3.lua --view gantt -o docs/screens/gantt-p3.svg
