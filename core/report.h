@@ -36,12 +36,13 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 int gp_report_json(FILE *f, const struct gp_scenario *sc,
 		   const struct gp_plan *p, const struct gp_result *r);
 /* The same into a writer (as one value), and its parts: the solver
- * object (engine, status, objective_s, bound_s, gap, time_s; null where
- * not finite), the metrics as keys of the open object, the plan in the
- * scenario schema. */
+ * object of r (engine, status, objective_s, bound_s, gap, time_s; null
+ * where not finite; for the xdc-milp schedule simulated_pipeline_s, the
+ * simulated makespan the solver's objective estimates), the metrics as
+ * keys of the open object, the plan in the scenario schema. */
 void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 		       const struct gp_plan *p, const struct gp_result *r);
-void gp_report_json_solver(struct gp_json *j, const struct gp_solver_info *si);
+void gp_report_json_solver(struct gp_json *j, const struct gp_result *r);
 void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r);
 void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
 			 const struct gp_plan *p);

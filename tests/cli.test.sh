@@ -114,7 +114,21 @@ t "set needs a value" 2 "--set needs PATH=VALUE" "$G" check samples/default.lua 
 # 10 s), the solver object in JSON; a hard case under a tiny time limit
 # is feasible but not proven: exit 3.
 t "xdc-milp optimal, its makespan said as such" 0 "solver +xdc-milp optimal: makespan [0-9.]+ m?s, .*; simulated makespan [0-9.]+ m?s \(the iteration adds the DP sync and optimizer step\)" "$G" sim samples/p1.lua --schedule xdc-milp --set 'links[dc-a-dc-b].latency=0.0078'
-t "xdc-milp json" 0 '"solver": \{"engine": "xdc-milp", "status": "optimal"' "$G" sim samples/p1.lua --schedule xdc-milp --json --set 'links[dc-a-dc-b].latency=0.0078'
+t "xdc-milp json" 0 '"solver": \{"engine": "xdc-milp", "status": "optimal".*"simulated_pipeline_s": 0\.[0-9]+\}' "$G" sim samples/p1.lua --schedule xdc-milp --json --set 'links[dc-a-dc-b].latency=0.0078'
+n=$((n + 1))
+# ... and its simulated makespan is the iteration's compute: within the
+# iteration, at most the solver's own estimate plus the simulator's jitter.
+if "$G" sim samples/p1.lua --schedule xdc-milp --json --set 'links[dc-a-dc-b].latency=0.0078' 2>/dev/null |
+	python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+s, t = d['solver']['simulated_pipeline_s'], d['iteration_time_s']
+assert 0 < s <= t, (s, t)
+assert abs(s - d['solver']['objective_s']) <= 0.02 * s, (s, d['solver'])"; then
+	echo "ok $n - xdc-milp json: simulated_pipeline_s within the iteration"
+else
+	echo "not ok $n - xdc-milp json: simulated_pipeline_s"
+fi
 t "xdc-milp gap exit 3" 3 "xdc-milp (feasible|nosol)" "$G" sim samples/p1.lua --schedule xdc-milp --time-limit 0.05 --set 'links[dc-a-dc-b].latency=0.5'
 t "bad time limit" 2 "--time-limit: expected a number" "$G" sim samples/p1.lua --time-limit -1
 t "bad gap" 2 "--gap: expected a number in \[0, 1\]" "$G" sim samples/p1.lua --gap 7

@@ -25,7 +25,7 @@ static void json_row(struct gp_json *j, const struct gp_run *r)
 		gp_json_kstr(j, "fit_error", r->res.fit_msg);
 	gp_json_knum(j, "plan_time_s", r->rep.seconds);
 	gp_json_key(j, "solver");
-	gp_report_json_solver(j, &r->res.solver);
+	gp_report_json_solver(j, &r->res);
 	gp_json_key(j, "plan");
 	gp_report_json_plan(j, r->sc, gp_run_plan_of(r));
 	gp_json_end(j);
