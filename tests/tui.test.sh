@@ -211,6 +211,10 @@ golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra]
 # value's path as written, wraps the reason; no axis: its usage.
 golden cmd-sweep-units samples/default.lua --size 80x24 --keys ':sweep links[ams-fra].bandwidth=10G,50G,100G<Enter>'
 golden cmd-sweep-refused samples/default.lua --size 80x24 --keys ':sweep links[ams-fra].bandwidth=-1G,10G<Enter>'
+# Two axes: the paths whole on a line of their own over "values", and a
+# fits column (yes or no).
+golden cmd-sweep-two-axes samples/default.lua --size 80x24 \
+	--keys ':sweep links[ams-fra].bandwidth=10G,100G links[ams-fra].latency=4ms,40ms<Enter>'
 golden cmd-sweep-usage samples/default.lua --size 80x24 --keys ':sweep job.seq=<Enter>'
 golden cmd-sensitivity samples/default.lua --size 100x30 --keys ':sens<Enter>'
 golden cmd-help samples/default.lua --size 100x30 --keys ':help<Enter>'

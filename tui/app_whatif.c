@@ -73,7 +73,7 @@ void gp_cmd_sensitivity(struct gp_app *a, int argc, char **argv)
 	free(g);
 }
 
-#define SWEEP_LABEL 28   /* the value column's width */
+#define SWEEP_LABEL 28   /* the value column's width at most */
 #define SWEEP_WRAP 60    /* an error's lines, so they fit at 80 columns */
 
 /* The path of set "PATH=v" as buf. */
@@ -121,30 +121,37 @@ static void wrapped(FILE *f, const char *text)
 	}
 }
 
-/* A point's row: its values, then the figures (or why there are none,
- * on the lines below). */
-static void sweep_row(struct gp_app *a, FILE *f, const struct gp_sweep *sw, long k,
-		      const struct gp_metrics *m, const char *err)
+/* Point k's values, in the short form of their units: "10G 35ms". */
+static void label_of(const struct gp_sweep *sw, long k, char *lab, size_t n)
 {
-	char lab[120] = "", t[24], tok[24];
+	lab[0] = 0;
 	for (int i = 0; i < sw->npt[k]; i++) {
 		char v[64];
 		size_t l = strlen(lab);
 		value_of(sw->pts[k][i], v, sizeof v);
-		snprintf(lab + l, sizeof lab - l, "%s%s", i ? " " : "", v);
+		snprintf(lab + l, n - l, "%s%s", i ? " " : "", v);
 	}
+}
+
+/* A point's row: its values (w columns), then the figures (or why there
+ * are none, on the lines below). */
+static void sweep_row(struct gp_app *a, FILE *f, const struct gp_sweep *sw, long k, int w,
+		      const struct gp_metrics *m, const char *err)
+{
+	char lab[120], t[24], tok[24];
+	label_of(sw, k, lab, sizeof lab);
 	if (err) {
 		char bare[sizeof ((struct gp_err *)0)->msg], named[sizeof bare];
 		gp_app_bare(a, err, bare, sizeof bare);
 		as_written(sw, k, bare, named, sizeof named);
-		fprintf(f, "%-*.*s failed:\n", SWEEP_LABEL, SWEEP_LABEL, lab);
+		fprintf(f, "%-*.*s failed:\n", w, w, lab);
 		wrapped(f, named);
 		return;
 	}
 	gp_unit_format(m->iteration_time, GP_U_TIME, t, sizeof t);
 	gp_unit_rate(m->tokens_per_s, tok, sizeof tok);
-	fprintf(f, "%-*.*s %10s %10s %5.1f%% %s\n", SWEEP_LABEL, SWEEP_LABEL, lab, t, tok,
-		100 * m->mfu, m->fits ? "" : "does not fit");
+	fprintf(f, "%-*.*s %10s %10s %6.1f %% %4s\n", w, w, lab, t, tok, 100 * m->mfu,
+		m->fits ? "yes" : "no");
 }
 
 /* arg "PATH=v1,v2,..." with each value read as :set reads it
@@ -177,18 +184,34 @@ static char *sweep_axis(const char *arg, int *nv, char *why, size_t nwhy)
 	return out;
 }
 
-/* The header over the value column: the paths that vary. */
-static void sweep_head(FILE *f, const struct gp_sweep *sw)
+/* The header over the value column: the paths that vary, whole (on a
+ * line of their own when they would not fit over it); the width of
+ * that column, returned, fits the paths or the widest point's values. */
+static int sweep_head(FILE *f, const struct gp_sweep *sw)
 {
-	char head[120] = "";
+	char head[400] = "", lab[120];
 	for (int i = 0; sw->n && i < sw->npt[0]; i++) {
 		char p[200];
 		size_t l = strlen(head);
 		path_of(sw->pts[0][i], p, sizeof p);
 		snprintf(head + l, sizeof head - l, "%s%s", i ? " " : "", p);
 	}
-	fprintf(f, "the plan shown, simulated at each point\n\n%-*.*s %10s %10s %6s\n",
-		SWEEP_LABEL, SWEEP_LABEL, head, "iteration", "tokens/s", "MFU");
+	int w = 6;   /* "values" */
+	for (long k = 0; k < sw->n; k++) {
+		label_of(sw, k, lab, sizeof lab);
+		if ((int)strlen(lab) > w)
+			w = (int)strlen(lab);
+	}
+	w = w < SWEEP_LABEL ? w : SWEEP_LABEL;
+	int hl = (int)strlen(head);
+	fprintf(f, "the plan shown, simulated at each point\n");
+	if (hl > SWEEP_LABEL)
+		fprintf(f, "values of %s\n", head);
+	else if (hl > w)
+		w = hl;
+	fprintf(f, "\n%-*s %10s %10s %8s %4s\n", w, hl > SWEEP_LABEL ? "values" : head, "iteration",
+		"tokens/s", "MFU", "fits");
+	return w;
 }
 
 /* The file's overrides and the command's axes, each value read with
@@ -246,13 +269,13 @@ void gp_cmd_sweep(struct gp_app *a, int argc, char **argv)
 	size_t len;
 	FILE *f = table_open(&text, &len);
 	if (f) {
-		sweep_head(f, &sw);
+		int w = sweep_head(f, &sw);
 		for (long k = 0; k < sw.n; k++) {
 			struct gp_metrics m;
 			struct gp_sim_req sim = { .schedule = -1 };
 			e.msg[0] = 0;
 			int bad = gp_sweep_point(&sw, k, a->run.path, NULL, &sim, &m, &e);
-			sweep_row(a, f, &sw, k, &m, bad ? e.msg : NULL);
+			sweep_row(a, f, &sw, k, w, &m, bad ? e.msg : NULL);
 		}
 		table_show(a, "sweep", f, &text);
 	}
