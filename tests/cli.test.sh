@@ -57,6 +57,14 @@ t "gantt without -o" 2 "gantt needs -o" "$G" gantt samples/default.lua
 t "missing file" 1 "nope.lua: cannot open" "$G" check nope.lua
 t "directory as file" 1 "samples" "$G" check samples
 t "check default" 0 "ok: 2 DCs, 32 GPUs" "$G" check samples/default.lua
+# --help and the unknown-theme error name every theme in themes/ (not a
+# list written once), from any directory.
+for th in themes/*.lua; do
+	th=$(basename "$th" .lua)
+	t "--help names theme $th" 0 "^  --theme NAME .*[ ,]$th(,|\$)" "$G" --help
+	t "an unknown theme lists $th" 2 "unknown theme 'nope' \(.*\b$th\b.*\)" \
+		sh -c "cd /tmp && exec \"$PWD/$G\" shot \"$PWD/samples/default.lua\" --theme nope -o -"
+done
 # A cost model that is not pure fails the check: nothing on stdout says
 # ok (the scenario's line came first, then the refusal, then exit 1).
 printf 'local n = 0\nreturn { compute = function(l, g, c) n = n + 1 return 1e-3 * n end }\n' >"$tmp/state.lua"

@@ -191,7 +191,11 @@ static int set_out(struct args *a, const char *flag, const char *v)
 static int set_theme(struct args *a, const char *flag, const char *v)
 {
 	if (!gp_theme_known(v))
-		return cli_usage_error(a, "%s: unknown theme '%s' (%s)", flag, v, gp_theme_names());
+	{
+		char names[400];
+		gp_theme_list(names, sizeof names);
+		return cli_usage_error(a, "%s: unknown theme '%s' (%s)", flag, v, names);
+	}
 	a->theme = v;
 	return 0;
 }
@@ -282,7 +286,7 @@ static const struct opt opts[] = {
 	  "(- for standard input)", set_points },
 	{ "out", "-o", NULL, "FILE", "a file (or - for standard output)", "the output file (- for standard output);\n"
 	  "shot: .svg, .html, .txt or .ans", set_out },
-	{ "theme", "--theme", NULL, "NAME", "a theme", "dark, light or mono", set_theme },
+	{ "theme", "--theme", NULL, "NAME", "a theme", NULL, set_theme },   /* themes/ */
 	{ "color", "--color", NULL, "WHEN", NULL, "never, auto (the default; NO_COLOR is\n"
 	  "honoured) or always", set_color },
 	{ "ascii", "--ascii", NULL, NULL, NULL, "ASCII boxes and blocks (also outside UTF-8\n"
@@ -424,6 +428,20 @@ static void print_opt(FILE *f, const struct opt *o)
 	snprintf(head, sizeof head, "%s%s%s%s%s", o->flag, o->alias ? ", " : "",
 		 o->alias ? o->alias : "", o->arg ? " " : "", o->arg ? o->arg : "");
 	const char *h = o->help;
+	char themes[400];
+	if (!h) {   /* --theme: the themes there are, 46 columns a line */
+		char names[400];
+		gp_theme_list(names, sizeof names);
+		size_t l = 0, line = 0;
+		for (char *w = strtok(names, ", "); w; w = strtok(NULL, ", ")) {
+			bool nl = line && line + strlen(w) + 2 > 46;
+			l += (size_t)snprintf(themes + l, sizeof themes - l, "%s%s", !l ? "" : nl ? ",\n" : ", ", w);
+			line = nl || !line ? strlen(w) : line + 2 + strlen(w);
+			if (l >= sizeof themes)
+				break;
+		}
+		h = themes;
+	}
 	for (bool first = true; *h; first = false) {
 		const char *nl = strchr(h, '\n');
 		int len = nl ? (int)(nl - h) : (int)strlen(h);

@@ -69,8 +69,11 @@ int gp_theme_load(const char *path, struct gp_theme *t, char *name, size_t n, st
 void gp_themes_load(struct gp_themes *ts, void (*warn)(void *, const char *), void *ud);
 /* A theme by name: the files' (ts may be NULL), else a built-in. */
 const struct gp_theme *gp_themes_find(const struct gp_themes *ts, const char *name);
-/* "colorblind, dark, ..." (the built-ins' names when no file loaded). */
+/* "colorblind, dark, ..." (the built-ins' names when no file loaded,
+ * and a built-in no file shadows). */
 void gp_themes_names(const struct gp_themes *ts, char *buf, size_t n);
+/* The same for the files found now (--help, --theme's error). */
+void gp_theme_list(char *buf, size_t n);
 /* A built-in's name or a theme file's (for --theme). */
 bool gp_theme_known(const char *name);
 

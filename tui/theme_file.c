@@ -239,6 +239,21 @@ void gp_themes_names(const struct gp_themes *ts, char *buf, size_t n)
 		size_t l = strlen(buf);
 		snprintf(buf + l, n - l, "%s%s", i ? ", " : "", ts->names[i]);
 	}
+	static const char *const builtin[] = { "dark", "light", "mono" };
+	for (size_t i = 0; ts && ts->n && i < sizeof builtin / sizeof builtin[0]; i++)
+		if (!have(ts, builtin[i])) {   /* a built-in no file shadows */
+			size_t l = strlen(buf);
+			snprintf(buf + l, n - l, ", %s", builtin[i]);
+		}
+}
+
+void gp_theme_list(char *buf, size_t n)
+{
+	struct gp_themes *ts = malloc(sizeof *ts);
+	if (ts)
+		gp_themes_load(ts, NULL, NULL);
+	gp_themes_names(ts, buf, n);
+	free(ts);
 }
 
 bool gp_theme_known(const char *name)
