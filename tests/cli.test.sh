@@ -45,6 +45,13 @@ t3() {
 t "help" 0 "geoplan COMMAND FILE \[options\]" "$G" --help
 t "version" 0 "^geoplan [0-9]+\.[0-9]+" "$G" --version
 t "no arguments, no terminal: the summary of samples/default.lua" 0 "not a terminal: the summary instead of the planner" "$G"
+# geoplan alone finds samples/default.lua beside the program from any
+# directory, and says where it looked when it is not there.
+t "no arguments, from /tmp: the sample beside the program" 0 "^scenario +default \($PWD/samples/default\.lua\)" \
+	sh -c "cd /tmp && exec \"$PWD/$G\" </dev/null"
+mkdir -p "$tmp/bin" && cp "$G" "$tmp/bin/geoplan"
+t "no arguments, no sample anywhere: where it looked" 1 "no samples/default\.lua in \., $tmp/bin/\.\./share/geoplan, $tmp/bin/\.\., $tmp/bin/\.\./\.\." \
+	sh -c "cd \"$tmp\" && exec \"$tmp/bin/geoplan\" </dev/null"
 t "unknown command" 2 "unknown command 'frobnicate'" "$G" frobnicate x.lua
 t "unknown option" 2 "unknown option '--fast'" "$G" sim samples/default.lua --fast
 t "missing file argument" 2 "sim needs a scenario FILE" "$G" sim

@@ -36,6 +36,7 @@ struct args {
 	int width, height;          /* --size */
 	const char *cost_model;     /* --cost-model */
 	const char *heuristic;      /* --heuristic */
+	char default_file[600];     /* FILE when none is given: where it was found */
 };
 
 /* A command: one file each (cmd_*.c), as tmux has them. `opts` names

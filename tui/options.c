@@ -5,9 +5,11 @@
  * the commands that take it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "cli.h"
@@ -333,6 +335,41 @@ static int not_taken(const struct args *a, const struct cmd *c, const struct opt
 			       strchr(who, ',') ? "" : "es");
 }
 
+/* The file a command opens when given none (samples/default.lua): in
+ * the working directory, else beside the program (installed: its
+ * ../share/geoplan; the source tree's: its .. or ../.., for
+ * build/geoplan and build/san/geoplan), so `geoplan` alone works from
+ * anywhere; a failure says where it looked. */
+static int find_default(const struct cmd *c, struct args *a)
+{
+	const char *name = c->default_file;
+	char looked[1200] = ".";
+	if (access(name, R_OK) == 0) {
+		snprintf(a->default_file, sizeof a->default_file, "%s", name);
+		a->file = a->default_file;
+		return 0;
+	}
+	char exe[512];
+	ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash = l > 0 ? (exe[l] = 0, strrchr(exe, '/')) : NULL;
+	static const char *const up[] = { "/../share/geoplan", "/..", "/../.." };
+	for (size_t i = 0; slash && i < sizeof up / sizeof up[0]; i++) {
+		*slash = 0;
+		snprintf(a->default_file, sizeof a->default_file, "%.400s%s/%s", exe, up[i], name);
+		char real[PATH_MAX];
+		if (access(a->default_file, R_OK) == 0) {
+			if (realpath(a->default_file, real) && strlen(real) < sizeof a->default_file)
+				strcpy(a->default_file, real);   /* no build/.. in what it says */
+			a->file = a->default_file;
+			return 0;
+		}
+		size_t k = strlen(looked);
+		snprintf(looked + k, sizeof looked - k, ", %.400s%s", exe, up[i]);
+	}
+	a->default_file[0] = 0;
+	return cli_error(EXIT_INPUT, "%s needs a scenario FILE: no %s in %s", c->name, name, looked);
+}
+
 int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args *a)
 {
 	*a = (struct args){ .jobs = 1 };
@@ -378,7 +415,7 @@ int cli_parse(const struct cmd *c, int argc, char **argv, int from, struct args 
 			return rc;
 	}
 	if (c->file && !a->file && c->default_file)
-		a->file = c->default_file;
+		return find_default(c, a);
 	if (c->file && !a->file)
 		return cli_usage_error(a, "%s needs a scenario FILE", c->name);
 	return 0;
