@@ -64,6 +64,11 @@ t "gantt without -o" 2 "gantt needs -o" "$G" gantt samples/default.lua
 t "missing file" 1 "nope.lua: cannot open" "$G" check nope.lua
 t "directory as file" 1 "samples" "$G" check samples
 t "check default" 0 "ok: 2 DCs, 32 GPUs" "$G" check samples/default.lua
+# A Lua error in a function the script's own function called: the
+# script's frames, as geoplan-lua(7) shows them.
+printf 'local function helper(layer)\n  return layer.hiden * 2\nend\nreturn { compute = function(layer, gpu, ctx)\n  local t = helper(layer)\n  return t\nend }\n' >"$tmp/tb.lua"
+t "a cost model's error: its frames" 1 "tb\.lua:2: attempt to perform arithmetic .* while evaluating compute\(.*\).*tb\.lua:2: in function 'helper'.*tb\.lua:5: in function <[^>]*tb\.lua:4>" \
+	sh -c "\"$G\" check samples/default.lua --cost-model \"$tmp/tb.lua\" 2>\"$tmp/tb.err\"; rc=\$?; tr '\n' ' ' <\"$tmp/tb.err\"; exit \$rc"
 # --help and the unknown-theme error name every theme in themes/ (not a
 # list written once), from any directory.
 for th in themes/*.lua; do
