@@ -256,6 +256,9 @@ static void test_short_forms(void **state)
 		{ GP_U_FLOPS, 989e12, "989T" }, { GP_U_FLOPS, 1.3e15, "1.3P" },
 		{ GP_U_RATIO, 0.45, "0.45" }, { GP_U_USD, 2.5, "$2.50" },
 		{ GP_U_USD, 0.001, "$0.001" }, { GP_U_COUNT, 16, "16" },
+		/* Below 1e-4: decimals, never an exponent ("$9.54e-05"). */
+		{ GP_U_USD, 9.54e-5, "$0.0000954" }, { GP_U_USD, -9.54e-5, "$-0.0000954" },
+		{ GP_U_RATIO, 1.5e-6, "0.0000015" }, { GP_U_USD, 1.23456e-7, "$0.0000001235" },
 		{ GP_U_NUMBER, -1.25, "-1.25" },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {

@@ -431,10 +431,24 @@ int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy)
 }
 
 /* x with 4 significant digits and suffix; whole numbers from 9999.5 on
- * (so no "1e+04"). */
+ * (so no "1e+04"), and below 1e-4 as many decimals as 4 digits take,
+ * trailing zeros dropped ("$0.0000954", not "$9.54e-05"). */
 static void put4(char *buf, size_t n, const char *pre, double x, const char *suffix)
 {
-	snprintf(buf, n, fabs(x) >= 9999.5 ? "%s%.0f%s" : "%s%.4g%s", pre, x, suffix);
+	char num[64];
+	if (fabs(x) >= 9999.5) {
+		snprintf(num, sizeof num, "%.0f", x);
+	} else if (x != 0 && fabs(x) < 1e-4) {
+		int dec = 3 - (int)floor(log10(fabs(x)));
+		snprintf(num, sizeof num, "%.*f", dec > 30 ? 30 : dec, x);
+		gp_c_point(num);
+		size_t l = strlen(num);
+		while (l && num[l - 1] == '0')
+			num[--l] = 0;
+	} else {
+		snprintf(num, sizeof num, "%.4g", x);
+	}
+	snprintf(buf, n, "%s%s%s", pre, num, suffix);
 	gp_c_point(buf);
 }
 

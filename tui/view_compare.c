@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "app.h"
 #include "gantt_draw.h"
+#include "fmt.h"
 #include "report.h"
 
 /* How a figure is written and which way is better (-1: lower, 1:
@@ -76,7 +77,8 @@ static void value(enum fmt f, double v, char *buf, size_t n)
 	}
 }
 
-/* "+187ms (+7.0 %)", "-2.1 pt", "+6,375 (+6.5 %)". */
+/* "+187ms (+7.0 %)", "-2.1 pt", "+6,375 (+6.5 %)", "+1.2s (113x)" (ten
+ * times or more as a factor). */
 static void delta(enum fmt f, double a, double b, bool pct, char *buf, size_t n)
 {
 	double d = b - a;
@@ -91,8 +93,10 @@ static void delta(enum fmt f, double a, double b, bool pct, char *buf, size_t n)
 	}
 	value(f, fabs(d), mag, sizeof mag);
 	if (f == F_USD)
-		snprintf(mag, sizeof mag, "$%.3g", fabs(d));
-	if (pct && a != 0 && isfinite(a))
+		gp_fmt_usd(fabs(d), mag, sizeof mag);   /* "$0.0000954", no exponent */
+	if (pct && a != 0 && isfinite(a) && fabs(d / a) >= 10)
+		snprintf(rel, sizeof rel, " (%.0fx)", fabs(b / a));   /* not "+11218.4 %" */
+	else if (pct && a != 0 && isfinite(a))
 		snprintf(rel, sizeof rel, " (%+.1f %%)", 100 * d / fabs(a));
 	snprintf(buf, n, "%c%s%s", d < 0 ? '-' : '+', mag, rel);
 }
