@@ -135,6 +135,9 @@ golden live-replanned-plan samples/default.lua --size 100x30 --keys "$E<Wait>2"
 golden solver-mid-solve samples/default.lua --size 100x30 --keys "${E}4<Wait 3>"
 golden solver-cancelled samples/default.lua --size 100x30 --keys "${E}4<Wait 3><Esc>"
 golden solver-done samples/default.lua --size 100x30 --keys "${E}4<Wait>"
+# At 80 columns: the note takes the rows the log leaves, ends in an
+# ellipsis where it is cut, and the empty log's line wraps.
+golden solver-note-80 samples/default.lua --size 80x24 --keys 'p<Wait>4'
 golden solver-mono samples/default.lua --size 100x30 --theme mono --ascii --keys "${E}4<Wait 3>"
 golden live-superseded samples/default.lua --size 100x30 --keys "$E<Right><Enter><C-u>40ms<Enter><Wait>4"
 golden live-undo-pair samples/default.lua --size 100x30 --keys "$E<Wait><Right><Enter><C-u>40ms<Enter><Wait>u"

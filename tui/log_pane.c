@@ -61,10 +61,18 @@ void gp_log_pane_draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 	const struct gp_theme *t = a->th;
 	int n = gp_log_count(a->log);
 	a->lg.vh = r.h;
-	if (n == 0) {
-		gp_cv_text(cv, r.x + 1, r.y, r.w - 1, gp_role(t, GP_R_DIM),
-			   "nothing yet: what cost-model and heuristic scripts print and warn, "
-			   "their errors, and what libraries write to stderr come here");
+	if (n == 0) {   /* wrapped, so it is whole at 80 columns */
+		const char *p = "nothing yet: what cost-model and heuristic scripts print and warn, "
+				"their errors, and what libraries write to stderr come here";
+		for (int y = r.y; *p && y < r.y + r.h && r.w > 10; y++) {
+			int next, cut = gp_cv_wrap(p, r.w - 2, &next);
+			char line[200];
+			snprintf(line, sizeof line, "%.*s", cut, p);
+			gp_cv_text(cv, r.x + 1, y, r.w - 1, gp_role(t, GP_R_DIM), line);
+			if (next <= 0)
+				break;
+			p += next;
+		}
 		return;
 	}
 	a->lg.vw = r.w;

@@ -154,8 +154,41 @@ static void mask_time(char *note)
 	}
 }
 
+/* The plan report's note (the MILP's time masked in a replay), in buf. */
+static const char *note_of(const struct gp_app *a, char *buf, size_t n)
+{
+	int since;
+	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
+	snprintf(buf, n, "%s", rep && gp_run_plan_of(&a->run) ? rep->note : "");
+	if (a->hold)
+		mask_time(buf);
+	return buf;
+}
+
+/* The note's width in a pane w wide, and how many lines it takes. */
+static int note_w(int w)
+{
+	return w - 1 - LABEL_W - 1;
+}
+
+static int note_lines(const struct gp_app *a, int w)
+{
+	char buf[sizeof ((struct gp_plan_report *)0)->note];
+	const char *note = note_of(a, buf, sizeof buf);
+	int lines = 0, tw = note_w(w);
+	while (*note && tw > 8) {
+		int next;
+		gp_cv_wrap(note, tw, &next);
+		lines++;
+		if (next <= 0)
+			break;
+		note += next;
+	}
+	return lines;
+}
+
 /* How the plan shown was found: the report, then its note wrapped to
- * the lines left. */
+ * the lines left, the last ending in an ellipsis when it is cut. */
 static void found(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w)
 {
 	int since;
@@ -188,26 +221,32 @@ static void found(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w)
 		 stale ? "; stale: made before the last edit" : "");
 	row(a, cv, y, "the plan", stale ? GP_R_STALE : GP_R_TEXT, line);
 	char masked[sizeof rep->note];
-	snprintf(masked, sizeof masked, "%s", rep->note);
-	if (a->hold)
-		mask_time(masked);
-	const char *note = masked;
-	int tw = w - 1 - LABEL_W - 1;
+	const char *note = note_of(a, masked, sizeof masked);
+	int tw = note_w(w);
 	for (int yy = y + 1; *note && yy < y1 && tw > 8; yy++) {
 		int next, cut = gp_cv_wrap(note, tw, &next);
-		snprintf(line, sizeof line, "%.*s", cut, note);
+		bool last = yy + 1 == y1 && next > 0 && note[next];
+		int skip;
+		if (last)   /* the words that leave room for the ellipsis */
+			cut = gp_cv_wrap(note, tw - 2, &skip);
+		snprintf(line, sizeof line, "%.*s%s", cut, note,
+			 last ? (cv->ascii ? " ..." : " \u2026") : "");
 		row(a, cv, yy, yy == y + 1 ? "note" : "", GP_R_DIM, line);
+		if (next <= 0)
+			break;
 		note += next;
 	}
 }
 
-/* Rows of the solver pane: what it needs (the note's lines included)
- * when the log leaves them, the log keeping at least a third. */
-static int solver_rows(const struct gp_app *a, int h)
+/* Rows of the solver pane (w wide): what it needs, the note's lines
+ * included (six at least), when the log leaves them, the log keeping
+ * at least a third. */
+static int solver_rows(const struct gp_app *a, int h, int w)
 {
 	int logs = gp_log_count(a->log);
 	int log_rows = logs < 3 ? 3 : logs > h / 3 ? h / 3 : logs;
-	int want = 5 + GRAPH_H + 6;
+	int nl = note_lines(a, w);
+	int want = 5 + GRAPH_H + (nl > 6 ? nl : 6);
 	int sh = h - 1 - log_rows;
 	sh = sh > want ? want : sh;
 	return sh < 4 ? (h - 3 > 1 ? h - 3 : 1) : sh;
@@ -215,7 +254,7 @@ static int solver_rows(const struct gp_app *a, int h)
 
 static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 {
-	int sh = solver_rows(a, r.h);
+	int sh = solver_rows(a, r.h, r.w);
 	char line[300];
 	gp_cv_clip(cv, (struct gp_rect){ r.x, r.y, r.w, sh });
 	heading(a, cv, r.y, r.w, "Solver: the planning job, live", !a->lg.focus);
@@ -247,7 +286,7 @@ static bool action(struct gp_app *a, int act, const struct gp_key *k)
 static void click(struct gp_app *a, int x, int y)
 {
 	(void)x;
-	a->lg.focus = y > solver_rows(a, a->view_rect.h);
+	a->lg.focus = y > solver_rows(a, a->view_rect.h, a->view_rect.w);
 }
 
 static void status(struct gp_app *a, char *buf, size_t n)
