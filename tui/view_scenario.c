@@ -113,7 +113,7 @@ static bool gpu_used(const struct gp_scenario *s, int g)
 
 static void gpus(struct gp_form *fm, const struct gp_scenario *s)
 {
-	static const char *const head[] = { "GPU type", "peak", "memory", "HBM",
+	static const char *const head[] = { "GPU type", "FLOP/s", "memory", "HBM",
 					     "efficiency", "$/GPU-hour" };
 	int ws[6] = { 8, 9, 9, 9, 11, 11 }, xs[6];
 	for (int g = 0; g < s->ngpus; g++)
