@@ -64,6 +64,8 @@ t "gantt without -o" 2 "gantt needs -o" "$G" gantt samples/default.lua
 t "missing file" 1 "nope.lua: cannot open" "$G" check nope.lua
 t "directory as file" 1 "samples" "$G" check samples
 t "check default" 0 "ok: 2 DCs, 32 GPUs" "$G" check samples/default.lua
+t "--set without = is a usage error" 2 "--set 'nonsense': expected PATH=VALUE" "$G" check samples/default.lua --set nonsense
+t "--set =5 is a usage error" 2 "--set '=5': expected PATH=VALUE" "$G" sim samples/default.lua --set =5
 # A Lua error in a function the script's own function called: the
 # script's frames, as geoplan-lua(7) shows them.
 printf 'local function helper(layer)\n  return layer.hiden * 2\nend\nreturn { compute = function(layer, gpu, ctx)\n  local t = helper(layer)\n  return t\nend }\n' >"$tmp/tb.lua"
@@ -125,7 +127,6 @@ n=$((n + 1))
 if python3 -c "import sys; sys.exit(0 if $b > $a * 1.2 else 1)"; then echo "ok $n - a tenth of the bandwidth is slower ($a -> $b)"; else echo "not ok $n - bandwidth override had no effect ($a -> $b)"; fi
 t "set by dc name" 1 "dcs\[1\].pools\[1\].count: expected a positive integer, got -4" "$G" check samples/default.lua --set 'dcs[ams].pools[1].count=-4'
 t "set unknown link" 1 "nothing called \[ams-par\]" "$G" check samples/default.lua --set 'links[ams-par].bandwidth=1'
-t "set without =" 1 "expected PATH=VALUE" "$G" check samples/default.lua --set nonsense
 t "set through a number" 1 "seq is not a table" "$G" check samples/default.lua --set job.seq.x=1
 t "set a string" 0 "plan +zb-h1" "$G" sim samples/default.lua --set plan.schedule=zb-h1
 t "set needs a value" 2 "--set needs PATH=VALUE" "$G" check samples/default.lua --set

@@ -51,6 +51,8 @@ static int set_set(struct args *a, const char *flag, const char *v)
 	(void)flag;
 	if (a->nsets == MAX_SETS)
 		return cli_usage_error(a, "at most %d --set options", MAX_SETS);
+	if (!strchr(v, '=') || v[0] == '=')   /* a usage error, as the loader would say */
+		return cli_usage_error(a, "--set '%s': expected PATH=VALUE", v);
 	a->sets[a->nsets++] = v;
 	return 0;
 }
