@@ -122,6 +122,12 @@ has "a second S replaces the text of the first" "saved $tmp/d2.lua" samples/defa
 # the run's own path: the message must not read it).
 has "s over its own file names it" "saved $tmp/s1\.lua \(2 edits; undo starts afresh\)" samples/default.lua \
 	--keys ":set job.global_batch=128<Enter><Wait>S<C-u>$tmp/s1.lua<Enter>:set job.global_batch=64<Enter><Wait>s"
+# No budget is "none" in the field and in the editor (not "$0.00"), and
+# typing none takes a budget away (budget=nil: the loader has no 0).
+has "the budget editor keeps none" "budget\.usd_per_hour: none +=  ?none; Enter sets, Esc keeps none" \
+	samples/default.lua --size 100x30 --keys 'G<Enter>'
+has "none takes the budget away" "^budget = nil: iteration" \
+	samples/default.lua --size 100x30 --keys 'G<Enter><C-u>$5<Enter><Enter><C-u>none<Enter>'
 # Live re-planning: an edit leaves the plan stale (the live line, the
 # title, the plan screen) and re-plans in the background; <Wait> lets
 # the job run (a replay's time stands still between keys); the solver

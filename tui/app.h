@@ -36,6 +36,7 @@ struct gp_field {
 	enum gp_unit unit;
 	bool text;                   /* a name or an enum: written as a quoted string */
 	bool positive;               /* 0 is refused too (an efficiency) */
+	bool none;                   /* 0 means there is none: shown and typed as "none" */
 	double value;
 	char shown[48];              /* as the screen shows it */
 	char choices[384];           /* text: what it can be, "a|b|c" ("": any name) */

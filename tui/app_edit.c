@@ -67,6 +67,10 @@ void gp_field_show(struct gp_field *f)
 {
 	if (f->text)
 		return;
+	if (f->none && !(f->value > 0)) {   /* a budget of 0 is none, not "$0.00" */
+		snprintf(f->shown, sizeof f->shown, "none");
+		return;
+	}
 	/* An 80 GB card is sold as 80 GB: whole decimal gigabytes read as
 	 * such, not as 74.51GiB. */
 	double gb = f->value / 1e9;
@@ -279,6 +283,11 @@ static int check_value(const struct gp_field *f, const char *text, double *v, ch
 		}
 		return 0;
 	}
+	if (f->none && !strcmp(text, "none")) {
+		*v = 0;
+		snprintf(lua, nl, "nil");
+		return 0;
+	}
 	if (gp_unit_bare(text, f->unit, why, nw) ||
 	    gp_unit_parse(text, f->unit, v, lua, nl, why, nw))
 		return -1;
@@ -300,8 +309,11 @@ bool gp_app_commit(struct gp_app *a, const char *text)
 		gp_app_say(a, GP_R_DIM, "%s is already %s: nothing changed", f->path, f->shown);
 		return true;
 	}
+	const char *dot = strrchr(f->path, '.');
 	if (f->text)
 		snprintf(set, sizeof set, "%s=\"%s\"", f->path, text);
+	else if (f->none && v == 0 && dot)   /* budget.usd_per_hour: none is budget=nil */
+		snprintf(set, sizeof set, "%.*s=nil", (int)(dot - f->path), f->path);
 	else
 		snprintf(set, sizeof set, "%s=%s", f->path, lua);
 	return gp_app_set(a, set);
@@ -335,6 +347,8 @@ void gp_app_check_typed(struct gp_app *a)
 	} else if (strchr(lua, '(')) {
 		gp_app_say(a, GP_R_DIM, "= %s (the loader checks it); Enter sets, Esc keeps %s",
 			   lua, f->shown);
+	} else if (f->none && v == 0) {
+		gp_app_say(a, GP_R_DIM, "= none; Enter sets, Esc keeps %s", f->shown);
 	} else {
 		gp_unit_format(v, f->unit, shown, sizeof shown);
 		si_of(v, f->unit, si, sizeof si);

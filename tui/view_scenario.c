@@ -246,9 +246,8 @@ static void model_job(struct gp_form *fm, const struct gp_scenario *s)
 	choice(fm, vw, "objective", objectives[s->objective], "objective", "time|cost|wan_bytes",
 	       "time, cost or wan_bytes");
 	field(&f, GP_U_USD, s->budget_usd_per_hour, "budget.usd_per_hour");
-	struct gp_form_cell *c = pair(fm, vw, "budget", &f, "USD per hour of the GPUs");
-	if (c && !(s->budget_usd_per_hour > 0))   /* not "$0.00": there is none */
-		snprintf(c->text, sizeof c->text, "none");
+	f.none = true;   /* not "$0.00": there is none */
+	pair(fm, vw, "budget", &f, "USD per hour of the GPUs");
 }
 
 static void build(struct gp_app *a, struct gp_form *fm)
