@@ -250,11 +250,16 @@ static void check_rows(const struct gp_gantt *g, const struct gp_scenario *s,
 		nlinks += any;
 	}
 	assert_int_equal(g->nrows, r->ndevs + nlinks);
+	assert_string_equal(g->rows[0].label, "p1 s1 ams H100x2, 2 replicas");
 	double *iv = malloc((size_t)(2 * r->nspans + 2) * sizeof *iv);
 	for (int k = 0; k < g->nrows; k++) {
 		const struct gp_gantt_row *row = &g->rows[k];
 		char label[64];
 		gp_row_label(s, r, row->result_row, label, sizeof label);
+		if (!row->link && r->devs[row->index].replicas > 1) {   /* as the SVG says it */
+			size_t l = strlen(label);
+			snprintf(label + l, sizeof label - l, ", %d replicas", r->devs[row->index].replicas);
+		}
 		assert_string_equal(row->label, label);
 		assert_int_equal(row->link, k >= r->ndevs);
 		assert_int_equal(row->result_row, row->link ? r->ndevs + row->index : row->index);

@@ -176,8 +176,9 @@ ok_if "a second x offers a new name" grep -q "write the screen to: geoplan-scena
 # transfer says when it arrives.
 has "the critical path ends with the optimizer at 1.016s" "^optimizer step on p1 s1 .*to 1\.016s .*critical" \
 	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjC'
-has "the critical path runs through DP sync" "^DP gradient sync on .*critical \(slack 0\)" \
+has "the critical path runs through DP sync" "^DP gradient sync on p1 s1 .*, 128 replicas: .* to 1\.016s" \
 	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjCC'
+has "... with no slack" "^critical \(slack 0\)" samples/p3.lua --view gantt --size 100x30 --keys 'jjjjCC'
 has "a sync span off the path has its slack" "^DP gradient sync on us-central1-a>us-central1-b.*, slack [0-9.]+m?s" \
 	samples/p3.lua --view gantt --size 160x30 --keys 'jjjj]'
 golden plan-idle samples/p3.lua --view plan --size 100x30

@@ -106,6 +106,11 @@ static int make_row_list(struct gp_gantt *g, const struct gp_scenario *sc,
 		row->index = row->link ? i - r->ndevs : i;
 		row->result_row = i;
 		gp_row_label(sc, r, i, row->label, sizeof row->label);
+		if (i < r->ndevs && r->devs[i].replicas > 1) {   /* as the SVG's rows */
+			size_t l = strlen(row->label);
+			snprintf(row->label + l, sizeof row->label - l, ", %d replicas",
+				 r->devs[i].replicas);
+		}
 		row->span = malloc((size_t)(cnt[i] ? cnt[i] : 1) * sizeof *row->span);
 		row->max_end = malloc((size_t)(cnt[i] ? cnt[i] : 1) * sizeof *row->max_end);
 		if (!row->span || !row->max_end)
