@@ -349,6 +349,23 @@ static int range_lat(const char *f, const char *what, const char *field, double 
 		       f, what, field, v, helper, v, v, helper);
 }
 
+/* A plan stage whose TP group is wider than a node of its pool: valid
+ * (its all-reduces cross the NIC), but the TP cost is NVLink's. */
+static bool tp_doubt(const struct gp_scenario *s, char *buf, size_t n)
+{
+	for (int g = 0; s->has_plan && g < s->plan.npipes; g++)
+		for (int j = 0; j < s->plan.pipes[g].nstages; j++) {
+			const struct gp_stage *x = &s->plan.pipes[g].stages[j];
+			const struct gp_pool *p = &s->dcs[x->dc].pools[x->pool];
+			if (p->per_node > 0 && x->tp > p->per_node) {
+				snprintf(buf, n, "plan.pipelines[%d].stages[%d].tp: %d is more than the %d GPUs of a node of dcs[%s].pools[%d]: TP across nodes runs over the NIC",
+					 g + 1, j + 1, x->tp, p->per_node, s->dcs[x->dc].name, x->pool + 1);
+				return true;
+			}
+		}
+	return false;
+}
+
 bool gp_scenario_doubt(const struct gp_scenario *s, char *buf, size_t n)
 {
 	for (int i = 0; i < s->nlinks; i++) {
@@ -360,7 +377,7 @@ bool gp_scenario_doubt(const struct gp_scenario *s, char *buf, size_t n)
 			return true;
 		}
 	}
-	return false;
+	return tp_doubt(s, buf, n);
 }
 
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)

@@ -209,7 +209,9 @@ void gp_c_point(char *buf);
 int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e);
 /* A WAN latency of a second or more is valid but doubtful (no real link
  * has one; a geostationary hop is about 0.27 s): milliseconds written as
- * seconds? The first such link, said in buf (n bytes); false if none. */
+ * seconds? So is a plan stage's tp above its pool's per_node (TP across
+ * nodes, over the NIC). The first such figure, said in buf (n bytes);
+ * false if none. */
 #define GP_LATENCY_DOUBT 1.0   /* s */
 bool gp_scenario_doubt(const struct gp_scenario *s, char *buf, size_t n);
 /* Checks a plan against the scenario: layers tile 1..L, batch adds up,

@@ -64,6 +64,8 @@ t "gantt without -o" 2 "gantt needs -o" "$G" gantt samples/default.lua
 t "missing file" 1 "nope.lua: cannot open" "$G" check nope.lua
 t "directory as file" 1 "samples" "$G" check samples
 t "check default" 0 "ok: 2 DCs, 32 GPUs" "$G" check samples/default.lua
+t "tp above per_node: a warning, and still ok" 0 "warning: samples/default\.lua: plan\.pipelines\[1\]\.stages\[1\]\.tp: 16 is more than the 8 GPUs of a node of dcs\[ams\]\.pools\[1\]: TP across nodes runs over the NIC" \
+	"$G" check samples/default.lua --set 'plan.pipelines[1].stages[1].tp=16' --set 'dcs[ams].pools[1].count=48'
 t "--set without = is a usage error" 2 "--set 'nonsense': expected PATH=VALUE" "$G" check samples/default.lua --set nonsense
 t "--set =5 is a usage error" 2 "--set '=5': expected PATH=VALUE" "$G" sim samples/default.lua --set =5
 # A Lua error in a function the script's own function called: the
