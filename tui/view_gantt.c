@@ -17,6 +17,7 @@
 #include "actions.h"
 #include "app.h"
 #include "costtab.h"
+#include "fmt.h"
 #include "gantt_draw.h"
 #include "scenario.h"
 #include "report.h"
@@ -552,6 +553,18 @@ static void click(struct gp_app *a, int x, int y)
 		a->gt.tc = a->gt.t0 + (x - l.x0 + 0.5) * a->gt.dt;
 }
 
+/* A task's times, four digits each with the zeros kept, so a start, an
+ * end and a length read alike ("13.66ms to 26.60ms (12.94ms)"). */
+static void time4(double v, char *buf, size_t n)
+{
+	char t[32];
+	gp_fmt_time(v, 4, t, sizeof t);
+	char *sp = strchr(t, ' ');
+	if (sp)
+		memmove(sp, sp + 1, strlen(sp));   /* "26.60ms", as the planner writes */
+	snprintf(buf, n, "%s", t);
+}
+
 /* The inspector: what the cursor's task is. */
 static void status(struct gp_app *a, char *buf, size_t n)
 {
@@ -568,9 +581,9 @@ static void status(struct gp_app *a, char *buf, size_t n)
 		return;
 	}
 	const struct gp_span *s = &a->run.res.spans[i];
-	gp_unit_format(s->t0, GP_U_TIME, t0, sizeof t0);
-	gp_unit_format(s->t1, GP_U_TIME, t1, sizeof t1);
-	gp_unit_format(s->t1 - s->t0, GP_U_TIME, d, sizeof d);
+	time4(s->t0, t0, sizeof t0);
+	time4(s->t1, t1, sizeof t1);
+	time4(s->t1 - s->t0, d, sizeof d);
 	double slack = a->gantt.slack ? a->gantt.slack[i] : NAN;
 	if (gp_gantt_crit_pos(&a->gantt, i) >= 0)
 		snprintf(sl, sizeof sl, ", critical (slack 0)");
@@ -587,7 +600,9 @@ static void status(struct gp_app *a, char *buf, size_t n)
 	char bytes[48] = "", when[64] = "";
 	const struct gp_gantt_row *gr = &a->gantt.rows[a->gt.row];
 	if (s->kind == GP_SPAN_ACT || s->kind == GP_SPAN_GRAD) {
-		snprintf(bytes, sizeof bytes, ", %.3g MB a replica", gp_boundary_bytes(a->run.sc) / 1e6);
+		char b[24];
+		snprintf(bytes, sizeof bytes, ", %s a replica",
+			 gp_fmt_bytes(gp_boundary_bytes(a->run.sc), b, sizeof b));
 		/* It arrives a latency after it leaves the link. */
 		double lat = gr->link && a->run.costs ? gp_costtab_wan(a->run.costs, gr->index).lat : 0;
 		char x[24], y[24];
