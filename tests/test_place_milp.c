@@ -719,67 +719,6 @@ static void test_sync_auto(void **state)
 	}
 }
 
-/* The bound holds for plans the search charges above their time: P5's
- * own plan (a pipeline in each DC, four replicas each) simulates to
- * 2.88 s under hierarchical sync, while the search, which charges each
- * DC's ring at the largest size the option allows, once proved 3.23 s
- * "optimal" for it. Under every sync mode, the MILP's bound stays below
- * what the file's plan simulates to, and an "optimal" plan is no slower
- * than it. */
-static void test_bound_below_file_plan(void **state)
-{
-	(void)state;
-	static const char *const set[3] = { "job.sync.mode=auto", "job.sync.mode=flat",
-					    "job.sync.mode=hierarchical" };
-	for (int k = 0; k < 3; k++) {
-		struct gp_err e = { "" };
-		struct gp_scenario *s = gp_scenario_load_set("samples/p5.lua", &set[k], 1, &e);
-		assert_non_null(s);
-		assert_true(s->has_plan);
-		double tf = simulate(s, &s->plan);
-		struct gp_plan_opts o = { .time_limit = 30 };
-		struct gp_plan p;
-		struct gp_plan_report r;
-		assert_int_equal(gp_plan_milp(s, &o, &p, &r, &e), 0);
-		printf("# p5 %s: %s %.4f s, bound %.4f s; the file's plan %.4f s\n", set[k],
-		       gp_milp_status_name(r.status), r.objective, r.bound, tf);
-		honest(s, &p, &r, (unsigned)k);
-		if (r.bound > tf * (1 + 1e-9))
-			fail_msg("%s: bound %.9g above the file's plan's %.9g (%s)", set[k], r.bound,
-				 tf, r.note);
-		gp_plan_free(&p);
-		gp_scenario_free(s);
-	}
-}
-
-/* wan_bytes says what it minimises over: plans within 5 % of the
- * fastest's time (one DC alone sends no bytes, at any speed: on
- * default.lua 1.636 s against the fastest's 1.459 s). */
-static void test_wan_bytes_space(void **state)
-{
-	(void)state;
-	const char *set = "objective=wan_bytes";
-	struct gp_err e = { "" };
-	struct gp_scenario *s = gp_scenario_load_set("samples/default.lua", &set, 1, &e);
-	assert_non_null(s);
-	struct gp_plan_opts o = { .time_limit = 30, .objective = GP_OBJ_WAN };
-	struct gp_plan p;
-	struct gp_plan_report r;
-	assert_int_equal(gp_plan_milp(s, &o, &p, &r, &e), 0);
-	printf("# default.lua: %s, %.4g bytes, bound %.4g, %.4f s\n",
-	       gp_milp_status_name(r.status), r.objective, r.bound, r.estimate_s);
-	assert_non_null(strstr(r.space, "within 5 % of the fastest"));
-	assert_true(r.objective > 0 && r.bound <= r.objective);
-	struct gp_plan q;
-	struct gp_plan_report rq;
-	o.objective = GP_OBJ_TIME;
-	assert_int_equal(gp_plan_milp(s, &o, &q, &rq, &e), 0);
-	assert_true(r.estimate_s <= 1.05 * rq.estimate_s * (1 + 1e-9));
-	gp_plan_free(&q);
-	gp_plan_free(&p);
-	gp_scenario_free(s);
-}
-
 static void test_warm(void **state)
 {
 	(void)state;
@@ -1021,8 +960,6 @@ int main(void)
 		cmocka_unit_test(test_work_bound),
 		cmocka_unit_test(test_warm),
 		cmocka_unit_test(test_sync_auto),
-		cmocka_unit_test(test_bound_below_file_plan),
-		cmocka_unit_test(test_wan_bytes_space),
 		cmocka_unit_test(test_many_options),
 		cmocka_unit_test(test_class_reuse),
 	};
