@@ -99,15 +99,17 @@ int gp_oom_explain(const struct gp_scenario *sc, const struct gp_costtab *ct, ch
 				oom_try(sc, ct, d, q, tp, &b);
 	if (b.ratio < 0 || b.ratio <= 1)
 		return 0;
-	char need[32], have[32], res[32];
+	char need[32], have[32], res[32], x[32];
 	const struct gp_gpu *g = &sc->gpus[sc->dcs[b.dc].pools[b.pool].gpu];
-	int len = snprintf(msg, n, "the model does not fit in GPU memory: even its leanest layout, one replica over %s%d GPU%s (%d stage%s at TP %d, the first on %s), needs %s per GPU in the first stage (%d layer%s, %d micro-batch%s in flight), %s available after a reserve of %s (%.2gx too much)",
+	/* Two digits below ten times, whole above: never an exponent. */
+	snprintf(x, sizeof x, b.ratio < 10 ? "%.2g" : "%.0f", b.ratio);
+	int len = snprintf(msg, n, "the model does not fit in GPU memory: even its leanest layout, one replica over %s%d GPU%s (%d stage%s at TP %d, the first on %s), needs %s per GPU in the first stage (%d layer%s, %d micro-batch%s in flight), %s available after a reserve of %s (%sx too much)",
 			   b.gpus > 1 ? "all " : "", b.gpus, b.gpus == 1 ? "" : "s", b.S,
 			   b.S == 1 ? "" : "s", b.tp, g->name,
 			   gp_fmt_gib(b.need, need, sizeof need), b.first_layers,
 			   b.first_layers == 1 ? "" : "s", b.flight, b.flight == 1 ? "" : "es",
 			   gp_fmt_gib(b.have, have, sizeof have),
-			   gp_fmt_gib(b.reserve, res, sizeof res), b.ratio);
+			   gp_fmt_gib(b.reserve, res, sizeof res), x);
 	double state, space, k = oom_state_gpus(sc, ct, &state, &space);
 	if (state > space && len > 0 && (size_t)len < n)
 		/* Both in whole GiB, the unit of the need above, to compare. */

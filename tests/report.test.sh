@@ -173,6 +173,11 @@ for r in json.load(open('$tmp/j')):
 # The out-of-memory report: the GPUs there are, a ratio above 1, more
 # GPUs than there are for the state alone (test_oom.c works the count out).
 has "out of memory: counted over the GPUs there are" 4 "one replica over all 8 GPUs \(1 stage at TP 8, the first on H100\), needs [0-9.]+ GiB per GPU .* available after a reserve of [0-9.]+ GiB \([1-9][0-9]*(\.[0-9])?x too much\); .* they take at least (9|[1-9][0-9]) GPUs" "$G" plan "$tmp/oom.lua"
+# A ratio of ten or more is a whole number, never an exponent (one V100
+# for Llama-3.1-405B: 494x, once "4.9e+02x").
+printf '%s\n' "return { dcs = { { name = 'a', pools = { { gpu = 'V100-16', count = 1, per_node = 1 } } } }," \
+	"  model = 'Llama-3.1-405B', job = { seq = 8192, global_batch = 8, micro_batch = 1 } }" >"$tmp/oom1.lua"
+has "out of memory: a ratio over ten is whole" 4 "\([1-9][0-9][0-9]+x too much\)" "$G" plan "$tmp/oom1.lua"
 # ... in one unit, and its figures agree: the state is more than the
 # space, the space is 8 GPUs' capacity, the GPUs named hold the state.
 "$G" plan "$tmp/oom.lua" 2>&1 | python3 -c "
