@@ -271,12 +271,15 @@ int lh_take_number(struct lh_cv *c, const char *path, int flags, double *out)
 		ok = 0;
 	if (ok && (flags & LH_UNIT) && !(v > 0 && v <= 1))
 		ok = 0;
+	bool huge = ok && (flags & LH_INT) && v == floor(v) && fabs(v) > 1e9;
 	if (ok && (flags & LH_INT) && (v != floor(v) || fabs(v) > 1e9))
 		ok = 0;
 	if (!ok) {
 		lh_describe(L, -1, got, sizeof got);
 		lua_pop(L, 1);
-		return lh_err(c, path, "expected %s, got %s", expected_phrase(flags), got);
+		/* Integers are read up to 1e9 (a field may allow less). */
+		return lh_err(c, path, "expected %s%s, got %s", expected_phrase(flags),
+			      huge ? " of at most 1e9" : "", got);
 	}
 	lua_pop(L, 1);
 	*out = v;
