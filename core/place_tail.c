@@ -250,6 +250,9 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 		double t = gp_dp_sync_time(&q);
 		if (m->lower ? t < best : t > best)
 			best = t;
+		/* The NIC regime only grows with p: its least is its first. */
+		if (m->lower && p > k->p->per_node / k->tp + 1)
+			break;
 	}
 	return best;
 }
