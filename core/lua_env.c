@@ -31,6 +31,30 @@ static const char *const base_names[] = { "assert", "error", "getmetatable",
 	"_VERSION", NULL };
 static const char *const lib_names[] = { LUA_STRLIBNAME, LUA_MATHLIBNAME,
 	LUA_TABLIBNAME, LUA_UTF8LIBNAME, NULL };
+/* What stock Lua has and the sandbox leaves out: reading one is an error
+ * that says so, not a nil to index. */
+static const char *const left_out[] = { "io", "os", "debug", "package", "require",
+	"load", "loadfile", "dofile", "collectgarbage", "loadstring", NULL };
+
+/* Raises the sandbox's error if the key at 2 is a name left out. */
+static void check_left_out(lua_State *L)
+{
+	if (lua_type(L, 2) != LUA_TSTRING)
+		return;
+	const char *k = lua_tostring(L, 2);
+	for (int i = 0; left_out[i]; i++)
+		if (!strcmp(k, left_out[i]))
+			luaL_error(L, "'%s' is not available in geoplan's sandbox "
+				   "(geoplan-lua(7) says what is)", k);
+}
+
+/* __index of an environment before it is frozen: nil, or the error. */
+static int open_index(lua_State *L)
+{
+	check_left_out(L);
+	lua_pushnil(L);
+	return 1;
+}
 
 static int safe_setmetatable(lua_State *L)
 {
@@ -145,6 +169,10 @@ static void push_env(lua_State *L, int extra)
 	if (extra)
 		copy_into(L, env + 1, extra, 0);
 	lua_setfield(L, env, "geoplan");
+	lua_createtable(L, 0, 1);
+	lua_pushcfunction(L, open_index);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, env);
 }
 
 struct load {
@@ -221,6 +249,7 @@ static const char *key_name(lua_State *L)
 
 static int frozen_index(lua_State *L)
 {
+	check_left_out(L);
 	return luaL_error(L, "undefined global '%s'", key_name(L));
 }
 
@@ -230,11 +259,36 @@ static int frozen_newindex(lua_State *L)
 			  lua_tostring(L, lua_upvalueindex(1)));
 }
 
+/* The globals move into a store behind the environment, which is left
+ * empty: every assignment, to a new name or one the top level set, meets
+ * __newindex and is refused; a read goes on to the store (a table, so
+ * the VM's fast path), and a name the store lacks is an error. */
 void lh_freeze_env(lua_State *L, int env, const char *why)
 {
 	env = lua_absindex(L, env);
-	lua_createtable(L, 0, 3);
+	lua_newtable(L);
+	int store = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, env)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, store);
+	}
+	lua_pushnil(L);
+	while (lua_next(L, env)) {   /* clearing a field as we go is allowed */
+		lua_pop(L, 1);
+		lua_pushvalue(L, -1);
+		lua_pushnil(L);
+		lua_rawset(L, env);
+	}
+	lua_createtable(L, 0, 2);
 	lua_pushcfunction(L, frozen_index);
+	lua_setfield(L, -2, "__index");
+	lua_pushliteral(L, "frozen");
+	lua_setfield(L, -2, "__metatable");
+	lua_setmetatable(L, store);
+	lua_createtable(L, 0, 3);
+	lua_insert(L, store);        /* the environment's metatable, below the store */
 	lua_setfield(L, -2, "__index");
 	lua_pushstring(L, why && *why ? why : "the environment is frozen");
 	lua_pushcclosure(L, frozen_newindex, 1);

@@ -1,3 +1,3 @@
--- expect: io.lua:2: attempt to index a nil value (global 'io')
+-- expect: io.lua:2: 'io' is not available in geoplan's sandbox
 local f = io.open("/etc/passwd")
 return {}
