@@ -158,6 +158,13 @@ void gp_json_knum(struct gp_json *j, const char *key, double v)
 	gp_json_num(j, v);
 }
 
+/* A byte count: the model's arithmetic leaves 4859953151.999999 where
+ * the bytes are 4859953152, so it is written rounded to a whole byte. */
+void gp_json_kbytes(struct gp_json *j, const char *key, double v)
+{
+	gp_json_knum(j, key, isfinite(v) ? round(v) : v);
+}
+
 void gp_json_kint(struct gp_json *j, const char *key, long v)
 {
 	gp_json_key(j, key);

@@ -42,6 +42,7 @@ void gp_json_null(struct gp_json *j);
 /* A key and its value. */
 void gp_json_kstr(struct gp_json *j, const char *key, const char *s);
 void gp_json_knum(struct gp_json *j, const char *key, double v);
+void gp_json_kbytes(struct gp_json *j, const char *key, double v);
 void gp_json_kint(struct gp_json *j, const char *key, long v);
 void gp_json_kbool(struct gp_json *j, const char *key, bool v);
 

@@ -165,8 +165,8 @@ static void json_stage(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_int(j, st->last);
 	gp_json_end(j);
 	gp_json_kstr(j, "recompute", gp_recompute_name(d->recompute));
-	gp_json_knum(j, "mem_peak_bytes", d->mem_peak);
-	gp_json_knum(j, "mem_capacity_bytes", d->mem_capacity);
+	gp_json_kbytes(j, "mem_peak_bytes", d->mem_peak);
+	gp_json_kbytes(j, "mem_capacity_bytes", d->mem_capacity);
 	gp_json_knum(j, "busy_s", d->busy);
 	gp_json_knum(j, "forward_s", d->t_f);
 	gp_json_knum(j, "backward_s", d->t_b);
@@ -181,8 +181,8 @@ static void json_link(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_obj(j, false);
 	gp_json_kstr(j, "from", sc->dcs[l->from].name);
 	gp_json_kstr(j, "to", sc->dcs[l->to].name);
-	gp_json_knum(j, "bytes", l->bytes);
-	gp_json_knum(j, "sync_bytes", l->sync_bytes);
+	gp_json_kbytes(j, "bytes", l->bytes);
+	gp_json_kbytes(j, "sync_bytes", l->sync_bytes);
 	gp_json_knum(j, "busy_s", l->busy);
 	gp_json_end(j);
 }
@@ -243,8 +243,8 @@ void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r)
 	gp_json_knum(j, "usd_per_iteration", r->usd_per_iteration);
 	gp_json_knum(j, "usd_gpu_per_iteration", r->usd_gpu);
 	gp_json_knum(j, "usd_egress_per_iteration", r->usd_egress);
-	gp_json_knum(j, "wan_bytes_per_iteration", r->wan_bytes);
-	gp_json_knum(j, "wan_sync_bytes_per_iteration", r->wan_bytes_sync);
+	gp_json_kbytes(j, "wan_bytes_per_iteration", r->wan_bytes);
+	gp_json_kbytes(j, "wan_sync_bytes_per_iteration", r->wan_bytes_sync);
 }
 
 void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
@@ -266,7 +266,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_kint(j, "gpus", r->gpus);
 	json_unused(j, sc, p, r);
 	gp_json_kbool(j, "fits", r->fits);
-	gp_json_knum(j, "peak_memory_bytes", gp_result_peak_memory(r));
+	gp_json_kbytes(j, "peak_memory_bytes", gp_result_peak_memory(r));
 	if (r->cost_model[0])
 		gp_json_kstr(j, "cost_model", r->cost_model);
 	if (sc->measured.iteration_time > 0 || sc->measured.peak_memory > 0) {
@@ -275,7 +275,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 		if (sc->measured.iteration_time > 0)
 			gp_json_knum(j, "iteration_time_s", sc->measured.iteration_time);
 		if (sc->measured.peak_memory > 0)
-			gp_json_knum(j, "peak_memory_bytes", sc->measured.peak_memory);
+			gp_json_kbytes(j, "peak_memory_bytes", sc->measured.peak_memory);
 		gp_json_end(j);
 	}
 	if (!r->fits)

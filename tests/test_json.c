@@ -78,9 +78,15 @@ static void test_writer(void **state)
 	gp_json_knum(&j, "inf", INFINITY);
 	gp_json_knum(&j, "nan", NAN);
 	gp_json_knum(&j, "s", 0.1);
+	/* A byte count the model's sums left a hair off its whole bytes. */
+	gp_json_kbytes(&j, "wan", 4859953151.999999);
+	gp_json_kbytes(&j, "link", 1214988287.9999998);
+	gp_json_kbytes(&j, "peak", 7911430456.034335);
+	gp_json_kbytes(&j, "none", NAN);
 	gp_json_end(&j);
 	fclose(f);
-	assert_string_equal(text, "{\"bytes\": 4294967296, \"inf\": null, \"nan\": null, \"s\": 0.1}");
+	assert_string_equal(text, "{\"bytes\": 4294967296, \"inf\": null, \"nan\": null, \"s\": 0.1, "
+			    "\"wan\": 4859953152, \"link\": 1214988288, \"peak\": 7911430456, \"none\": null}");
 	free(text);
 }
 

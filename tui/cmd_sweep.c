@@ -234,7 +234,7 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 		gp_json_knum(&j, "tokens_per_s", m.tokens_per_s);
 		gp_json_knum(&j, "mfu", m.mfu);
 		gp_json_knum(&j, "usd_per_iteration", m.usd_per_iteration);
-		gp_json_knum(&j, "wan_bytes_per_iteration", m.wan_bytes);
+		gp_json_kbytes(&j, "wan_bytes_per_iteration", m.wan_bytes);
 		gp_json_kbool(&j, "fits", m.fits);
 		gp_json_kbool(&j, "prices_given", m.priced);
 	} else {
