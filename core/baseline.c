@@ -176,7 +176,9 @@ double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 	p->schedule = final ? c->sched : c->eval;
 	p->chunks = 1;
 	if (bl_over_budget(c, p)) {
-		if (c->miss == INF && !c->why[0])
+		/* An example only from a plan the GPUs could run at all. */
+		struct gp_err ev = { "" };
+		if (c->miss == INF && !c->why[0] && !gp_plan_validate(c->sc, p, &ev))
 			snprintf(c->why, sizeof c->why, "the plans tried cost more than the budget of $%.2f/h (one: $%.2f/h)",
 				 c->budget, bl_usd_per_hour(c, p));
 		return INF;

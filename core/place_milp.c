@@ -476,8 +476,10 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 		sol.y = gp_xcalloc((size_t)m->nc, sizeof *sol.y);
 		sol.x = gp_xcalloc((size_t)m->nc, sizeof *sol.x);
 		for (int oi = 0; idx && sol.y && sol.x && oi < m->nopt; oi++) {
-			if (m->opt[oi].d != m->cur_d && m->opt[oi].d > 1 && s->job.zero)
-				continue;
+			/* Each option on the classes of its own replica bound: ZeRO's
+			 * state shrinks with d, so another d's classes may not fit. */
+			if (m->opt[oi].d != m->cur_d && s->job.zero && pm_enum_classes(m, m->opt[oi].d))
+				break;
 			int n = pm_set_option(m, &m->opt[oi], INF, idx);
 			if (n && pm_probe(m, oi, idx, n, INF, PM_PRICE, &sol, NULL) == 1 &&
 			    sol.obj < cheapest)
@@ -487,10 +489,15 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 		free(sol.y);
 		free(sol.x);
 		m->budget = save;
+		char over[48];
+		if (cheapest >= 2 * save)
+			snprintf(over, sizeof over, "%.1fx the budget", cheapest / save);
+		else
+			snprintf(over, sizeof over, "%.1f %% over the budget", 100 * (cheapest / save - 1));
 		if (cheapest < INF)
 			snprintf(msg, sizeof msg,
-				 "milp: the budget $%.2f/hour is too small: the cheapest plan that fits needs $%.2f/hour (%.2fx the budget)",
-				 save, cheapest, cheapest / save);
+				 "milp: the budget $%.2f/hour is too small: the cheapest plan that fits needs $%.2f/hour (%s)",
+				 save, cheapest, over);
 		else
 			snprintf(msg, sizeof msg,
 				 "milp: no plan fits the GPUs and links even without the budget $%.2f/hour",

@@ -153,8 +153,8 @@ static int mg_no_fit(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err
 		double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
 			      16 / s->gpus[gi].memory;
 		len += snprintf(msg + len, sizeof msg - (size_t)len,
-				"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.0f GB without ZeRO",
-				s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1e9);
+				"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.1f GiB without ZeRO",
+				s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1073741824.0);
 	}
 	if (c->why[0] && len < (int)sizeof msg)
 		snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c->why);
