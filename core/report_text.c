@@ -209,7 +209,9 @@ static void rt_solver(FILE *f, const struct gp_result *r)
 	char a[32], b[32], c[32], line[512];
 	/* A schedule MILP (rows) optimises the pipelines' makespan: the DP
 	 * sync and optimizer step after it are the simulator's. */
-	int l = snprintf(line, sizeof line, "%s %s: %s %s", si->engine, si->status,
+	/* A plan that does not fit is no solution, whatever its engine said. */
+	int l = snprintf(line, sizeof line, "%s %s: %s %s", si->engine,
+			 r->fits ? si->status : "plan does not fit",
 			 si->rows ? "makespan" : "estimate",
 			 gp_fmt_time(si->objective, 3, a, sizeof a));
 	size_t k = sizeof line;

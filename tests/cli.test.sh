@@ -137,6 +137,18 @@ t "gantt -o x.png: refused, the chart is SVG" 2 "gantt: -o .*x.png: expected a n
 sed 's/tp = 4, layers = { 1, 13 }/tp = 1, layers = { 1, 20 }/; s/layers = { 14, 26 }/layers = { 21, 26 }/' \
 	samples/default.lua >"$tmp/big.lua"
 t "does not fit" 4 "does not fit: pipeline 1 stage 1 .* needs [0-9.]+ GiB" "$G" sim "$tmp/big.lua"
+# A heuristic's plan that does not fit is no "feasible" plan: the solver
+# line and compare's status say so.
+cat >"$tmp/oom.lua" <<'EOF2'
+return { name = "oom", plan = function(sc, ctx)
+  return { schedule = "1f1b", pipelines = { { micro_batches = 64, replicas = 1, stages = {
+    { dc = "ams", gpu = "H100", tp = 1, layers = { 1, 32 } } } } } }
+end }
+EOF2
+t "a heuristic's plan that does not fit says so" 4 "^solver +oom plan does not fit: estimate" \
+	"$G" plan samples/default.lua --engine heuristic --heuristic "$tmp/oom.lua"
+t "compare: a plan that does not fit is 'no fit'" 0 "^oom +[0-9.]+ s .* no fit +- .* does not fit: pipeline 1 stage 1" \
+	"$G" compare samples/default.lua --heuristic "$tmp/oom.lua"
 # --set overrides a field before validation; bad paths are named.
 t "set link bandwidth" 0 "ams -> fra" "$G" sim samples/default.lua --set 'links[ams-fra].bandwidth=Gbps(10)'
 a=$("$G" sim samples/default.lua --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')

@@ -50,7 +50,7 @@ static void text_row(struct gp_table *t, const struct gp_run *r, bool priced)
 	gp_table_set(t, C_TOKENS, "%s", gp_fmt_si(x->tokens_per_s, 3, "", a, sizeof a));
 	gp_table_set(t, C_USD, "%s", priced ? gp_fmt_usd(x->usd_per_iteration, a, sizeof a) : "-");
 	gp_table_set(t, C_WAN, "%s", gp_fmt_bytes(x->wan_bytes, a, sizeof a));
-	gp_table_set(t, C_STATUS, "%s", gp_milp_status_name(r->rep.status));
+	gp_table_set(t, C_STATUS, "%s", x->fits ? gp_milp_status_name(r->rep.status) : "no fit");
 	if (isfinite(r->rep.gap))
 		gp_table_set(t, C_GAP, "%.2f %%", 100 * r->rep.gap);
 	else
