@@ -212,7 +212,8 @@ int gp_sweep_point(const struct gp_sweep *sw, long k, const char *path,
 		gp_report_prices(r.sc, gp_run_plan_of(&r), &r.res, &gpus, &egress);
 		*out = (struct gp_metrics){ r.res.iteration_time, r.res.tokens_per_s, r.res.mfu,
 					    r.res.usd_per_iteration, r.res.wan_bytes, r.res.fits,
-					    gpus || egress };
+					    gpus || egress, "" };
+		gp_scenario_doubt(r.sc, out->doubt, sizeof out->doubt);
 	}
 	gp_run_free(&r);
 	free(sets);

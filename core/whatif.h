@@ -14,6 +14,7 @@ struct gp_metrics {
 	double iteration_time, tokens_per_s, mfu, usd_per_iteration, wan_bytes;
 	bool fits;
 	bool priced;   /* the cost has a price in it (gp_report_prices) */
+	char doubt[256];   /* gp_scenario_doubt's warning of the point, or "" */
 };
 
 /* Splits "PATH=v1,v2,..." on the commas outside (), {}, [] and quotes

@@ -406,6 +406,9 @@ for r in rows:
         usd_h = r['usd_gpu_per_iteration'] / r['iteration_time_s'] * 3600
         assert usd_h <= 10 * (1 + 1e-9), (r['engine'], usd_h)
 " 2>"$tmp/err"; then echo "ok $n - compare: every engine within the budget or says why not"; else echo "not ok $n - compare over the budget: $(tail -1 "$tmp/err")"; fi
+# A sweep warns of a bare latency per point, as sim does of a file.
+t "sweep: a bare latency is doubted per point" 0 "warning: samples/default.lua, point 1: links\\[ams-fra\\]\\.latency: 10 s: milliseconds written as seconds\\?" \
+	"$G" sweep samples/default.lua --set 'links[ams-fra].latency=10,ms(20)'
 # Too small a budget: the cheapest plan that fits is what the MILP finds
 # with a budget of it. Llama-3-8B needs two H100s (one does not hold its
 # state without ZeRO's replicas, which cost more): $4.00/h at $2 each;

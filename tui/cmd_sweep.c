@@ -237,6 +237,10 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 		gp_json_kbytes(&j, "wan_bytes_per_iteration", m.wan_bytes);
 		gp_json_kbool(&j, "fits", m.fits);
 		gp_json_kbool(&j, "prices_given", m.priced);
+		if (m.doubt[0]) {   /* what cli_load says of a file, per point */
+			gp_json_kstr(&j, "warning", m.doubt);
+			fprintf(stderr, "geoplan: warning: %s, point %ld: %s\n", a->file, k + 1, m.doubt);
+		}
 	} else {
 		gp_json_kstr(&j, "error", e.msg);
 	}
