@@ -49,8 +49,10 @@ struct gp_gantt {
  * previous phase); an optimizer step for the device's last compute task
  * and its last sync phase. A span's slack is how much later it could
  * end without the iteration ending later (a span nothing waits for, to
- * the iteration's end: for the transfers of a sync ring that did not
- * arrive last, an upper bound). The critical path runs back from the
+ * the iteration's end). The transfers of one ring step (a bucket's sync
+ * on link rows over the same interval) are one collective: what waits
+ * for the step waits for all of them though a span records one input,
+ * so each has the step's least slack. The critical path runs back from the
  * optimizer step with the least slack (ties: the one ending last) along
  * what held each span: its device's previous task if that ended as it
  * started, else what it waited for; every span on it has slack 0, so

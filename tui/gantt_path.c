@@ -76,14 +76,15 @@ static void relax(struct gp_gantt *g, int32_t x, double s, int32_t *nsucc,
  * predecessor, y.t0 - y.ready behind an input), which keeps a binding
  * chain at exactly 0. A span nothing waits for may slip to the
  * iteration's end. */
-static void slack_pass(struct gp_gantt *g, const int32_t *prev, int32_t *nsucc, int32_t *stack)
+static void slack_pass(struct gp_gantt *g, const int32_t *prev, int32_t *nsucc, int32_t *stack,
+		       const double *cap)
 {
 	const struct gp_result *r = g->r;
 	const struct gp_span *sp = r->spans;
 	int64_t n = r->nspans, top = 0;
 	for (int64_t i = 0; i < n; i++) {
 		nsucc[i] = 0;
-		g->slack[i] = in_graph(sp[i].kind) ? HUGE_VAL : NAN;
+		g->slack[i] = !in_graph(sp[i].kind) ? NAN : cap ? cap[i] : HUGE_VAL;
 	}
 	for (int32_t i = 0; i < n; i++) {
 		if (prev[i] >= 0)
@@ -106,6 +107,73 @@ static void slack_pass(struct gp_gantt *g, const int32_t *prev, int32_t *nsucc, 
 	for (int64_t i = 0; i < n; i++)
 		if (nsucc[i] > 0)  /* on a cycle: orders that cannot have run */
 			g->slack[i] = NAN;
+}
+
+struct step {
+	double t0, t1;
+	int32_t mb, i;
+};
+
+static int step_cmp(const void *a, const void *b)
+{
+	const struct step *x = a, *y = b;
+	if (x->mb != y->mb)
+		return x->mb < y->mb ? -1 : 1;
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return x->t1 < y->t1 ? -1 : x->t1 > y->t1;
+}
+
+/* The transfers of one ring step (a bucket's sync on several links over
+ * the same interval) are one collective: what waits for the step waits
+ * for all of them, though a span records one input. Each takes the
+ * least slack of its step; false when nothing changed. */
+static bool step_slack(struct gp_gantt *g, struct step *st)
+{
+	const struct gp_span *sp = g->r->spans;
+	double tol = 1e-12 * fmax(1, fabs(g->t_end));
+	int64_t n = 0;
+	for (int32_t i = 0; i < g->r->nspans; i++)
+		if (sp[i].kind == GP_SPAN_SYNC && sp[i].row >= g->r->ndevs && !isnan(g->slack[i]))
+			st[n++] = (struct step){ sp[i].t0, sp[i].t1, sp[i].mb, i };
+	qsort(st, (size_t)n, sizeof *st, step_cmp);
+	bool changed = false;
+	for (int64_t a = 0, b; a < n; a = b) {
+		double least = g->slack[st[a].i];
+		for (b = a + 1; b < n && st[b].mb == st[a].mb && fabs(st[b].t0 - st[a].t0) <= tol &&
+				fabs(st[b].t1 - st[a].t1) <= tol; b++)
+			least = fmin(least, g->slack[st[b].i]);
+		for (int64_t k = a; k < b; k++)
+			if (g->slack[st[k].i] > least) {
+				g->slack[st[k].i] = least;
+				changed = true;
+			}
+	}
+	return changed;
+}
+
+/* Slack with the ring steps bound together: the pass, each step at its
+ * least, the pass again from those caps, until they hold (a step's
+ * slack reaches what came before it; a few rounds). */
+static int slack_all(struct gp_gantt *g, const int32_t *prev, int32_t *nsucc, int32_t *stack)
+{
+	size_t n = (size_t)(g->r->nspans ? g->r->nspans : 1);
+	struct step *st = malloc(n * sizeof *st);
+	double *cap = malloc(n * sizeof *cap);
+	if (!st || !cap) {
+		free(st);
+		free(cap);
+		return -1;
+	}
+	slack_pass(g, prev, nsucc, stack, NULL);
+	for (int round = 0; round < 8 && step_slack(g, st); round++) {
+		for (int32_t i = 0; i < g->r->nspans; i++)
+			cap[i] = isnan(g->slack[i]) ? HUGE_VAL : g->slack[i];
+		slack_pass(g, prev, nsucc, stack, cap);
+	}
+	free(st);
+	free(cap);
+	return 0;
 }
 
 /* From the device's last span (its optimizer step) with the least
@@ -151,8 +219,8 @@ int gp_gantt_path(struct gp_gantt *g)
 	int rc = -1;
 	if (prev && nsucc && stack && last && g->slack) {
 		device_order(g, prev, last);
-		slack_pass(g, prev, nsucc, stack);
-		rc = crit_walk(g, prev, last, stack);
+		if (slack_all(g, prev, nsucc, stack) == 0)
+			rc = crit_walk(g, prev, last, stack);
 	}
 	free(prev);
 	free(nsucc);
