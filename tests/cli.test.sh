@@ -406,6 +406,26 @@ for r in rows:
         usd_h = r['usd_gpu_per_iteration'] / r['iteration_time_s'] * 3600
         assert usd_h <= 10 * (1 + 1e-9), (r['engine'], usd_h)
 " 2>"$tmp/err"; then echo "ok $n - compare: every engine within the budget or says why not"; else echo "not ok $n - compare over the budget: $(tail -1 "$tmp/err")"; fi
+# compare's gap is the row's plan's: P3's milp row is the polished plan
+# (the search's, outside the MILP's space), so its gap is to the bound
+# that holds for every plan (here the MILP's own bound, the work bound):
+# T (1 - gap) gives that bound back, where the MILP's own gap gave less.
+"$G" compare samples/p3.lua >"$tmp/cmp.txt" 2>&1
+"$G" plan samples/p3.lua >"$tmp/p3.txt" 2>&1
+n=$((n + 1))
+row=$(grep '^milp ' "$tmp/cmp.txt")
+b=$(unwrap <"$tmp/p3.txt" | sed -n 's/^solver .* bound \([0-9.]*\) ms, gap.*/\1/p')
+pol=$(unwrap <"$tmp/p3.txt" | grep -c 'polished by the search')
+g0=$(unwrap <"$tmp/p3.txt" | sed -n 's/^solver .* gap \([0-9.]*\) %.*/\1/p')
+if [ "$pol" -eq 0 ]; then b=nan; fi
+if python3 -c "
+f = '$row'.split()
+if '$b' == 'nan':   # not polished: the MILP's own plan and gap
+    assert f[9] == '$g0', (f[9], '$g0')
+    raise SystemExit(0)
+T, g, b = float(f[1]) * (1e-3 if f[2] == 'ms' else 1), float(f[9]) / 100, float('$b') * 1e-3
+assert abs(T * (1 - g) - b) <= 1e-4 * T + 3e-3 * b, (T, g, b, T * (1 - g))  # b to 3 digits
+" 2>"$tmp/err"; then echo "ok $n - compare: milp's gap is its row's plan's (P3)"; else echo "not ok $n - compare gap: [$row] bound [$b] $(tail -1 "$tmp/err")"; fi
 # A sweep warns of a bare latency per point, as sim does of a file.
 t "sweep: a bare latency is doubted per point" 0 "warning: samples/default.lua, point 1: links\\[ams-fra\\]\\.latency: 10 s: milliseconds written as seconds\\?" \
 	"$G" sweep samples/default.lua --set 'links[ams-fra].latency=10,ms(20)'
