@@ -237,10 +237,8 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 		gp_json_kbytes(&j, "wan_bytes_per_iteration", m.wan_bytes);
 		gp_json_kbool(&j, "fits", m.fits);
 		gp_json_kbool(&j, "prices_given", m.priced);
-		if (m.doubt[0]) {   /* what cli_load says of a file, per point */
+		if (m.doubt[0])   /* what cli_load says of a file, per point */
 			gp_json_kstr(&j, "warning", m.doubt);
-			fprintf(stderr, "geoplan: warning: %s, point %ld: %s\n", a->file, k + 1, m.doubt);
-		}
 	} else {
 		gp_json_kstr(&j, "error", e.msg);
 	}
@@ -265,6 +263,51 @@ static char *line_error(const char *line)
 	p += 10;
 	char *m = json_string(&p);
 	return m ? m : strdup("a message that does not read back");
+}
+
+/* The points' warnings, each told once with the first point and how
+ * many more have it. */
+struct warns {
+	int n;
+	char *msg[8];
+	long first[8], more[8];
+};
+
+static void warn_add(struct warns *w, const char *line, long k)
+{
+	const char *p = strstr(line, "\"warning\": \"");
+	if (!p)
+		return;
+	p += 12;
+	char *m = json_string(&p);
+	if (!m)
+		return;
+	for (int i = 0; i < w->n; i++)
+		if (!strcmp(w->msg[i], m)) {
+			w->more[i]++;
+			free(m);
+			return;
+		}
+	if (w->n == 8) {
+		free(m);
+		return;
+	}
+	w->msg[w->n] = m;
+	w->first[w->n] = k;
+	w->more[w->n++] = 0;
+}
+
+static void warn_print(struct warns *w, const char *file)
+{
+	for (int i = 0; i < w->n; i++) {
+		if (w->more[i])
+			fprintf(stderr, "geoplan: warning: %s, point %ld and %ld more: %s\n", file,
+				w->first[i] + 1, w->more[i], w->msg[i]);
+		else
+			fprintf(stderr, "geoplan: warning: %s, point %ld: %s\n", file, w->first[i] + 1,
+				w->msg[i]);
+		free(w->msg[i]);
+	}
 }
 
 /* The number after "key": in a result line; false when absent. */
@@ -494,6 +537,7 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 	long failed = 0, first = -1;
 	int rc = EXIT_OK;
 	bool foot_usd = false, foot_plan = false;
+	struct warns warns = { 0 };
 	for (long k = 0; k < sw->n && rc == EXIT_OK; k++) {
 		if (getline(&line, &cap, tmp[k % jobs]) < 0) {
 			rc = cli_error(EXIT_INPUT, "sweep: point %ld is missing", k + 1);
@@ -502,6 +546,7 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 		char *err = line_error(line);
 		if (err && failed++ == 0)
 			first = k;
+		warn_add(&warns, line, k);
 		if (a->jsonl)
 			fputs(line, stdout);
 		else
@@ -519,6 +564,7 @@ static int collect(const struct args *a, const struct gp_sweep *sw, int jobs, FI
 		printf("\nEach point simulates the file's plan as it is; --engine NAME plans each\n"
 		       "point anew.\n");
 	fflush(stdout);   /* the summary after the table, in a pipe too */
+	warn_print(&warns, a->file);
 	if (rc == EXIT_OK && failed)
 		rc = sw->n == 1 ? cli_error(EXIT_INPUT, "sweep: the one point failed")
 		     : failed == sw->n ? cli_error(EXIT_INPUT, "sweep: all %ld points failed", sw->n)
