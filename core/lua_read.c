@@ -38,6 +38,9 @@ void lh_describe(lua_State *L, int idx, char *buf, size_t n)
 	case LUA_TNUMBER:
 		if (lua_isinteger(L, idx))
 			snprintf(buf, n, "%lld", (long long)lua_tointeger(L, idx));
+		else if (lua_tonumber(L, idx) == floor(lua_tonumber(L, idx)) &&
+			 fabs(lua_tonumber(L, idx)) < 1e18)   /* 1e12: its digits */
+			snprintf(buf, n, "%.0f", lua_tonumber(L, idx));
 		else
 			snprintf(buf, n, "%.6g", lua_tonumber(L, idx));
 		break;
