@@ -63,7 +63,7 @@ static void test_work_limit(void **state)
 	assert_true(ta == tb);
 	assert_string_equal(a, b);
 	assert_non_null(strstr(na, "stopped by the work limit"));
-	assert_non_null(strstr(na, "| search stopped by the work limit;"));
+	assert_non_null(strstr(na, "splits (the search stopped by the work limit)"));
 	double tf = work_run(s, 1e12, b, sizeof b, nb, sizeof nb);
 	printf("# no work limit: estimate %.6f s\n", tf);
 	assert_null(strstr(nb, "stopped by"));
