@@ -18,11 +18,15 @@
 --      scores  4b*s^2*h           = 4*4096^2*4096     = 0.275e12
 --      MLP     2bs*h*f*g          = 2*4096*4096*11008*3 = 1.108e12
 --      layer total                                    = 1.933e12 FLOP
---    A stage holds 32 / 4 = 8 layers on tp = 2 GPUs, and a GH200 reaches
---    989 TFLOP/s x efficiency 0.5 = 494.5 TFLOP/s:
+--    A stage holds 32 / 4 = 8 layers on tp = 2 GPUs; at an efficiency of
+--    0.5 (this setting's first derivation) a GH200 reaches 989 TFLOP/s x
+--    0.5 = 494.5 TFLOP/s:
 --      T_F = 8 * 1.933e12 / 2 / 494.5e12 = 15.6 ms
 --    (compute only: TP all-reduces add a little; the last stage adds the
---    logits, 2bshV = 1.07e12 FLOP, i.e. +1.1 ms.)
+--    logits, 2bshV = 1.07e12 FLOP, i.e. +1.1 ms.) The catalog's GH200
+--    efficiency (H100's fit: `geoplan check` shows it) is higher, so
+--    geoplan's own T_F is shorter (sim's F column: about 14 ms) and the
+--    link below, fixed at 15.6 ms, is about 1.1 x T_F.
 --  * The link is the sweep's (1, 1) point: latency = 1 x T_F = 15.6 ms,
 --    and a bandwidth whose delay for one boundary message is also T_F.
 --    The message is the activation 2bsh = 2*4096*4096 = 33.55 MB, so
@@ -30,7 +34,7 @@
 --    Other sweep points: latency = ms(15.6 * x); bandwidth = Gbps(17.2 / x)
 --    (x = 0 is "no delay": latency = 0 and a very large bandwidth).
 --  * GH200 nodes of 4 (as in GH200 systems such as CSCS Alps); NVLink and
---    in-DC network left at the defaults; efficiency left at 0.5.
+--    in-DC network and efficiency left at the catalog's defaults.
 --  * recompute = "selective": keeps only the 34*s*b*h/t activations per
 --    layer, as FlashAttention-style kernels do (they never store the
 --    attention scores). Memory per GPU then has room for the extra

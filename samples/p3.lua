@@ -27,9 +27,10 @@
 --    A100-40 (b 1, TP 1: forward 2.79 ms, backward 5.91 ms): with
 --    efficiency 0.18 geoplan's cost model gives 2.77 ms and 5.54 ms (check
 --    with a one-layer-per-stage plan and geoplan sim --json). The model at
---    its A100 default, 0.88, fitted on larger Megatron runs, gives half
---    that: Sailor's small layers (h 1024, b 1) pay overheads the model
---    does not know. Delete the override to use the default.
+--    its A100 default (about 0.89, fitted on larger Megatron runs) gives
+--    under a quarter of that: Sailor's small layers (h 1024, b 1) pay
+--    overheads the model does not know. Delete the override to use the
+--    default.
 --  * GPU price: $3.00 per GPU hour, an assumption for illustration only.
 --
 -- Plan: pure data parallelism (PP1, TP1) in the four same-region zones,

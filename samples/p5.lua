@@ -39,14 +39,15 @@
 --    flow in geoplan may thus go faster than 1.12 Gbit/s, which DT-FM's
 --    emulation would not allow; this plan sends no single large flow
 --    across (see below).
---  * Efficiency left at the default 0.5; no prices (they only scale cost).
+--  * Efficiency left at the catalog's V100 default (A100's fit); no prices
+--    (they only scale cost).
 --  * DP sync: "auto", so `geoplan plan` chooses (DT-FM synchronised
 --    through its own parameter server / all-reduce). The plan below says
---    nothing and runs hierarchical: 3.22 s; with plan.sync = "flat" (one
---    ring per stage over all 8 replicas, site-unaware) it runs 2.66 s,
---    since the 5 Gbit/s NICs make the in-site phases of the hierarchical
---    all-reduce slow. `geoplan plan` (1F1B) picks flat as well: 2.8 s,
---    where this layout under 1F1B runs 2.91 s.
+--    nothing and runs hierarchical: about 2.65 s; with plan.sync = "flat"
+--    (one ring per stage over all 8 replicas, site-unaware) it runs about
+--    2.28 s, since the 5 Gbit/s NICs make the in-site phases of the
+--    hierarchical all-reduce slow. `geoplan plan` (1F1B) picks flat as
+--    well, at about 2.3 s, where this layout under 1F1B runs about 2.9 s.
 --
 -- Plan: every pipeline stays inside one site (4 per site) and data
 -- parallelism crosses the sites, so only gradients cross the WAN, once per
