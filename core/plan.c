@@ -327,6 +327,8 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 		rep->status = GP_MILP_ERROR;
 		rc = -1;
 	}
+	if (rc == 0)   /* one shape, one pipeline: "3 shapes, 15 stages" was 1 and 5 */
+		gp_plan_merge_shapes(out);
 	gp_plan_free(&w);
 	return rc;
 }

@@ -122,6 +122,39 @@ void gp_plan_free(struct gp_plan *p)
 	p->npipes = 0;
 }
 
+static bool same_shape(const struct gp_pipeline *a, const struct gp_pipeline *b)
+{
+	if (a->micro_batches != b->micro_batches || a->nstages != b->nstages)
+		return false;
+	for (int k = 0; k < a->nstages; k++) {
+		const struct gp_stage *x = &a->stages[k], *y = &b->stages[k];
+		if (x->dc != y->dc || x->pool != y->pool || x->tp != y->tp || x->first != y->first ||
+		    x->last != y->last || x->recompute != y->recompute ||
+		    x->recompute_set != y->recompute_set)
+			return false;
+	}
+	return true;
+}
+
+int gp_plan_merge_shapes(struct gp_plan *p)
+{
+	int n = 0, merged = 0;
+	for (int i = 0; i < p->npipes; i++) {
+		int j = 0;
+		while (j < n && !same_shape(&p->pipes[j], &p->pipes[i]))
+			j++;
+		if (j < n) {
+			p->pipes[j].replicas += p->pipes[i].replicas;
+			free(p->pipes[i].stages);
+			merged++;
+		} else {
+			p->pipes[n++] = p->pipes[i];
+		}
+	}
+	p->npipes = n;
+	return merged;
+}
+
 void gp_scenario_free(struct gp_scenario *s)
 {
 	if (!s)

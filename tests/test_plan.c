@@ -1,7 +1,8 @@
 /*
  * test_plan.c: the engine table and gp_plan_make: every engine, and the
  * polish, keeps the job's budget; a cancelled request stops every
- * engine; every engine reads the cost tables it is given.
+ * engine; every engine reads the cost tables it is given; pipelines of
+ * one shape are joined, and simulate the same.
  */
 #include "testutil.h"
 #include "costtab.h"
@@ -186,6 +187,83 @@ static void test_the_table(void **state)
 	assert_true(gp_engine_script() && (gp_engine_script()->flags & GP_ENGINE_SCRIPT));
 }
 
+static double sim_time(const struct gp_scenario *s, const struct gp_plan *p)
+{
+	struct gp_sim_opts so = { 0 };
+	struct gp_result r;
+	struct gp_err e = { "" };
+	if (gp_simulate(s, p, &so, &r, &e))
+		fail_msg("%s", e.msg);
+	double t = r.iteration_time;
+	gp_result_free(&r);
+	return t;
+}
+
+static struct gp_plan plan_copy(const struct gp_plan *p)
+{
+	struct gp_plan q = *p;
+	q.pipes = calloc((size_t)p->npipes, sizeof *q.pipes);
+	for (int i = 0; i < p->npipes; i++) {
+		q.pipes[i] = p->pipes[i];
+		q.pipes[i].stages = malloc(sizeof *q.pipes[i].stages * (size_t)p->pipes[i].nstages);
+		memcpy(q.pipes[i].stages, p->pipes[i].stages,
+		       sizeof *q.pipes[i].stages * (size_t)p->pipes[i].nstages);
+	}
+	return q;
+}
+
+/* A plan's pipelines of one shape are joined into one with their
+ * replicas summed, and it simulates the same: ams at 80 H100s and
+ * ams>fra at 50 Gbit/s gave the MILP's plan as three pipelines of the
+ * same five stages (2, 1 and 1 replicas). Also each pipeline of a file's
+ * plan split in two of the same shape, joined back. */
+static void test_shapes_joined(void **state)
+{
+	(void)state;
+	const char *sets[] = { "plan=nil", "dcs[ams].pools[1].count=80",
+			       "links[ams>fra].bandwidth=Gbps(50)" };
+	struct gp_scenario *s = load("samples/default.lua", sets, 3);
+	struct gp_plan_req rq = { .engine = gp_engine_find("milp"),
+				  .o = { .time_limit = 10, .polish = true, .schedule = GP_SCHED_1F1B } };
+	struct gp_plan p;
+	struct gp_plan_report rep;
+	struct gp_err e = { "" };
+	assert_int_equal(gp_plan_make(s, &rq, &p, &rep, &e), 0);
+	printf("# milp polished: %d pipeline(s)\n", p.npipes);
+	for (int i = 0; i < p.npipes; i++)
+		for (int j = i + 1; j < p.npipes; j++)
+			assert_false(p.pipes[i].nstages == p.pipes[j].nstages &&
+				     p.pipes[i].micro_batches == p.pipes[j].micro_batches &&
+				     !memcmp(p.pipes[i].stages, p.pipes[j].stages,
+					     sizeof *p.pipes[i].stages * (size_t)p.pipes[i].nstages));
+	gp_plan_free(&p);
+	gp_scenario_free(s);
+	/* P5's file plan, each pipeline of 4 replicas split into 2 + 2. */
+	s = load("samples/p5.lua", NULL, 0);
+	p = plan_copy(&s->plan);
+	int n = p.npipes, split = 0;
+	p.pipes = realloc(p.pipes, sizeof *p.pipes * (size_t)(2 * n));
+	for (int i = 0; i < n; i++)
+		if (p.pipes[i].replicas > 1) {
+			struct gp_pipeline *x = &p.pipes[i], *y = &p.pipes[p.npipes++];
+			*y = *x;
+			y->replicas = x->replicas / 2;
+			x->replicas -= y->replicas;
+			y->stages = malloc(sizeof *y->stages * (size_t)x->nstages);
+			memcpy(y->stages, x->stages, sizeof *y->stages * (size_t)x->nstages);
+			split++;
+		}
+	assert_true(split > 0);
+	double t_split = sim_time(s, &p);
+	assert_int_equal(gp_plan_merge_shapes(&p), split);
+	assert_int_equal(p.npipes, s->plan.npipes);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(p.pipes[i].replicas, s->plan.pipes[i].replicas);
+	assert_close(t_split, sim_time(s, &s->plan), 1e-9);
+	gp_plan_free(&p);
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_the_budget_binds),
 		cmocka_unit_test(test_a_cancelled_request_stops_every_engine),
 		cmocka_unit_test(test_every_engine_reads_the_tables),
+		cmocka_unit_test(test_shapes_joined),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
