@@ -287,6 +287,19 @@ t "sweep bad point" 1 "expected \{\"set\"" "$G" sweep samples/default.lua --poin
 t "sweep bad value is a row, and exit 1" 1 "^-4 +failed: .*expected a positive integer" "$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4'
 t "sweep bad jobs" 2 "-j: expected an integer in 1..256" "$G" sweep samples/default.lua --set 'job.seq=1,2' -j 0
 t "sensitivity ranks" 0 "pool ams/H100 \(16 GPUs\)" "$G" sensitivity samples/default.lua
+# sensitivity --json: the text's rows, each saving the base less its time.
+n=$((n + 1))
+if "$G" sensitivity samples/default.lua --json 2>/dev/null | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+base, rows = d['iteration_time_s'], d['rows']
+assert len(rows) == 8 and d['left_out'] == 0, d
+for r in rows:
+    assert abs(r['saved_s'] - (base - r['iteration_time_s'])) <= 1e-12 * base, r
+    assert abs(r['saved_fraction'] - r['saved_s'] / base) <= 1e-15, r
+assert rows[0]['what'] == 'pool ams/H100 (16 GPUs)' and rows[0]['made_better'] == 'compute x 1.1', rows[0]
+assert all(a['saved_s'] >= b['saved_s'] for a, b in zip(rows, rows[1:])), 'ranked'
+" 2>"$tmp/err"; then echo "ok $n - sensitivity --json: the ranked rows"; else echo "not ok $n - sensitivity --json: $(tail -1 "$tmp/err")"; fi
 # Absurd sizes get a message, not an attempt to allocate terabytes.
 cat >"$tmp/huge.lua" <<'LUA'
 return { dcs = { { name = "a", pools = { { gpu = "H100", count = 64 } } } },
@@ -377,7 +390,7 @@ n=$((n + 1))
 w=$( { "$G" --help; for c in tui check sim gantt plan compare sweep sensitivity shot run; do "$G" "$c" --help; done; } | awk 'length > 79')
 if [ -z "$w" ]; then echo "ok $n - --help lines fit in 80 columns"; else echo "not ok $n - --help lines over 79: $w"; fi
 t "sim refuses --engine" 2 "sim does not take --engine \(plan, sweep, sensitivity do\)" "$G" sim samples/default.lua --engine atlas
-t "sweep refuses --json" 2 "sweep does not take --json \(sim, plan, compare do\)" "$G" sweep samples/default.lua --json --set 'job.seq=1,2'
+t "sweep refuses --json" 2 "sweep does not take --json \(sim, plan, compare, sensitivity do\)" "$G" sweep samples/default.lua --json --set 'job.seq=1,2'
 t "plan refuses --csv" 2 "plan does not take --csv \(sim does\)" "$G" plan samples/default.lua --csv
 t "sim refuses -o" 2 "sim does not take -o \(gantt, calibrate, shot do\)" "$G" sim samples/default.lua -o x
 t "a switch takes no value" 2 "--json takes no value" "$G" sim samples/default.lua --json=1

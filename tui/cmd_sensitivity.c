@@ -2,13 +2,14 @@
  * cmd_sensitivity.c: geoplan sensitivity: which figure of which link or
  * pool, 10 % better on its own, shortens the iteration most
  * (core/whatif.h), as a table sized to its content, with what a
- * negative saving means.
+ * negative saving means, or as JSON.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "cli.h"
 #include "fmt.h"
+#include "json.h"
 #include "table.h"
 #include "whatif.h"
 
@@ -30,7 +31,7 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 		}
 		gp_table_set(&t, 2, "%s", gp_fmt_time(g[i].t, 4, a, sizeof a));
 		gp_table_set(&t, 3, "%s", gp_fmt_time(g[i].saved, 3, a, sizeof a));
-		gp_table_set(&t, 4, "%+.2f %%", 100 * g[i].saved / base + 0.0);
+		gp_table_set(&t, 4, "%.2f %%", 100 * g[i].saved / base + 0.0);
 		negative = negative || g[i].saved < 0;
 		zero = zero || fabs(g[i].saved) <= 1e-9 * base;
 	}
@@ -57,6 +58,32 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 	}
 }
 
+/* The same rows as JSON: a row that does not simulate has nulls. */
+static void json_knobs(const struct gp_run *r, double base, const struct gp_knob *g, int n,
+		       int left_out)
+{
+	struct gp_json j;
+	gp_json_init(&j, stdout);
+	gp_json_obj(&j, true);
+	gp_json_kstr(&j, "scenario", r->sc->name);
+	gp_json_knum(&j, "iteration_time_s", base);
+	gp_json_kint(&j, "left_out", left_out);
+	gp_json_key(&j, "rows");
+	gp_json_arr(&j, true);
+	for (int i = 0; i < n; i++) {
+		gp_json_obj(&j, false);
+		gp_json_kstr(&j, "what", g[i].what);
+		gp_json_kstr(&j, "made_better", g[i].knob);
+		gp_json_knum(&j, "iteration_time_s", g[i].t);
+		gp_json_knum(&j, "saved_s", isnan(g[i].t) ? NAN : g[i].saved);
+		gp_json_knum(&j, "saved_fraction", isnan(g[i].t) ? NAN : g[i].saved / base);
+		gp_json_end(&j);
+	}
+	gp_json_end(&j);
+	gp_json_end(&j);
+	putchar('\n');
+}
+
 static int run(const struct args *a)
 {
 	struct gp_run r;
@@ -79,7 +106,9 @@ static int run(const struct args *a)
 		if (gp_whatif_sensitivity(&r, &sim, &base, &g, &n, &left_out, &e))
 			rc = cli_error(EXIT_INPUT, "%s: %s", a->file, e.msg);
 	}
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK && a->json)
+		json_knobs(&r, base, g, n, left_out);
+	else if (rc == EXIT_OK)
 		print_knobs(&r, base, g, n, left_out);
 	free(g);
 	gp_run_free(&r);
@@ -89,7 +118,7 @@ static int run(const struct args *a)
 const struct cmd cmd_sensitivity = {
 	.name = "sensitivity",
 	.help = "which figure of a link or pool, 10 % better, helps most",
-	.opts = "set engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
+	.opts = "set json engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
 	.file = true,
 	.run = run,
 };
