@@ -329,7 +329,7 @@ static void test_nothing_fits(void **state)
 	struct gp_err e = { "" };
 	gp_plan_megatron(s, NULL, &p, &rep, &e);
 	assert_non_null(strstr(e.msg, "V100-16: 2 GPUs"));
-	assert_non_null(strstr(e.msg, "GPUs of 17 GB")); /* 16 GiB */
+	assert_non_null(strstr(e.msg, "GPUs of 16.0 GiB"));
 	gp_scenario_free(s);
 }
 

@@ -1,4 +1,4 @@
--- expect: --set name=os.getenv("USER"): attempt to index a nil value (global 'os')
+-- expect: --set name=os.getenv("USER"): 'os' is not available in geoplan's sandbox
 -- args: --set 'name=os.getenv("USER")'
 -- (was: accepted, the failing expression taken as the string 'os.getenv("USER")')
 return {

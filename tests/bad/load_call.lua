@@ -1,3 +1,3 @@
--- expect: attempt to call a nil value (global 'load')
+-- expect: 'load' is not available in geoplan's sandbox
 load("return 1")()
 return {}

@@ -1,3 +1,3 @@
--- expect: attempt to index a nil value (global 'os')
+-- expect: 'os' is not available in geoplan's sandbox
 os.execute("touch /tmp/geoplan-pwned")
 return {}

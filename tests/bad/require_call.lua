@@ -1,3 +1,3 @@
--- expect: attempt to call a nil value (global 'require')
+-- expect: 'require' is not available in geoplan's sandbox
 local x = require("os")
 return {}
