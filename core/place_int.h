@@ -217,6 +217,9 @@ struct pm {
 	int Sproof;                    /* the least Smax of the sets built (0: none) */
 	int nopt;
 	int probes, undecided, screened;
+	int barrier;                   /* options whose mix the DP sync's barrier made
+					* slower than the model, below the best: each
+					* bounded at its model T (place_search.c) */
 	int warm_used;                 /* probes GLPK took a warm solution in */
 	int rounded;                   /* probes the LP's point, rounded, settled */
 	double cost_lb;                /* cost phase: no plan left unscanned costs less */
@@ -292,6 +295,7 @@ int pm_link_classes(struct pm *m);
 void pm_enum_opts(struct pm *m);
 double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o);
 double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o);
+double pm_barrier_T(const struct pm *m, const struct pm_sol *sol);
 int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx);
 
 /* Both directions of DCs a-b at bandwidth >= bw, from the link matrix,

@@ -417,6 +417,11 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 			 m->o && m->o->work_limit > 0 ? "" : ", the time limit's");
 	else if (best->stopped)
 		snprintf(rep->note + l0, sizeof rep->note - l0, "; stopped by the time limit");
+	l0 = strlen(rep->note);
+	if (m->barrier)
+		snprintf(rep->note + l0, sizeof rep->note - l0,
+			 "; %d option%s mix%s slower under the DP sync's barrier than the model (bound: its model T)",
+			 m->barrier, m->barrier == 1 ? "'s" : "s'", m->barrier == 1 ? "" : "es");
 	if (warm) {
 		size_t l = strlen(rep->note);
 		if (m->warm_T < INF)
@@ -567,7 +572,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		rep->status = GP_MILP_NOSOL;
 		rc = gp_errf(e, "milp: the classes of the best option could not be rebuilt within the time limit; try a larger --time-limit");
 	} else if (rc == 0) {
-		rep->estimate_s = best.T;
+		rep->estimate_s = fmax(best.T, pm_barrier_T(&m, &sol));
 		rep->seconds = pm_now_s() - m.t0;
 		report_proof(&m, goal, &best, rep);
 		report_note(&m, &best, &sol, out->npipes, warm != NULL, rep);

@@ -367,6 +367,20 @@ static int time_option(struct pm *m, struct pm_run *r, int oi, int n, int d)
 		return -1;
 	if (rs == 2)
 		best->stopped = true;
+	/* The plan's own time: its pipelines' syncs wait for the latest
+	 * class holding their layers (pm_barrier_T). Above T, the option
+	 * may hold another mix in between, so below the best T only bounds
+	 * it. */
+	if (rs >= 1) {
+		double Tb = pm_barrier_T(m, &r->cur);
+		if (Tb > T * (1 + 1e-12)) {
+			if (T < best->T) {
+				bound_option(m, T);
+				m->barrier++;
+			}
+			T = Tb;
+		}
+	}
 	if (rs >= 1 && T < best->T) {
 		if (pm_take_incumbent(m, best, r->sol, &r->cur, T, oi, d))
 			return gp_errf(r->e, "out of memory");

@@ -473,3 +473,112 @@ int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 	}
 	return kept;
 }
+
+/* Stage i of a pipeline of class c whose stage 0 ends its last backward
+ * at F: its last backward's span [t0, t1] and layers first..top. */
+static void stage_span(const struct pm *m, const struct pm_class *c, int i, double F,
+		       double *t0, double *t1, int *first, int *top)
+{
+	const int *lay = m->lay + c->off;
+	const struct pm_kind *k = &m->k[c->kind[pm_seg_of(c, i, NULL)]];
+	int lo = 1;
+	for (int j = 0; j < i; j++)
+		lo += lay[j];
+	*first = lo;
+	*top = lo + lay[i] - 1;
+	*t1 = F - (i > 0 ? pm_class_off(m, c, i) : 0);
+	*t0 = *t1 - (lay[i] * k->bl + (i == c->S - 1 ? k->lb : 0));
+}
+
+/* Pipeline (c, mb)'s buckets' ready times folded into env[l], the
+ * latest any holder of layer l makes it (as pm_class_tail: a bucket per
+ * layer over the last backward, or one per stage at its end). */
+static void fold_ready(const struct pm *m, const struct pm_class *c, int mb, double *env)
+{
+	double F = pm_curve(m, c, mb);
+	for (int i = 0; i < c->S; i++) {
+		double t0, t1;
+		int lo, top;
+		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
+		int n = top - lo + 1;
+		for (int j = 1; j <= n; j++) {
+			double r = m->sc->job.sync_overlap ? t0 + (t1 - t0) * j / n : t1;
+			int l = top - j + 1;
+			env[l] = fmax(env[l], r);
+		}
+	}
+}
+
+/* The end of pipeline (c, mb) when each bucket's collective starts only
+ * once every holder of its layers made them (env): per stage its buckets
+ * served one after another from their envelope times (a bucket per
+ * layer and the worst ring's time, as pm_class_tail), the plan-wide WAN
+ * work W after the earliest bucket (r0), the optimizer; a class cut
+ * across DCs pays W on top (as pm_class_tail). */
+static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
+			  const struct pm_opt *o, const double *env, double r0, int dz)
+{
+	double F = pm_curve(m, c, mb), W = m->memo->W, end = F;
+	for (int i = 0; i < c->S; i++) {
+		double t0, t1;
+		int lo, top;
+		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
+		int n = top - lo + 1, nb = m->sc->job.sync_overlap ? n : 1;
+		const struct pm_stagev *v = stage_values(m, o, c->kind[pm_seg_of(c, i, NULL)], n,
+							 i == 0, i == c->S - 1, nb, dz);
+		double fin = -INF;   /* the channel is free from the start */
+		for (int j = 1; j <= nb; j++) {
+			double r = 0;
+			for (int l = nb == 1 ? lo : top - j + 1; l <= (nb == 1 ? top : top - j + 1); l++)
+				r = fmax(r, env[l]);
+			fin = fmax(fin, r) + v->tau;
+		}
+		if (W > 0)
+			fin = fmax(fin, r0 + nb * v->loc + W);
+		end = fmax(end, fin + v->opt);
+	}
+	return end + (W > 0 && c->la >= 0 ? W : 0);
+}
+
+/* The estimate of plan sol (a covering option's) under the DP sync's
+ * real semantics: a bucket's collective starts once every participant
+ * has produced it, so a pipeline's sync waits for the latest class
+ * holding the same layers. Equals max over its pipelines of
+ * t_c(mb) + E_c when they all make each layer at the same time; never
+ * less. -INF for one replica or a uniform option (one class). */
+double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
+{
+	if (sol->opt < 0 || sol->opt >= m->nopt || !sol->y || !sol->x)
+		return -INF;
+	const struct pm_opt *o = &m->opt[sol->opt];
+	if (o->one || o->uni || m->lower)
+		return -INF;
+	double *env = gp_xcalloc((size_t)m->L + 2, sizeof *env);
+	if (!env)
+		return -INF;
+	for (int l = 0; l <= m->L + 1; l++)
+		env[l] = -INF;
+	for (int i = 0; i < m->nc; i++) {
+		int y = sol->y[i], x = sol->x[i];
+		if (y < 1 || x < 1)
+			continue;
+		fold_ready(m, &m->c[i], (x + y - 1) / y, env);
+		if (x % y && x / y >= 1)
+			fold_ready(m, &m->c[i], x / y, env);
+	}
+	double r0 = INF, T = -INF;
+	for (int l = 1; l <= m->L; l++)
+		r0 = fmin(r0, env[l]);
+	int dz = m->sc->job.zero && o->d > 1 ? o->d : 1;
+	for (int i = 0; i < m->nc; i++) {
+		int y = sol->y[i], x = sol->x[i];
+		if (y < 1 || x < 1)
+			continue;
+		pm_class_tail(m, &m->c[i], o);   /* the memo, for o */
+		T = fmax(T, barrier_end(m, &m->c[i], (x + y - 1) / y, o, env, r0, dz));
+		if (x % y && x / y >= 1)
+			T = fmax(T, barrier_end(m, &m->c[i], x / y, o, env, r0, dz));
+	}
+	free(env);
+	return T;
+}

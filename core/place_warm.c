@@ -198,6 +198,9 @@ int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best
 			took = -1;
 			break;
 		}
+		/* Its time under the DP sync's barrier (as the search's). */
+		if (r == 1)
+			T = fmax(T, pm_barrier_T(m, &cur));
 		if (r == 1 && pm_take_incumbent(m, best, sol, &cur, T, oi, s->job.zero ? o->d : 1) == 0) {
 			best->lo = -INF;
 			took++;

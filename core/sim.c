@@ -97,6 +97,7 @@ struct bucket {
 	int32_t run;         /* its layers' DP group: the device's run */
 	int32_t src;         /* recording: the gradient task that made it ready */
 	double l0[2], l1[2]; /* its local phases, start and end (0, 0: none) */
+	int la, lb;          /* the layers it holds (1-based): its collective's slots */
 };
 
 struct xfer {
@@ -505,8 +506,46 @@ static void on_free(struct sim *s, int di)
 
 /* --- DP sync and the optimizer ------------------------------------- */
 
-static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes, int run)
+/* Bucket b of device di is produced: each of its layers' slots counts
+ * it; a slot that has every participant wakes their sync channels. */
+static void slot_produce(struct sim *s, const struct bucket *b)
 {
+	for (int l = b->la; l <= b->lb; l++) {
+		struct sim_slot *x = &s->slot[l];
+		x->have++;
+		if (x->have == 1 || b->ready > x->ready) {
+			x->ready = b->ready;
+			x->src = b->src;
+		}
+		if (x->have != x->need)
+			continue;
+		for (int i = s->part_off[l]; i < s->part_off[l + 1]; i++)
+			sync_kick(s, s->part[i]);
+	}
+}
+
+/* When bucket b's collective may start: every participant has produced
+ * each of its layers (SIM_INF: not yet); *src the task that did last. */
+static double slot_ready(const struct sim *s, const struct bucket *b, int32_t *src)
+{
+	double r = b->ready;
+	*src = b->src;
+	for (int l = b->la; l <= b->lb; l++) {
+		const struct sim_slot *x = &s->slot[l];
+		if (x->have < x->need)
+			return SIM_INF;
+		if (x->ready > r) {
+			r = x->ready;
+			*src = x->src;
+		}
+	}
+	return r;
+}
+
+static int add_bucket(struct sim *s, int di, double ready, double bytes, int run,
+		      int la, int lb)
+{
+	struct dev *d = &s->d[di];
 	if (d->nbk == d->capbk) {
 		int nc = d->capbk ? d->capbk * 2 : 16;
 		struct bucket *nb = realloc(d->bk, (size_t)nc * sizeof *nb);
@@ -522,8 +561,9 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes, 
 	struct gp_sync_q q = { .bytes = bytes * s->g[d->g].R / d->D, .replicas = d->D,
 			       .dcs = d->runs[run].k, .mode = s->mode,
 			       .every = s->sc->job.sync_every };
-	d->bk[d->nbk++] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q),
-					   run, d->span, { 0, 0 }, { 0, 0 } };
+	d->bk[d->nbk] = (struct bucket){ ready, bytes / st->tp, gp_dp_sync_wan_bytes(&q),
+					 run, d->span, { 0, 0 }, { 0, 0 }, la, lb };
+	slot_produce(s, &d->bk[d->nbk++]);
 	return 0;
 }
 
@@ -533,7 +573,8 @@ static int add_bucket(struct sim *s, struct dev *d, double ready, double bytes, 
  * one bucket per group once all its chunks are done. A bucket holds at
  * least max(40M, 1M x D) parameters of the GPU's shard, Megatron-Core's
  * default (DistributedDataParallelConfig.bucket_size), so the rings'
- * latency does not grow with D. */
+ * latency does not grow with D. A bucket's collective starts once every
+ * device holding its layers has made them (slot_ready). */
 static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 {
 	struct dev *d = &s->d[di];
@@ -546,7 +587,8 @@ static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 	d->chunks_total++;
 	if (!s->sc->job.sync_overlap) {
 		for (int u = d->nruns - 1; d->chunks_total == gr->v && u >= 0; u--)
-			add_bucket(s, d, t1, per_layer * (d->runs[u].last - d->runs[u].first + 1), u);
+			add_bucket(s, di, t1, per_layer * (d->runs[u].last - d->runs[u].first + 1), u,
+				   d->runs[u].first, d->runs[u].last);
 		return;
 	}
 	double shard = per_layer / s->sc->job.precision_bytes / st->tp;
@@ -559,8 +601,8 @@ static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 		int b = d->runs[u].last < hi ? d->runs[u].last : hi;
 		for (int top = b; top >= a; top -= g) {
 			int bot = top - g + 1 > a ? top - g + 1 : a;
-			add_bucket(s, d, t0 + (t1 - t0) * (hi - bot + 1) / n,
-				   per_layer * (top - bot + 1), u);
+			add_bucket(s, di, t0 + (t1 - t0) * (hi - bot + 1) / n,
+				   per_layer * (top - bot + 1), u, bot, top);
 		}
 	}
 	sync_kick(s, di);
@@ -627,17 +669,23 @@ static void sync_kick(struct sim *s, int di)
 		return;
 	}
 	struct bucket *b = &d->bk[d->bk_next];
-	if (b->ready > s->now) {
+	/* A collective starts once every participant has produced the
+	 * bucket (the slowest replica holds everyone up). */
+	int32_t src;
+	double ready = slot_ready(s, b, &src);
+	if (ready == SIM_INF)
+		return;   /* slot_produce kicks again */
+	if (ready > s->now) {
 		d->kick_pending = true;
-		push(s, b->ready, EV_KICK, di, 0);
+		push(s, ready, EV_KICK, di, 0);
 		return;
 	}
 	d->sync_busy = true;
 	d->phase = 0;
 	/* The channel waited for this bucket, or for its previous phase. */
-	if (d->sync_dep < 0 || d->sync_ready < b->ready) {
-		d->sync_dep = b->src;
-		d->sync_ready = b->ready;
+	if (d->sync_dep < 0 || d->sync_ready < ready) {
+		d->sync_dep = src;
+		d->sync_ready = ready;
 	}
 	const struct sync_run *u = &d->runs[b->run];
 	double t;

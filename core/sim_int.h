@@ -89,6 +89,14 @@ struct lnk {
 	double bytes, sync_bytes, busy;
 };
 
+/* A layer's gradient collective: the devices holding the layer (need)
+ * and how many have produced it, the latest when and by which task. */
+struct sim_slot {
+	int need, have;
+	double ready;
+	int32_t src;
+};
+
 /* One run of gp_simulate. */
 struct sim {
 	const struct gp_scenario *sc;
@@ -110,6 +118,9 @@ struct sim {
 	int32_t *fq;         /* per pipeline flow (sim.c): its waiting transfers */
 	int64_t *fqbase;     /* per group: its first flow */
 	struct heap q;
+	struct sim_slot *slot;      /* per layer 1..L (sim_setup) */
+	int *part, *part_off;       /* devices holding layer l: part[part_off[l] ..
+				     * part_off[l + 1]) */
 	struct gp_span *spans;
 	int64_t nspans, capspans;
 	double now;

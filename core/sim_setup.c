@@ -388,6 +388,38 @@ static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
 	return dp_group(s, d, D) ? -1 : 0;
 }
 
+/* The slots of the layers' collectives and their participants: every
+ * device that syncs (D > 1) and holds the layer. */
+static int setup_slots(struct sim *s)
+{
+	const struct gp_plan *p = s->plan;
+	int L = s->sc->model.layers;
+	s->slot = gp_xcalloc((size_t)L + 2, sizeof *s->slot);
+	s->part_off = gp_xcalloc((size_t)L + 3, sizeof *s->part_off);
+	if (!s->slot || !s->part_off)
+		return gp_errf(s->e, "out of memory");
+	for (int i = 0; i < s->nd; i++) {
+		const struct gp_stage *x = &p->pipes[s->d[i].g].stages[s->d[i].s];
+		for (int l = x->first; s->d[i].D > 1 && l <= x->last; l++)
+			s->slot[l].need++;
+	}
+	for (int l = 1; l <= L + 1; l++)
+		s->part_off[l + 1] = s->part_off[l] + s->slot[l].need;
+	s->part = gp_xcalloc((size_t)s->part_off[L + 2] + 1, sizeof *s->part);
+	if (!s->part)
+		return gp_errf(s->e, "out of memory");
+	int *at = gp_xcalloc((size_t)L + 2, sizeof *at);
+	if (!at)
+		return gp_errf(s->e, "out of memory");
+	for (int i = 0; i < s->nd; i++) {
+		const struct gp_stage *x = &p->pipes[s->d[i].g].stages[s->d[i].s];
+		for (int l = x->first; s->d[i].D > 1 && l <= x->last; l++)
+			s->part[s->part_off[l] + at[l]++] = i;
+	}
+	free(at);
+	return 0;
+}
+
 int sim_setup(struct sim *s, struct gp_result *r)
 {
 	const struct gp_plan *p = s->plan;
@@ -408,7 +440,7 @@ int sim_setup(struct sim *s, struct gp_result *r)
 	}
 	free(s->lcnt);
 	s->lcnt = NULL;
-	return 0;
+	return setup_slots(s);
 }
 
 /* --- metrics ---------------------------------------------------------- */
@@ -487,4 +519,7 @@ void sim_free(struct sim *s)
 	free(s->x);
 	free(s->xfree);
 	free(s->q.v);
+	free(s->slot);
+	free(s->part);
+	free(s->part_off);
 }

@@ -3,7 +3,8 @@
  * winning plans of randbench's family were outside them (issue 14): a
  * levelled layer split, a WAN link's messages queued in the 1F1B walk as
  * in the simulator, chains through two pools of one DC, a buffer stage
- * beside a WAN link (the window split). Each case holds
+ * beside a WAN link (the window split), a mix of classes under the DP
+ * sync's barrier. Each case holds
  * a plan the MILP's proof used to be beaten by, or an estimate that was
  * off; test_place_milp.c has the rest of the engine's checks.
  */
@@ -268,6 +269,45 @@ static void test_split_chain(void **state)
 	gp_scenario_free(s);
 }
 
+/* DP sync is a collective: a layer's all-reduce starts once every
+ * replica holding it has made it (sim.c). Randbench case 6 (GPT-3-XL on
+ * 48 H100 and 40 L40S of one DC): the MILP mixed 12 one-stage replicas
+ * with four-stage ones, estimating 99.9 ms as if each synced from its
+ * own backward; under the barrier the one-stage replicas' buckets wait
+ * for the four-stage ones' last backwards, 140 ms (that plan here, the
+ * file's). Its estimate of a mix now follows the latest holder of each
+ * layer (pm_barrier_T): its own plan is within 3 % of its simulation
+ * and faster than that mix. */
+static void test_sync_barrier_mix(void **state)
+{
+	(void)state;
+	const char *st4 =
+		" { dc = 'a', gpu = 'L40S', tp = 2, layers = { 1, 1 } },"
+		" { dc = 'a', gpu = 'H100', tp = 4, layers = { 2, 9 } },"
+		" { dc = 'a', gpu = 'H100', tp = 4, layers = { 10, 17 } },"
+		" { dc = 'a', gpu = 'H100', tp = 4, layers = { 18, 24 } } } },";
+	char src[2048];
+	snprintf(src, sizeof src,
+		 "return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 48, per_node = 8 },"
+		 " { gpu = 'L40S', count = 40, per_node = 8 } } } },"
+		 " model = 'GPT-3-XL', job = { seq = 4096, global_batch = 32, micro_batch = 1, zero = 0, recompute = 'none' },"
+		 " plan = { pipelines = {"
+		 " { micro_batches = 1, replicas = 12, stages = { { dc = 'a', gpu = 'H100', tp = 1, layers = { 1, 24 } } } },"
+		 " { micro_batches = 7, replicas = 2, stages = {%s"
+		 " { micro_batches = 6, replicas = 1, stages = {%s } } }", st4, st4);
+	struct gp_scenario *s = scen(src);
+	double mix = simulate(s, &s->plan);
+	struct gp_plan p;
+	struct gp_plan_report r;
+	double t = milp_plan(s, &p, &r);
+	printf("# barrier: milp %.4f s (estimate %.4f s, %d pipelines), the mix %.4f s\n",
+	       t, r.estimate_s, p.npipes, mix);
+	assert_true(fabs(r.estimate_s - t) <= 0.03 * t);
+	assert_true(t < mix * 0.9);
+	gp_plan_free(&p);
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_chain_pools),
 		cmocka_unit_test(test_split_buffer),
 		cmocka_unit_test(test_split_chain),
+		cmocka_unit_test(test_sync_barrier_mix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

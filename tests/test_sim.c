@@ -469,6 +469,44 @@ static void test_span_deps(void **state)
 		}
 }
 
+/* DP sync is a collective: a bucket's all-reduce across DCs starts only
+ * once every replica has produced it. Two one-stage pipelines, one layer,
+ * in DCs a and b, with 1 and 3 micro-batches (F = 1, B + W = 2): their
+ * gradients are ready at 3 and 9. Hierarchical sync over 2 DCs, one
+ * replica each: no local phase; each sends its share (X seconds alone on
+ * a link direction) on both ring edges, then waits 2 latencies. Both
+ * start at 9 and share each direction: T = 9 + 2 X + 2 lat (without the
+ * barrier, 9 + X + 2 lat: the early one's share had the link to itself),
+ * and the early replica ends no sooner than the late one. */
+static void test_sync_barrier(void **state)
+{
+	(void)state;
+	const char *fmt =
+		"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 8 } } },"
+		"                 { name = 'b', pools = { { gpu = 'H100', count = 8 } } } },"
+		" links = { { 'a', 'b', bandwidth = %.17g, latency = 0.5 } },"
+		" model = { layers = 1, hidden = 1024, heads = 16, vocab = 1000 },"
+		" job = { seq = 1024, global_batch = 4, sync = { mode = 'hierarchical' } },"
+		" plan = { schedule = '1f1b', pipelines = {"
+		"   { micro_batches = 1, stages = { { dc = 'a', layers = { 1, 1 } } } },"
+		"   { micro_batches = 3, stages = { { dc = 'b', layers = { 1, 1 } } } } } } }";
+	struct gp_scenario *s = scen(fmt, 1e9);
+	/* The stage's gradients (its layer, the embedding and the output
+	 * layer), half of them each replica's share of the 2-DC ring. */
+	double grad = (gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
+		      s->job.precision_bytes;
+	struct gp_sync_q q = { .bytes = grad / 2, .replicas = 2, .dcs = 2,
+			       .mode = GP_SYNC_HIER, .every = 1 };
+	double wan = gp_dp_sync_wan_bytes(&q);
+	gp_scenario_free(s);
+	s = scen(fmt, wan);   /* X = 1 */
+	struct gp_result r = run(s);
+	assert_close(r.iteration_time, 9 + 2 + 2 * 0.5, 1e-9);
+	assert_close(r.devs[0].end, r.devs[1].end, 1e-9);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_xdc_greedy_memory),
 		cmocka_unit_test(test_span_deps),
 		cmocka_unit_test(test_sync_by_layer),
+		cmocka_unit_test(test_sync_barrier),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
