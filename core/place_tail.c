@@ -224,7 +224,8 @@ static double ring_lat(const struct pm *m, const struct pm_opt *o)
 	return m->lower ? m->wan_lat_min : o->wlat;
 }
 
-/* Worst one-bucket sync time over ring sizes 2..pmax (see the header);
+/* Worst one-bucket sync time over ring sizes 2..pmax (see the header),
+ * from d where the ring holds every replica (one DC, or flat sync);
  * m->lower: the least over the ring sizes a plan of the option may have
  * (a DC's ring in hierarchical sync from 1, else from d), with the DCs
  * at 2 and the fastest link's bandwidth and latency. */
@@ -233,7 +234,7 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 {
 	const struct gp_job *j = &m->sc->job;
 	bool hier = o->K >= 2 && o->mode == GP_SYNC_HIER;
-	int lo = !m->lower ? 2 : hier ? 1 : o->d > 2 ? o->d : 2;
+	int lo = hier ? (m->lower ? 1 : 2) : o->d > 2 ? o->d : 2;
 	double best = m->lower ? INFINITY : 0;
 	for (int p = lo < pmax ? lo : pmax; p <= pmax; p++) {
 		if (!m->lower && p > k->p->per_node / k->tp + 1 && p < pmax)
@@ -338,6 +339,23 @@ static long most_gpus(const struct pm *m, const struct pm_opt *o)
 	return sum;
 }
 
+/* Layers per bucket of a stage of kind k with n layers (first, last:
+ * the ends, which hold the embedding) as sim.c's add_buckets makes
+ * them: whole layers of at least max(40M, 1M x D) parameters of a GPU's
+ * shard, D the option's least replicas (the bound's relaxation keeps a
+ * bucket per layer); all n without overlap. */
+static int bucket_layers(const struct pm *m, const struct pm_kind *k, int n, bool first,
+			 bool last, int D)
+{
+	if (!m->sc->job.sync_overlap)
+		return n;
+	if (m->lower)
+		return 1;
+	double params = n * m->Lp + (first ? m->Ep : 0) + (last ? m->Ep : 0);
+	double shard = params / n / k->tp, want = fmax(40e6, 1e6 * D);
+	return shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
+}
+
 /* E_c of class c under option o (see the header). */
 double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
 {
@@ -380,7 +398,7 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 		bool last = i == c->S - 1;
 		int n = lay[i];
 		double b = n * k->bl + (last ? k->lb : 0);
-		int nb = s->job.sync_overlap ? n : 1;
+		int g = bucket_layers(m, k, n, i == 0, last, o->d), nb = (n + g - 1) / g;
 		const struct pm_stagev *v = stage_values(m, o, kd[i], n, i == 0, last, nb, dz);
 		double exposed = 0;
 		if (!o->one) {
@@ -491,19 +509,22 @@ static void stage_span(const struct pm *m, const struct pm_class *c, int i, doub
 }
 
 /* Pipeline (c, mb)'s buckets' ready times folded into env[l], the
- * latest any holder of layer l makes it (as pm_class_tail: a bucket per
- * layer over the last backward, or one per stage at its end). */
-static void fold_ready(const struct pm *m, const struct pm_class *c, int mb, double *env)
+ * latest any holder of layer l makes it (buckets as pm_class_tail's,
+ * each ready with its lowest layer over the last backward). */
+static void fold_ready(const struct pm *m, const struct pm_class *c, int mb,
+		       const struct pm_opt *o, double *env)
 {
 	double F = pm_curve(m, c, mb);
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
 		int lo, top;
 		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
-		int n = top - lo + 1;
-		for (int j = 1; j <= n; j++) {
-			double r = m->sc->job.sync_overlap ? t0 + (t1 - t0) * j / n : t1;
-			int l = top - j + 1;
+		int n = top - lo + 1, g = bucket_layers(m, &m->k[c->kind[pm_seg_of(c, i, NULL)]], n,
+							  i == 0, i == c->S - 1, o->d);
+		/* Layer l is made with its bucket's lowest layer. */
+		for (int l = top; l >= lo; l--) {
+			int bot = top - ((top - l) / g + 1) * g + 1;
+			double r = t0 + (t1 - t0) * (top - (bot > lo ? bot : lo) + 1) / n;
 			env[l] = fmax(env[l], r);
 		}
 	}
@@ -511,8 +532,8 @@ static void fold_ready(const struct pm *m, const struct pm_class *c, int mb, dou
 
 /* The end of pipeline (c, mb) when each bucket's collective starts only
  * once every holder of its layers made them (env): per stage its buckets
- * served one after another from their envelope times (a bucket per
- * layer and the worst ring's time, as pm_class_tail), the plan-wide WAN
+ * served one after another from their envelope times (buckets and the
+ * worst ring's time as pm_class_tail's), the plan-wide WAN
  * work W after the earliest bucket (r0), the optimizer; a class cut
  * across DCs pays W on top (as pm_class_tail). */
 static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
@@ -523,13 +544,14 @@ static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 		double t0, t1;
 		int lo, top;
 		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
-		int n = top - lo + 1, nb = m->sc->job.sync_overlap ? n : 1;
-		const struct pm_stagev *v = stage_values(m, o, c->kind[pm_seg_of(c, i, NULL)], n,
-							 i == 0, i == c->S - 1, nb, dz);
+		int kd = c->kind[pm_seg_of(c, i, NULL)], n = top - lo + 1;
+		int g = bucket_layers(m, &m->k[kd], n, i == 0, i == c->S - 1, o->d);
+		int nb = (n + g - 1) / g;
+		const struct pm_stagev *v = stage_values(m, o, kd, n, i == 0, i == c->S - 1, nb, dz);
 		double fin = -INF;   /* the channel is free from the start */
-		for (int j = 1; j <= nb; j++) {
+		for (int hi = top; hi >= lo; hi -= g) {
 			double r = 0;
-			for (int l = nb == 1 ? lo : top - j + 1; l <= (nb == 1 ? top : top - j + 1); l++)
+			for (int l = hi - g + 1 > lo ? hi - g + 1 : lo; l <= hi; l++)
 				r = fmax(r, env[l]);
 			fin = fmax(fin, r) + v->tau;
 		}
@@ -562,9 +584,9 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 		int y = sol->y[i], x = sol->x[i];
 		if (y < 1 || x < 1)
 			continue;
-		fold_ready(m, &m->c[i], (x + y - 1) / y, env);
+		fold_ready(m, &m->c[i], (x + y - 1) / y, o, env);
 		if (x % y && x / y >= 1)
-			fold_ready(m, &m->c[i], x / y, env);
+			fold_ready(m, &m->c[i], x / y, o, env);
 	}
 	double r0 = INF, T = -INF;
 	for (int l = 1; l <= m->L; l++)
