@@ -295,7 +295,7 @@ static void test_sync_barrier_mix(void **state)
 		 " { micro_batches = 1, replicas = 12, stages = { { dc = 'a', gpu = 'H100', tp = 1, layers = { 1, 24 } } } },"
 		 " { micro_batches = 7, replicas = 2, stages = {%s"
 		 " { micro_batches = 6, replicas = 1, stages = {%s } } }", st4, st4);
-	struct gp_scenario *s = scen(src);
+	struct gp_scenario *s = scen("%s", src);
 	double mix = simulate(s, &s->plan);
 	struct gp_plan p;
 	struct gp_plan_report r;
