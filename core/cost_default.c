@@ -41,6 +41,12 @@
  *                    Communication with Dependent Computation", ASPLOS '23).
  *  FP8_EFF           the fraction of the FP8 peak FP8 GEMMs reach against
  *                    the 16-bit GEMMs' fraction of theirs.
+ *  K_FP8             bytes per element of a GEMM input Transformer Engine
+ *                    casts to FP8 (its cast-transpose kernel reads the
+ *                    16-bit tensor and writes it and its transpose in one
+ *                    byte each: 4 by count, set, not fitted). Against the
+ *                    GEMM it feeds this is 1/h of the work, which is why FP8
+ *                    gains less on small models than on large ones.
  *  CE_BYTES          bytes per logit a pass of the fused cross-entropy moves.
  *  ETA_NVLINK        NCCL's bus bandwidth over NVSwitch against the nominal
  *                    per-direction NVLink figure: set to what nccl-tests'
@@ -79,7 +85,8 @@
 #define FLASH_EFF 0.70189
 #define FLASH_BWD 3.4506
 #define TP_OV 0.023789
-#define FP8_EFF 0.76576
+#define FP8_EFF 0.80704
+#define K_FP8 4
 #define CE_BYTES 2.4732
 #define ETA_NVLINK 0.77
 #define ETA_NET 0.95
@@ -95,7 +102,7 @@ const struct gp_default_k *gp_default_constants(void)
 	static const struct gp_default_k k = {
 		.gemm_x0 = GEMM_X0, .gemm_y0 = GEMM_Y0, .k_rep = K_REP, .k_att = K_ATT,
 		.k_bwd = K_BWD, .flash_eff = FLASH_EFF, .flash_bwd = FLASH_BWD, .tp_ov = TP_OV,
-		.fp8_eff = FP8_EFF, .ce_bytes = CE_BYTES, .eta_nvlink = ETA_NVLINK,
+		.fp8_eff = FP8_EFF, .k_fp8 = K_FP8, .ce_bytes = CE_BYTES, .eta_nvlink = ETA_NVLINK,
 		.eta_net = ETA_NET, .ring_step = RING_STEP, .opt_bytes = OPT_BYTES,
 		.reserve = RESERVE, .frag = FRAG, .dp_cont = DP_CONT, .jitter = JITTER,
 	};
@@ -211,6 +218,20 @@ static void attention_core(const struct gp_default_k *k, const struct gp_layer_q
 	o->core_b = 2 * gemm + k->k_bwd * mem;
 }
 
+/* FP8's casts (Transformer Engine, Micikevicius et al., "FP8 Formats for
+ * Deep Learning", 2022): every FP8 GEMM's input is quantised first, at
+ * HBM speed: the QKV and first MLP GEMMs' inputs (b s h, split over the
+ * ranks with sequence parallelism: the shard is cast before it is
+ * gathered), the output projection's (b s h / t) and the second MLP
+ * GEMM's (b s f / t). The backward's casts of the output gradients come
+ * with the memory-bound work's K_BWD. */
+static double fp8_cast(const struct gp_default_k *k, const struct gp_layer_q *q, double rep)
+{
+	const struct gp_model *m = &q->sc->model;
+	double b = q->sc->job.micro_batch, s = q->sc->job.seq, h = m->hidden, t = q->tp;
+	return k->k_fp8 * b * s * (2 * h / rep + h / t + m->ffn / t) / q->gpu->hbm_bw;
+}
+
 static void block_parts(const struct gp_default_k *k, const struct gp_layer_q *q,
 			struct blk *o)
 {
@@ -224,6 +245,8 @@ static void block_parts(const struct gp_default_k *k, const struct gp_layer_q *q
 	attention_core(k, q, o);
 	double rep = j->sequence_parallel ? t : 1;
 	o->mem_f = (k->k_rep * b * s * h / rep + 2 * g * b * s * m->ffn / t) / q->gpu->hbm_bw;
+	if (j->precision == GP_PREC_FP8 && q->gpu->fp8_flops > 0)
+		o->mem_f += fp8_cast(k, q, rep);
 	o->comm = tp_comm(k, q, 2 * b * s * h);
 }
 

@@ -104,6 +104,10 @@ local function compute(l, gpu, ctx)
   local core_f, core_b = attention_core(l, gpu, ctx)
   local rep = l.sequence_parallel and t or 1
   local mem_f = (k.k_rep * b * s * h / rep + 2 * g * b * s * l.ffn / t) / gpu.hbm_bandwidth
+  -- FP8: every GEMM input cast to one byte (and transposed) first.
+  if l.precision == "fp8" and gpu.fp8_tflops > 0 then
+    mem_f = mem_f + k.k_fp8 * b * s * (2 * h / rep + h / t + l.ffn / t) / gpu.hbm_bandwidth
+  end
   local comm = tp_comm(ctx, 2 * b * s * h)
   local f = gemm + core_f + mem_f + tp_exposed(l, comm, gemm, wcol, false)
   local re = 0

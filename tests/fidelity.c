@@ -129,7 +129,8 @@ static const struct {
 	{ "flash_bwd", 2, 3.5 }, { "tp_ov", 0, 1 }, { "fp8_eff", 0.3, 1 },
 	{ "ce_bytes", 0, 40 }, { "eta_nvlink", 0.5, 0.9 }, { "eta_net", 0.4, 0.96 },
 	{ "ring_step", 0, 1e-4 }, { "opt_bytes", 12, 80 }, { "reserve", 0, 1e10 },
-	{ "frag", 0, 0.3 }, { "dp_cont", 0, 1 }, { "jitter", 0, 0.2 }, { "eff.", 0.2, 0.9 },
+	{ "frag", 0, 0.3 }, { "dp_cont", 0, 1 }, { "jitter", 0, 0.2 }, { "k_fp8", 0, 40 },
+	{ "eff.", 0.2, 0.9 },
 };
 
 struct run {

@@ -227,12 +227,18 @@ static void test_block_time_by_parts(void **state)
 	assert_layer(&x, gemm + cf + mem + comm, gemm + cb + k->k_bwd * mem + comm / 2, gemm);
 	gp_scenario_free(s);
 
-	/* FP8: the GEMMs at FP8_EFF of the FP8 peak; the rest unchanged. */
+	/* FP8: the GEMMs at FP8_EFF of the FP8 peak, and K_FP8 bytes for
+	 * each element of their inputs cast first: QKV's and fc1's b s h
+	 * shard over t (sequence parallel), the projection's b s h / t and
+	 * fc2's b s f / t; by hand 4 x 2048 x (2 x 1024 + 1024 + 4096) bytes
+	 * at 1 TB/s, 58.7 us, backward K_BWD x. */
 	s = round_gpu(", precision = 'fp8'");
 	double g8 = (fl - attn) / (2e15 * k->fp8_eff * eff * t);
 	double ex8 = fmax(0, comm - g8) + k->tp_ov * comm;
+	double c8 = k->k_fp8 * b * sq * (2 * h / t + h / t + f / t) / 1e12;
+	assert_close(c8, 4 * 2048.0 * 7168 / 1e12, 1e-15);
 	x = layer_of(s, 4, GP_RC_NONE, 0);
-	assert_layer(&x, g8 + cf + mem + ex8, g8 + cb + k->k_bwd * mem + ex8, g8);
+	assert_layer(&x, g8 + cf + mem + c8 + ex8, g8 + cb + k->k_bwd * (mem + c8) + ex8, g8);
 	/* ... but at the 16-bit rate on a GPU without FP8. */
 	s->gpus[s->dcs[0].pools[0].gpu].fp8_flops = 0;
 	x = layer_of(s, 4, GP_RC_NONE, 0);
