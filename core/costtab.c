@@ -442,6 +442,13 @@ double gp_costtab_intra_p2p(const struct gp_costtab *ct, const struct gp_scenari
 	int pn = a->per_node < b->per_node ? a->per_node : b->per_node;
 	if (nics > pn)
 		nics = pn;
+	/* Without Megatron's scatter-gather (Narayanan et al., SC '21,
+	 * section 4.1; DeepSpeed's pipeline engine has none) every TP rank
+	 * holds the whole replicated activation and sends all of it to its
+	 * peer, each over its own NIC: the time of one NIC carrying it all.
+	 * With sequence parallelism each rank holds only its 1/t shard. */
+	if (sc->job.p2p_whole && !sc->job.sequence_parallel)
+		nics = 1;
 	struct gp_comm ca = gp_costtab_nic(ct, dc, pa), cb = gp_costtab_nic(ct, dc, pb);
 	return fmax(ca.lat, cb.lat) + bytes / (fmin(ca.bw, cb.bw) * nics);
 }

@@ -79,7 +79,8 @@ struct gp_comm gp_costtab_wan(const struct gp_costtab *ct, int link);
 
 /* A stage boundary inside DC dc between a stage of TP ta on pool pa and
  * one of TP tb on pool pb: each TP rank sends 1/t of the activation over
- * its own NIC (Megatron's scatter-gather), up to a node's worth. */
+ * its own NIC (Megatron's scatter-gather), up to a node's worth; with
+ * job.p2p_scatter off and no sequence parallelism, each sends it all. */
 double gp_costtab_intra_p2p(const struct gp_costtab *ct, const struct gp_scenario *sc,
 			    int dc, int pa, int ta, int pb, int tb, double bytes);
 /* The ring of `ranks` replicas of a stage of TP tp inside one pool:

@@ -490,7 +490,7 @@ static int conv_links(struct lh_cv *c, int top)
 
 static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
 	"precision", "optimizer", "zero", "recompute", "attention", "sequence_parallel",
-	"tp_overlap", "p2p_overlap", "sync", NULL };
+	"tp_overlap", "p2p_overlap", "p2p_scatter", "sync", NULL };
 static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
 static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const attentions[] = { "flash", "materialised", NULL };
@@ -505,6 +505,7 @@ static int conv_job(struct lh_cv *c, int top)
 	if (lh_get_table(c, top, "", "job", 1) != 1)
 		return -1;
 	int prec, opt, rc, mode, att;
+	bool scatter;
 	if (lh_check_keys(c, -1, "job", job_keys, 0) ||
 	    lh_get_num(c, -1, "job", "seq", LH_REQ | LH_POS | LH_INT, 0, &j->seq) ||
 	    lh_get_num(c, -1, "job", "global_batch", LH_REQ | LH_POS | LH_INT, 0,
@@ -517,8 +518,10 @@ static int conv_job(struct lh_cv *c, int top)
 	    lh_get_enum(c, -1, "job", "attention", attentions, GP_ATT_FLASH, &att) ||
 	    lh_get_bool(c, -1, "job", "sequence_parallel", true, &j->sequence_parallel) ||
 	    lh_get_bool(c, -1, "job", "tp_overlap", true, &j->tp_overlap) ||
-	    lh_get_bool(c, -1, "job", "p2p_overlap", true, &j->p2p_overlap))
+	    lh_get_bool(c, -1, "job", "p2p_overlap", true, &j->p2p_overlap) ||
+	    lh_get_bool(c, -1, "job", "p2p_scatter", true, &scatter))
 		goto fail;
+	j->p2p_whole = !scatter;
 	j->precision_bytes = 2;
 	j->precision = prec;
 	j->optimizer = opt;

@@ -101,6 +101,8 @@ struct gp_job {
 	bool sequence_parallel;     /* norms and dropouts split over the TP group */
 	bool tp_overlap;            /* TP collectives overlap the GEMMs */
 	bool p2p_overlap;           /* stage boundaries do not block compute */
+	bool p2p_whole;             /* job.p2p_scatter = false: each TP rank
+				     * sends the whole activation */
 	int zero;                   /* 0 or 1 */
 	enum gp_recompute recompute;
 	enum gp_sync_mode sync_mode;

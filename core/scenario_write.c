@@ -391,6 +391,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	put_bool(w, "    ", "sequence_parallel", j->sequence_parallel);
 	put_bool(w, "    ", "tp_overlap", j->tp_overlap);
 	put_bool(w, "    ", "p2p_overlap", j->p2p_overlap);
+	put_bool(w, "    ", "p2p_scatter", !j->p2p_whole);
 	fprintf(w->f, "    sync = {\n");
 	put_name(w, "      ", "mode", modes, 3, (int)j->sync_mode);
 	put_int(w, "      ", "every", j->sync_every);

@@ -3,8 +3,9 @@
  * closed forms: the interleaved schedule's bubble is (S-1)/(v m) of the
  * ideal time; a blocking stage boundary holds its sender for the
  * transfer (p2p_overlap = false) and an overlapped one does not; DP
- * sync that runs under compute slows it by the contention share; and
- * the Lua default model sees and follows every stack field.
+ * sync that runs under compute slows it by the contention share; a
+ * boundary without Megatron's scatter-gather carries t times the bytes
+ * per NIC; and the Lua default model sees and follows every stack field.
  */
 #include "testutil.h"
 #include "cost.h"
@@ -155,6 +156,43 @@ static void test_sync_contention(void **state)
 	gp_scenario_free(s);
 }
 
+/* A boundary between two TP-4 stages on a pool with 400 Gbit/s NICs:
+ * with Megatron's scatter-gather each rank sends 1/4 of the 2bsh bytes
+ * over its own NIC, lat + 2bsh / (4 bw); without it (p2p_scatter =
+ * false, DeepSpeed's pipeline engine) every rank sends all of it, lat +
+ * 2bsh / bw, four times the wire time; with sequence parallelism the
+ * ranks hold quarters either way. */
+static void test_boundary_scatter(void **state)
+{
+	(void)state;
+	static const char *const jobs[] = {
+		", sequence_parallel = false", ", sequence_parallel = false, p2p_scatter = false",
+		", p2p_scatter = false",
+	};
+	double t[3], bytes = 2.0 * 2 * 4096 * 8192;
+	struct gp_err e = { "" };
+	struct gp_comm nic = { 0, 0 };
+	for (int i = 0; i < 3; i++) {
+		struct gp_scenario *s = scen(
+			"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 16,"
+			"   network = Gbps(400) } } } },"
+			" model = { layers = 2, hidden = 8192, heads = 64, vocab = 1000 },"
+			" job = { seq = 4096, micro_batch = 2, global_batch = 2%s } }", jobs[i]);
+		struct gp_costtab *ct = gp_costtab_new(s, NULL, &e);
+		assert_non_null(ct);
+		nic = gp_costtab_nic(ct, 0, 0);
+		assert_close(gp_boundary_bytes(s), bytes, 0);
+		t[i] = gp_costtab_intra_p2p(ct, s, 0, 0, 4, 0, 4, bytes);
+		gp_costtab_free(ct);
+		gp_scenario_free(s);
+	}
+	assert_close(nic.bw, 50e9 * gp_eta_net(), 1);
+	assert_close(t[0], nic.lat + bytes / (4 * nic.bw), 1e-15);
+	assert_close(t[1], nic.lat + bytes / nic.bw, 1e-15);
+	assert_close(t[2], t[0], 0);
+	assert_true(t[1] - nic.lat > 3.99 * (t[0] - nic.lat));
+}
+
 /* scripts/default-model.lua reads every stack field of the layer it is
  * given: for each feature off, its tables are the C model's, bit for
  * bit, and differ from the defaults'. */
@@ -203,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_bubble_exact),
 		cmocka_unit_test(test_blocking_boundary),
 		cmocka_unit_test(test_sync_contention),
+		cmocka_unit_test(test_boundary_scatter),
 		cmocka_unit_test(test_lua_default_follows_the_stack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
