@@ -162,6 +162,11 @@ golden compare-ascii samples/p3.lua --size 120x40 --ascii --keys ":set live=off<
 # pane has its error with the traceback.
 golden log-lua-error samples/default.lua --cost-model tests/golden/fragile-model.lua --size 100x30 \
 	--keys '<Tab>jl<Enter>40GB<Enter>4'
+# A heuristic that fails leaves the MILP cold: its error is in the log
+# as well as in the note.
+printf 'return { name = "loop", plan = function() while true do end end }\n' >"$tmp/loop.lua"
+has "a failed warm start's error is in the log" "^ (✖|E) .*loop\.lua:1: instruction budget" \
+	samples/default.lua --heuristic "$tmp/loop.lua" --keys 'p<Wait>4'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -143,6 +143,8 @@ static void say_failed(struct gp_app *a, const struct gp_job_result *res)
 
 void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 {
+	if (res->warm.msg[0])   /* the note says it in a phrase; the log whole */
+		gp_log_post(a->log, GP_LOG_ERROR, res->warm.msg);
 	if (res->rc) {
 		a->open_plan = false;
 		say_failed(a, res);

@@ -16,7 +16,10 @@
  */
 #include "worker.h"
 
+#include "fmt.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -196,6 +199,58 @@ static void on_progress(void *ud, const struct gp_progress *p)
 	wake(w);
 }
 
+/* An exact engine starts from the heuristic script's plan (run.c):
+ * that plan made here first, so that a failure (which only leaves the
+ * engine cold) is an error of the job's, for the log, and not only a
+ * phrase of the plan's note. The options are gp_plan_make's for it. */
+static void warm_first(struct gp_run *run, struct gp_plan_req *rq, struct gp_plan *w,
+		       struct gp_err *we)
+{
+	const struct gp_engine *eng = rq->engine ? rq->engine : gp_engine_default();
+	const struct gp_engine *h = gp_engine_script();
+	unsigned need = GP_ENGINE_EXACT | GP_ENGINE_WARM;
+	if (!run->heur || !h || (eng->flags & need) != need || rq->o.warm || rq->warm)
+		return;
+	struct gp_scenario view = *run->sc;
+	view.has_plan = false;   /* as gp_run_plan plans */
+	view.plan = (struct gp_plan){ 0 };
+	struct gp_plan_opts o = rq->o;
+	if (o.time_limit <= 0 && eng->time_limit > 0)
+		o.time_limit = eng->time_limit;
+	o.objective = view.objective;
+	o.budget_usd_per_hour = view.budget_usd_per_hour;
+	o.costs = run->costs;
+	o.cancel = &run->cancel;
+	o.heuristic = run->heur;
+	struct gp_plan_report wr;
+	if (h->fn(&view, &o, w, &wr, we) == 0)
+		rq->o.warm = w;   /* run.c then runs it no more */
+}
+
+/* Plans r (its warm start made first, above); a failed warm start is
+ * not made again: the engine runs cold, its note saying why as
+ * gp_plan_make's would. */
+static int plan_job(struct gp_run *run, struct gp_plan_req *rq, struct gp_err *we,
+		    struct gp_err *e)
+{
+	struct gp_plan w = { 0 };
+	warm_first(run, rq, &w, we);
+	struct gp_lua_heur *heur = run->heur;
+	if (we->msg[0])
+		run->heur = NULL;
+	int rc = gp_run_plan(run, rq, e);
+	run->heur = heur;
+	gp_plan_free(&w);
+	if (rc == 0 && we->msg[0]) {
+		char one[sizeof run->rep.note];
+		size_t l = strlen(run->rep.note);
+		snprintf(run->rep.note + l, sizeof run->rep.note - l,
+			 "%swarm start from %s failed, started without it: %s", l ? "; " : "",
+			 gp_engine_script()->name, gp_fmt_one_line(we->msg, one, sizeof one));
+	}
+	return rc;
+}
+
 /* Loads and plans (and simulates) job r into res, on the worker. */
 static void execute(struct gp_worker *w, struct job_rec *r, struct gp_job_result *res)
 {
@@ -221,7 +276,7 @@ static void execute(struct gp_worker *w, struct job_rec *r, struct gp_job_result
 					  .o = { .time_limit = r->j.time_limit, .gap = r->j.gap,
 						 .seed = 1, .polish = r->j.polish,
 						 .schedule = r->j.schedule } };
-		res->rc = gp_run_plan(run, &rq, &res->e);
+		res->rc = plan_job(run, &rq, &res->warm, &res->e);
 	}
 	if (res->rc == 0 && r->j.simulate && !atomic_load(&r->cancel)) {
 		struct gp_sim_req sq = { .schedule = -1, .record = true,

@@ -47,6 +47,9 @@ struct gp_job_result {
 					    * simulated when the job said so) */
 	bool cancelled;
 	struct gp_err e;
+	struct gp_err warm;                /* the heuristic script's error when the
+					    * engine's warm start from it failed
+					    * ("" else): the engine started cold */
 	struct gp_run *run;                /* owned by the taker: gp_worker_free_result */
 	double seconds;                    /* the job's wall time */
 	struct gp_job_result *next;
