@@ -167,6 +167,15 @@ golden log-lua-error samples/default.lua --cost-model tests/golden/fragile-model
 printf 'return { name = "loop", plan = function() while true do end end }\n' >"$tmp/loop.lua"
 has "a failed warm start's error is in the log" "^ (✖|E) .*loop\.lua:1: instruction budget" \
 	samples/default.lua --heuristic "$tmp/loop.lua" --keys 'p<Wait>4'
+# A script's figure the host warns of (5000 s a layer) is a warning
+# (marked), logged once though the edit's check and the re-plan both
+# load the script.
+printf 'return { compute = function() return 5000 end }\n' >"$tmp/cm5.lua"
+"$G" shot samples/default.lua --keys ":set cost_model=\"$tmp/cm5.lua\"<Enter><Wait>4" \
+	-o "$tmp/cm5.txt" >/dev/null 2>&1
+ok_if "a script's figure warning is marked, and logged once" \
+	test "$(grep -Ec '^ (▲|!) .*cm5\.lua:1: warning: compute' "$tmp/cm5.txt")" = 1 -a \
+	"$(grep -c 'cm5\.lua:1: warning' "$tmp/cm5.txt")" = 1
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

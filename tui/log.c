@@ -101,10 +101,22 @@ void gp_log_post(struct gp_log *l, enum gp_log_level lv, const char *text)
 	}
 }
 
+/* Lua's warn ("[file:3] warning: ", "warning: ") or the host's check
+ * of a script's figure ("file.lua:3: warning: "). */
+bool gp_log_is_warning(const char *line)
+{
+	if (strstr(line, "] warning: ") || !strncmp(line, "warning: ", 9))
+		return true;
+	const char *w = strstr(line, ": warning: ");
+	const char *d = w;
+	while (d && d > line && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	return w && d < w && d > line && d[-1] == ':';
+}
+
 void gp_log_script(void *log, const char *line)
 {
-	bool warn = strstr(line, "] warning: ") || !strncmp(line, "warning: ", 9);
-	gp_log_post(log, warn ? GP_LOG_WARN : GP_LOG_INFO, line);
+	gp_log_post(log, gp_log_is_warning(line) ? GP_LOG_WARN : GP_LOG_INFO, line);
 }
 
 static void keep(struct gp_log *l, const struct gp_log_line *x)
@@ -115,6 +127,19 @@ static void keep(struct gp_log *l, const struct gp_log_line *x)
 	}
 	l->kept[(l->khead + l->kn++) % GP_LOG_KEEP] = *x;
 	l->unseen[x->level]++;
+}
+
+/* The same warning among the last lines kept: the main thread's check
+ * of an edit and the worker's re-plan load the same script, and both
+ * warn; once is enough. */
+static bool warned_lately(const struct gp_log *l, const char *text)
+{
+	for (int i = l->kn - 1; i >= 0 && i >= l->kn - GP_LOG_RECENT; i--) {
+		const struct gp_log_line *k = &l->kept[(l->khead + i) % GP_LOG_KEEP];
+		if (k->level == GP_LOG_WARN && !k->cont && !strcmp(k->text, text))
+			return true;
+	}
+	return false;
 }
 
 int gp_log_drain(struct gp_log *l)
@@ -131,8 +156,15 @@ int gp_log_drain(struct gp_log *l)
 		l->dropped = 0;
 		n++;
 	}
-	for (; l->pn > 0; l->pn--, n++) {
-		keep(l, &l->pend[l->phead]);
+	bool skip = false;
+	for (; l->pn > 0; l->pn--) {
+		const struct gp_log_line *x = &l->pend[l->phead];
+		if (!x->cont)
+			skip = x->level == GP_LOG_WARN && warned_lately(l, x->text);
+		if (!skip) {
+			keep(l, x);
+			n++;
+		}
 		l->phead = (l->phead + 1) % GP_LOG_RING;
 	}
 	pthread_mutex_unlock(&l->mu);

@@ -17,6 +17,7 @@
 #define GP_LOG_WIDTH 480     /* bytes of a line's text; longer ones are cut */
 #define GP_LOG_RING 256      /* lines posted and not drained yet */
 #define GP_LOG_KEEP 2000     /* lines the pane keeps */
+#define GP_LOG_RECENT 64     /* a warning as one of these last kept is not kept again */
 
 enum gp_log_level { GP_LOG_INFO, GP_LOG_WARN, GP_LOG_ERROR };
 
@@ -38,11 +39,16 @@ void gp_log_set_wake(struct gp_log *l, int fd);
  * (the lines after the first marked cont: a traceback's). */
 void gp_log_post(struct gp_log *l, enum gp_log_level lv, const char *text);
 /* The shape of the run's log callback (core/run.h): a script's line, a
- * warning when Lua's warn wrote it. */
+ * warning as gp_log_is_warning says. */
 void gp_log_script(void *log, const char *line);
+/* The line is a warning: Lua's warn wrote it ("[f.lua:3] warning: ",
+ * "warning: ") or the host's check of a script's figure ("f.lua:3:
+ * warning: "). */
+bool gp_log_is_warning(const char *line);
 
 /* Main thread: moves what was posted into the kept lines; returns how
- * many lines came (dropped ones are counted in one line saying so). */
+ * many lines it kept (dropped ones are counted in one line saying so; a
+ * warning the last GP_LOG_RECENT lines hold already is not kept). */
 int gp_log_drain(struct gp_log *l);
 /* Kept lines: 0 the oldest. */
 int gp_log_count(const struct gp_log *l);
