@@ -101,8 +101,14 @@ static void svg_axis(struct svg *g, double T, double axis_y)
 		double x = g->left + t * g->sx;
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#dddddd\"/>\n",
 			x, g->top - 4, x, axis_y);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.4g</text>\n", x,
-			axis_y + 14, t * unit);
+		/* Never an exponent: "500,000" for a very long iteration. */
+		char v[48];
+		if (t * unit >= 1e4)
+			gp_fmt_grouped(t * unit, v, sizeof v);
+		else
+			snprintf(v, sizeof v, "%.4g", t * unit);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n", x,
+			axis_y + 14, v);
 	}
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">time (%s)</text>\n",
 		g->left + g->plotw / 2, axis_y + 30, us);

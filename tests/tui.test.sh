@@ -176,6 +176,18 @@ printf 'return { compute = function() return 5000 end }\n' >"$tmp/cm5.lua"
 ok_if "a script's figure warning is marked, and logged once" \
 	test "$(grep -Ec '^ (▲|!) .*cm5\.lua:1: warning: compute' "$tmp/cm5.txt")" = 1 -a \
 	"$(grep -c 'cm5\.lua:1: warning' "$tmp/cm5.txt")" = 1
+# Figures as the batch writes them, never an exponent: the editor's
+# base-unit preview, dollars grouped on the plan screen, the SVG axis of
+# a 1,025,267 s iteration; no $0 figures beside "no prices".
+has "the editor previews a bandwidth in bytes/s, no exponent" "= 50G \(6\.25 GB/s\); Enter sets" \
+	samples/default.lua --keys '<Tab><Tab><Enter><C-u>50G'
+has "the plan screen's dollars are grouped" 'cost per iteration +\$120,633  \$120,633 GPUs' \
+	samples/default.lua --cost-model "$tmp/cm5.lua" --view plan
+has "no prices, no \$0 figures" "cost per iteration +no prices  none given \(gpus' price_per_hour" \
+	samples/p5.lua --view plan
+"$G" gantt samples/default.lua --cost-model "$tmp/cm5.lua" -o "$tmp/huge.svg" 2>/dev/null
+ok_if "the SVG axis of a long iteration has no exponent" \
+	sh -c "grep -q '>1,000,000<' '$tmp/huge.svg' && ! grep -Eq '>[0-9.]+e[+-]?[0-9]+<' '$tmp/huge.svg'"
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -6,6 +6,7 @@
  * saving and screenshots app_save.c's.
  */
 #include "app.h"
+#include "fmt.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -319,19 +320,30 @@ bool gp_app_commit(struct gp_app *a, const char *text)
 	return gp_app_set(a, set);
 }
 
-/* The SI value with its unit, "(1.25e+10 B/s)": what a value is, for
- * the preview. */
+/* The value in base units with an SI prefix, "12.5 GB/s" for 100G
+ * (bits): what a value is, for the preview; never an exponent, trailing
+ * zeros dropped. */
 static void si_of(double v, enum gp_unit u, char *buf, size_t n)
 {
 	static const char *const si[] = {
 		[GP_U_BANDWIDTH] = "B/s", [GP_U_BYTERATE] = "B/s", [GP_U_TIME] = "s",
-		[GP_U_BYTES] = "bytes", [GP_U_FLOPS] = "FLOP/s",
+		[GP_U_BYTES] = "B", [GP_U_FLOPS] = "FLOP/s",
 	};
 	const char *name = (size_t)u < sizeof si / sizeof si[0] && si[u] ? si[u] : NULL;
-	if (name)
-		snprintf(buf, n, "%.6g %s", v, name);
-	else
-		buf[0] = 0;   /* a count, a ratio, dollars: the short form says it all */
+	buf[0] = 0;   /* a count, a ratio, dollars: the short form says it all */
+	if (!name)
+		return;
+	char t[64];
+	gp_fmt_si(v, 6, name, t, sizeof t);
+	char *sp = strchr(t, ' '), *dot = strchr(t, '.');
+	size_t end = sp ? (size_t)(sp - t) : strlen(t), keep = end;
+	if (dot && dot < t + end) {
+		while (keep > 0 && t[keep - 1] == '0')
+			keep--;
+		if (t[keep - 1] == '.')
+			keep--;
+	}
+	snprintf(buf, n, "%.*s%s", (int)keep, t, t + end);
 }
 
 void gp_app_check_typed(struct gp_app *a)

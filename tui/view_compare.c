@@ -71,7 +71,7 @@ static void value(enum fmt f, double v, char *buf, size_t n)
 		(v >= 1000 ? gp_unit_grouped : gp_unit_rate)(v, buf, n);
 		break;
 	case F_PCT: snprintf(buf, n, "%.1f %%", 100 * v); break;
-	case F_USD: snprintf(buf, n, "$%.4g", v); break;
+	case F_USD: gp_fmt_usd(v, buf, n); break;   /* as the plan screen */
 	case F_BYTES: gp_unit_bytes10(v, buf, n); break;
 	case F_FITS: snprintf(buf, n, "%s", v ? "yes" : "NO"); break;
 	}

@@ -11,6 +11,7 @@
 
 #include "actions.h"
 #include "app.h"
+#include "fmt.h"
 #include "form.h"
 #include "report.h"
 
@@ -67,9 +68,17 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	metric(fm, "GPU idle", v, n);
 	show(exposed_sync(r), GP_U_TIME, v, sizeof v);
 	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
-	snprintf(v, sizeof v, "$%.4g", r->usd_per_iteration);
-	snprintf(n, sizeof n, "$%.4g GPUs, $%.4g WAN egress", r->usd_gpu, r->usd_egress);
-	metric(fm, "cost per iteration", r->usd_gpu > 0 || r->usd_egress > 0 ? v : "no prices", n);
+	/* Dollars as the batch report writes them ("$120,633"); without
+	 * prices, no $0 figures but what would give them. */
+	char u1[32], u2[32];
+	bool priced = r->usd_gpu > 0 || r->usd_egress > 0;
+	gp_fmt_usd(r->usd_per_iteration, v, sizeof v);
+	if (priced)
+		snprintf(n, sizeof n, "%s GPUs, %s WAN egress", gp_fmt_usd(r->usd_gpu, u1, sizeof u1),
+			 gp_fmt_usd(r->usd_egress, u2, sizeof u2));
+	else
+		snprintf(n, sizeof n, "none given (gpus' price_per_hour, links' price_per_gb)");
+	metric(fm, "cost per iteration", priced ? v : "no prices", n);
 	char p1[24], p2[24];
 	gp_unit_bytes10(r->wan_bytes, v, sizeof v);
 	gp_unit_bytes10(r->wan_bytes - r->wan_bytes_sync, p1, sizeof p1);
