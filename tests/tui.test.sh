@@ -188,6 +188,9 @@ has "no prices, no \$0 figures" "cost per iteration +no prices  none given \(gpu
 "$G" gantt samples/default.lua --cost-model "$tmp/cm5.lua" -o "$tmp/huge.svg" 2>/dev/null
 ok_if "the SVG axis of a long iteration has no exponent" \
 	sh -c "grep -q '>1,000,000<' '$tmp/huge.svg' && ! grep -Eq '>[0-9.]+e[+-]?[0-9]+<' '$tmp/huge.svg'"
+# A 1,025,267 s iteration's axis reads plainly, not "from -0s  +200000s".
+has "a very long iteration's Gantt axis is plain seconds" '^time +(▼|│)0 +│1000000s' \
+	samples/default.lua --cost-model "$tmp/cm5.lua" --view gantt
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

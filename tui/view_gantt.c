@@ -130,7 +130,10 @@ static struct axis_fmt axis_fmt(double first, double last, double step)
 	f.name = time_units[u].name;
 	f.dec = decimals_for(step, f.unit);
 	double digits = floor(log10(fmax(fabs(last) / f.unit, 1))) + 1 + f.dec;
-	if (digits > 6) {
+	/* Times after a base only where the decimals make labels long (deep
+	 * in a zoom), and a base there is: whole seconds of a very long
+	 * iteration read plainly ("200000s"), never "from 0s  +200000s". */
+	if (digits > 6 && f.dec > 0 && first > 0) {
 		f.rel = true;
 		f.base = first;
 		u = unit_for(step);
