@@ -191,6 +191,12 @@ ok_if "the SVG axis of a long iteration has no exponent" \
 # A 1,025,267 s iteration's axis reads plainly, not "from -0s  +200000s".
 has "a very long iteration's Gantt axis is plain seconds" '^time +(▼|│)0 +│1000000s' \
 	samples/default.lua --cost-model "$tmp/cm5.lua" --view gantt
+# Too small, with an edit half typed: q asks before losing it, and a
+# larger terminal finishes the edit.
+has "too small, q with an edit open asks" "an edit is half typed: q again quits" \
+	samples/default.lua --keys '<Tab><Tab><Enter><C-u>20G<Resize 40x12>q'
+has "... and back at size the edit goes on" "bandwidth: 20G +=  ?20G \(2\.5 GB/s\); Enter sets" \
+	samples/default.lua --keys '<Tab><Tab><Enter><C-u>20G<Resize 40x12>q<Resize 100x30>'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -348,6 +348,12 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 	if (k->code == GP_K_RESIZE) {
 		a->w = k->x;
 		a->h = k->y;
+		if (a->quit_armed && !gp_app_too_small(a)) {   /* the edit goes on */
+			a->quit_armed = false;
+			a->status[0] = 0;
+			if (a->mode == GP_MODE_EDIT)
+				gp_app_check_typed(a);
+		}
 		return;
 	}
 	if (k->code == GP_K_WAIT) {
@@ -355,13 +361,20 @@ void gp_app_key(struct gp_app *a, const struct gp_key *k)
 		return;
 	}
 	if (gp_app_too_small(a)) {
-		/* q and resizes still work (and quitting still asks). */
-		if (a->mode == GP_MODE_QUIT)
+		/* q and resizes still work (and quitting still asks, of an
+		 * edit half typed too: a larger terminal finishes it). */
+		bool q = k->code == 'q' || k->code == GP_K_F(10);
+		if (a->mode == GP_MODE_QUIT) {
 			quit_key(a, k);
-		else if (k->code == 'q' || k->code == GP_K_F(10))
+		} else if (q && gp_app_editing(a) && !a->quit_armed) {
+			a->quit_armed = true;
+			gp_app_say(a, GP_R_WARN, "an edit is half typed: q again quits and loses it");
+		} else if (q) {
 			global_action(a, GP_A_QUIT);
+		}
 		return;
 	}
+	a->quit_armed = false;
 	if (gp_app_editing(a)) {
 		editor_key(a, k);
 		return;

@@ -135,6 +135,7 @@ struct gp_app {
 	int view;
 	int w, h;
 	bool quit;
+	bool quit_armed;             /* too small, an edit open: q asked once */
 	enum gp_mode mode;
 	struct gp_editor ed;
 	struct gp_field editing;     /* the field the editor commits to */

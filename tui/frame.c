@@ -424,8 +424,10 @@ static void draw_too_small(struct gp_app *a, struct gp_canvas *cv)
 	char text[3][80];
 	snprintf(text[0], sizeof text[0], "geoplan needs %dx%d", GP_APP_MIN_W, GP_APP_MIN_H);
 	snprintf(text[1], sizeof text[1], "this terminal is %dx%d", a->w, a->h);
-	snprintf(text[2], sizeof text[2], "%s", a->mode == GP_MODE_QUIT ? "unsaved edits: q again quits"
-								      : "resize it, or q to quit");
+	snprintf(text[2], sizeof text[2], "%s",
+		 a->mode == GP_MODE_QUIT ? "unsaved edits: q again quits"
+		 : a->quit_armed ? "an edit is half typed: q again quits"
+		 : gp_app_editing(a) ? "resize it to finish the edit, or q" : "resize it, or q to quit");
 	static const enum gp_role roles[3] = { GP_R_TITLE, GP_R_TEXT, GP_R_DIM };
 	int starts[3][8], lens[3][8], n[3], total = 0;
 	for (int i = 0; i < 3; i++)
