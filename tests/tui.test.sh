@@ -120,7 +120,7 @@ has "a second S replaces the text of the first" "saved $tmp/d2.lua" samples/defa
 	--keys "S$tmp/no/such/dir/f.lua<Enter>S$tmp/d2.lua<Enter>"
 # s over a file geoplan wrote itself names that file (the reload frees
 # the run's own path: the message must not read it).
-has "s over its own file names it" "saved $tmp/s1\.lua \(2 edits; undo starts afresh\)" samples/default.lua \
+has "s over its own file names it" "saved $tmp/s1\.lua \(1 edit; undo starts afresh\)" samples/default.lua \
 	--keys ":set job.global_batch=128<Enter><Wait>S<C-u>$tmp/s1.lua<Enter>:set job.global_batch=64<Enter><Wait>s"
 # No budget is "none" in the field and in the editor (not "$0.00"), and
 # typing none takes a budget away (budget=nil: the loader has no 0).
@@ -197,6 +197,10 @@ has "too small, q with an edit open asks" "an edit is half typed: q again quits"
 	samples/default.lua --keys '<Tab><Tab><Enter><C-u>20G<Resize 40x12>q'
 has "... and back at size the edit goes on" "bandwidth: 20G +=  ?20G \(2\.5 GB/s\); Enter sets" \
 	samples/default.lua --keys '<Tab><Tab><Enter><C-u>20G<Resize 40x12>q<Resize 100x30>'
+# One edit and the re-plan joined to it (u undoes both) are one edit.
+cp samples/default.lua "$tmp/d3.lua"
+has "an edit and its re-plan count as one unsaved edit" "^1 unsaved edit: q quits and loses it" \
+	"$tmp/d3.lua" --keys ':set job.zero=0<Enter><Wait>4q'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

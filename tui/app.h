@@ -284,8 +284,8 @@ void gp_app_compare_next(struct gp_app *a);
 void gp_app_take_compare(struct gp_app *a, struct gp_job_result *res);
 /* The scenario changed: an engine's plan on its way is for the old one. */
 void gp_app_compare_stale(struct gp_app *a);
-/* Edits since the last save (or loading): overrides not saved plus
- * saved ones undone. */
+/* Edits since the last save (or loading): overrides not saved (a
+ * re-plan joined to its edit not counted) plus saved ones undone. */
 int gp_app_unsaved(const struct gp_app *a);
 bool gp_app_dirty(const struct gp_app *a);
 /* The report of how the plan looked at was found when p made it (NULL:

@@ -45,7 +45,12 @@ int gp_app_unsaved(const struct gp_app *a)
 	int common = 0, n = a->run.nsets;
 	while (common < n && common < a->nsaved && !strcmp(a->run.sets[common], a->saved[common]))
 		common++;
-	return (n - common) + (a->nsaved - common);
+	/* A re-plan joined to its edit (u undoes both) is no edit of its
+	 * own: one :set and its plan count 1. */
+	int edits = 0;
+	for (int i = common; i < n; i++)
+		edits += i == common || !gp_app_joined(a, i);
+	return edits + (a->nsaved - common);
 }
 
 bool gp_app_dirty(const struct gp_app *a)
