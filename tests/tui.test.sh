@@ -201,6 +201,12 @@ has "... and back at size the edit goes on" "bandwidth: 20G +=  ?20G \(2\.5 GB/s
 cp samples/default.lua "$tmp/d3.lua"
 has "an edit and its re-plan count as one unsaved edit" "^1 unsaved edit: q quits and loses it" \
 	"$tmp/d3.lua" --keys ':set job.zero=0<Enter><Wait>4q'
+# "optimal" says over what: the qualifier on the plan screen, the
+# batch's proof line on the solver screen.
+has "the plan screen's optimal is qualified" "engine milp, optimal in its space: estimate 1\.636s" \
+	samples/default.lua --view plan --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>2'
+has "the solver screen has the batch's proof line" "^ proof +optimal over plans of <= 9 stages" \
+	samples/default.lua --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>2 4'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -287,6 +287,13 @@ void gp_app_compare_stale(struct gp_app *a);
 /* Edits since the last save (or loading): overrides not saved (a
  * re-plan joined to its edit not counted) plus saved ones undone. */
 int gp_app_unsaved(const struct gp_app *a);
+/* An engine's status as the screens say it: "optimal in its space"
+ * where a proof names its space (the plan screen, the status line),
+ * else gp_milp_status_name's word. */
+const char *gp_app_status_word(const struct gp_plan_report *rep);
+/* The batch's proof line for rep ("optimal over plans of ...", "none
+ * (see the note), searched ..."), "" when it names no space. */
+char *gp_app_proof(const struct gp_plan_report *rep, char *buf, size_t n);
 bool gp_app_dirty(const struct gp_app *a);
 /* The report of how the plan looked at was found when p made it (NULL:
  * the file's own); *since: edits made after it. */

@@ -162,18 +162,38 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	if (how < 0 && !look_at_engine_plan(a, res->run))
 		snprintf(why + strlen(why), sizeof why - strlen(why), "; the scenario changed meanwhile");
 	gp_app_simulate(a);
-	snprintf(a->job_note, sizeof a->job_note, "done, %s%s", gp_milp_status_name(rep.status),
+	snprintf(a->job_note, sizeof a->job_note, "done, %s%s", gp_app_status_word(&rep),
 		 how < 0 ? "; the plan cannot be saved" : "");
 	char head[500];
 	/* (How long it took is on the plan and solver screens: a status
 	 * line stays the same from run to run.) */
 	int o = snprintf(head, sizeof head, "%s by %s (%s)",
 			 a->job_purpose == GP_JOB_LIVE ? "re-planned" : "planned", rep.engine,
-			 gp_milp_status_name(rep.status));
+			 gp_app_status_word(&rep));
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
 		 how == 0 ? "; u undoes" : how > 0 ? ", the plan it had" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
 	gp_app_say_change(a, head, before);
+}
+
+const char *gp_app_status_word(const struct gp_plan_report *rep)
+{
+	/* "optimal" holds only over the space its proof names (README):
+	 * the qualifier goes with it; the proof line names the space. */
+	if (rep->status == GP_MILP_OPTIMAL && rep->space[0])
+		return "optimal in its space";
+	return gp_milp_status_name(rep->status);
+}
+
+char *gp_app_proof(const struct gp_plan_report *rep, char *buf, size_t n)
+{
+	/* The batch's words (report_text.c, "proof"). */
+	if (!rep->space[0])
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "%s %s", rep->status == GP_MILP_OPTIMAL ? "optimal over"
+					  : "none (see the note), searched", rep->space);
+	return buf;
 }
 
 const struct gp_plan_report *gp_app_plan_report(const struct gp_app *a, int *since)

@@ -128,11 +128,14 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
 	bool stale = since > 0 || run->stale & GP_STALE_PLAN;
 	char secs[24] = "";
-	if (!a->hold)   /* a replay's screens are the same every time */
-		snprintf(secs, sizeof secs, ", %.2g s", rep->seconds);
+	if (!a->hold) {   /* a replay's screens are the same every time */
+		char t[24];   /* as the figures beside it: "61ms", not "0.061 s" */
+		show(rep->seconds, GP_U_TIME, t, sizeof t);
+		snprintf(secs, sizeof secs, ", %s", t);
+	}
 	gp_form_text(fm, stale ? GP_R_STALE : GP_R_TEXT,
 		     "engine %s, %s: estimate %s, bound %s, gap %s%s", rep->engine,
-		     gp_milp_status_name(rep->status), est, bd, gap, secs);
+		     gp_app_status_word(rep), est, bd, gap, secs);
 	if (stale)
 		gp_form_text(fm, GP_R_STALE, "stale: planned before the last %d edit%s; %s",
 			     since > 0 ? since : 1, since > 1 ? "s" : "",

@@ -171,20 +171,64 @@ static int note_w(int w)
 	return w - 1 - LABEL_W - 1;
 }
 
-static int note_lines(const struct gp_app *a, int w)
+/* Lines text takes wrapped to tw cells. */
+static int wrapped_lines(const char *text, int tw)
 {
-	char buf[sizeof ((struct gp_plan_report *)0)->note];
-	const char *note = note_of(a, buf, sizeof buf);
-	int lines = 0, tw = note_w(w);
-	while (*note && tw > 8) {
+	int lines = 0;
+	while (*text && tw > 8) {
 		int next;
-		gp_cv_wrap(note, tw, &next);
+		gp_cv_wrap(text, tw, &next);
 		lines++;
 		if (next <= 0)
 			break;
-		note += next;
+		text += next;
 	}
 	return lines;
+}
+
+/* The batch's proof line for the plan shown ("optimal over plans of <=
+ * 9 stages: ..."), in buf ("" when its engine proves nothing). */
+static const char *proof_of(const struct gp_app *a, char *buf, size_t n)
+{
+	int since;
+	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
+	buf[0] = 0;
+	if (rep && gp_run_plan_of(&a->run))
+		gp_app_proof(rep, buf, n);
+	return buf;
+}
+
+static int note_lines(const struct gp_app *a, int w)
+{
+	char buf[sizeof ((struct gp_plan_report *)0)->note];
+	char proof[sizeof ((struct gp_plan_report *)0)->space + 64];
+	return wrapped_lines(proof_of(a, proof, sizeof proof), note_w(w)) +
+	       wrapped_lines(note_of(a, buf, sizeof buf), note_w(w));
+}
+
+/* text wrapped from row y on (label on its first), before row y1, the
+ * last ending in an ellipsis when it is cut; returns the next row. */
+static int wrapped(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w,
+		   const char *label, const char *text)
+{
+	int tw = note_w(w), y0 = y;
+	char line[600];
+	for (; *text && y < y1 && tw > 8; y++) {
+		int next, cut = gp_cv_wrap(text, tw, &next);
+		bool last = y + 1 == y1 && next > 0 && text[next];
+		int skip;
+		if (last)   /* the words that leave room for the ellipsis */
+			cut = gp_cv_wrap(text, tw - 2, &skip);
+		snprintf(line, sizeof line, "%.*s%s", cut, text,
+			 last ? (cv->ascii ? " ..." : " \u2026") : "");
+		row(a, cv, y, y == y0 ? label : "", GP_R_DIM, line);
+		if (next <= 0) {
+			y++;
+			break;
+		}
+		text += next;
+	}
+	return y;
 }
 
 /* How the plan shown was found: the report, then its note wrapped to
@@ -210,32 +254,22 @@ static void found(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w)
 	gp_app_objective_value(a, rep->bound, bd, sizeof bd);
 	if (isfinite(rep->gap))
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
-	if (!a->hold)
-		snprintf(t, sizeof t, ", %.3g s", rep->seconds);
+	if (!a->hold) {   /* as the figures beside it: "61ms" */
+		char sec[24];
+		gp_unit_format(rep->seconds, GP_U_TIME, sec, sizeof sec);
+		snprintf(t, sizeof t, ", %s", sec);
+	}
 	/* The last job ended without a plan (cancelled, failed): this one is
 	 * an earlier job's, its bound not the figures above. */
 	bool earlier = a->js.id && !a->job && strncmp(a->job_note, "done", 4);
 	snprintf(line, sizeof line, "%s%s, %s: estimate %s, bound %s, gap %s%s%s",
 		 earlier ? "an earlier job's: " : "", rep->engine,
-		 gp_milp_status_name(rep->status), est, bd, gap, t,
+		 gp_app_status_word(rep), est, bd, gap, t,
 		 stale ? "; stale: made before the last edit" : "");
 	row(a, cv, y, "the plan", stale ? GP_R_STALE : GP_R_TEXT, line);
-	char masked[sizeof rep->note];
-	const char *note = note_of(a, masked, sizeof masked);
-	int tw = note_w(w);
-	for (int yy = y + 1; *note && yy < y1 && tw > 8; yy++) {
-		int next, cut = gp_cv_wrap(note, tw, &next);
-		bool last = yy + 1 == y1 && next > 0 && note[next];
-		int skip;
-		if (last)   /* the words that leave room for the ellipsis */
-			cut = gp_cv_wrap(note, tw - 2, &skip);
-		snprintf(line, sizeof line, "%.*s%s", cut, note,
-			 last ? (cv->ascii ? " ..." : " \u2026") : "");
-		row(a, cv, yy, yy == y + 1 ? "note" : "", GP_R_DIM, line);
-		if (next <= 0)
-			break;
-		note += next;
-	}
+	char masked[sizeof rep->note], proof[sizeof rep->space + 64];
+	y = wrapped(a, cv, y + 1, y1, w, "proof", proof_of(a, proof, sizeof proof));
+	wrapped(a, cv, y, y1, w, "note", note_of(a, masked, sizeof masked));
 }
 
 /* Rows of the solver pane (w wide): what it needs, the note's lines
