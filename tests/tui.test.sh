@@ -207,6 +207,12 @@ has "the plan screen's optimal is qualified" "engine milp, optimal in its space:
 	samples/default.lua --view plan --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>2'
 has "the solver screen has the batch's proof line" "^ proof +optimal over plans of <= 9 stages" \
 	samples/default.lua --keys ':set links[ams-fra].bandwidth=Gbps(10)<Enter><Wait>2 4'
+# The plan screen says what the batch does of GPUs left unused.
+has "the plan screen counts N of M GPUs" "iteration +1\.016s  512 of 640 GPUs; fits" \
+	samples/p3.lua --view plan --size 120x40
+has "... and says why a DC is unused, as sim does" \
+	"^ unused +us-west1-b: all 128 GPUs, no stage there: its links to the DCs in use reach 4\.80" \
+	samples/p3.lua --view plan --size 120x40
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "actions.h"
@@ -14,6 +15,7 @@
 #include "fmt.h"
 #include "form.h"
 #include "report.h"
+#include "unused.h"
 
 static void show(double v, enum gp_unit u, char *buf, size_t n)
 {
@@ -39,6 +41,43 @@ static double exposed_sync(const struct gp_result *r)
 	return x;
 }
 
+/* The GPUs the scenario gives, as plan's "N of M GPUs" counts them. */
+static int gpus_given(const struct gp_run *run)
+{
+	int n = 0;
+	for (int d = 0; run->sc && d < run->sc->ndcs; d++)
+		for (int k = 0; k < run->sc->dcs[d].npools; k++)
+			n += run->sc->dcs[d].pools[k].count;
+	return n;
+}
+
+/* What the plan leaves idle and why (core's unused.c), a row each, in
+ * the batch report's words ("us-west1-b: all 128 GPUs, no stage there:
+ * its links ..."). */
+static void unused(struct gp_form *fm, const struct gp_run *run)
+{
+	const struct gp_scenario *sc = run->sc;
+	struct gp_unused *u;
+	int nu;
+	if (!sc || !gp_run_plan_of(run) || gp_unused_find(sc, gp_run_plan_of(run), &run->res, &u, &nu))
+		return;
+	for (int i = 0; i < nu; i++) {
+		char line[640];
+		const struct gp_dc *dc = &sc->dcs[u[i].dc];
+		if (u[i].pool < 0)
+			snprintf(line, sizeof line, "%s: all %d GPUs, no stage there%s%s", dc->name,
+				 u[i].count, u[i].why[0] ? ": " : "", u[i].why);
+		else
+			snprintf(line, sizeof line, "%s/%s: %d of %d GPUs%s%s", dc->name,
+				 sc->gpus[dc->pools[u[i].pool].gpu].name, u[i].idle, u[i].count,
+				 u[i].why[0] ? ": " : "", u[i].why);
+		gp_form_row(fm);
+		gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", "unused");
+		gp_form_cell_wrap(fm, 21, fm->width > 41 ? fm->width - 21 : 70, GP_R_DIM, line);
+	}
+	free(u);
+}
+
 static void figures(struct gp_form *fm, const struct gp_app *a)
 {
 	const struct gp_result *r = &a->run.res;
@@ -49,9 +88,10 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 		return;
 	}
 	show(r->iteration_time, GP_U_TIME, v, sizeof v);
-	snprintf(n, sizeof n, "%d GPUs; %s%s", r->gpus, r->fits ? "fits in memory" : "DOES NOT FIT: ",
-		 r->fits ? "" : r->fit_msg);
+	snprintf(n, sizeof n, "%d of %d GPUs; %s%s", r->gpus, gpus_given(&a->run),
+		 r->fits ? "fits in memory" : "DOES NOT FIT: ", r->fits ? "" : r->fit_msg);
 	metric(fm, "iteration", v, n);
+	unused(fm, &a->run);
 	/* Grouped ("2,649,961"); a slow plan's under 1000 in decimals
 	 * ("0.576"), where grouping would round it to "1". */
 	(r->tokens_per_s >= 1000 ? gp_unit_grouped : gp_unit_rate)(r->tokens_per_s, v, sizeof v);
