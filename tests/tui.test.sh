@@ -213,6 +213,9 @@ has "the plan screen counts N of M GPUs" "iteration +1\.016s  512 of 640 GPUs; f
 has "... and says why a DC is unused, as sim does" \
 	"^ unused +us-west1-b: all 128 GPUs, no stage there: its links to the DCs in use reach 4\.80" \
 	samples/p3.lua --view plan --size 120x40
+# A column of times has one precision: "27.00ms" beside "12.94ms".
+has "the stage table's times keep their trailing zeros" "ams H100 +4 +1-13 none +12\.94ms 27\.00ms" \
+	samples/default.lua --view plan
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -256,13 +256,31 @@ static struct cols columns(const struct gp_app *a)
 	return c;
 }
 
+/* A time for a column of them: 4 significant digits, trailing zeros
+ * kept ("27.00ms" over "23.37ms", not "27ms"); 1000 and up whole. */
+static void fixed_time(double t, char *buf, size_t n)
+{
+	char s[24];
+	show(t, GP_U_TIME, s, sizeof s);
+	char *end;
+	double x = strtod(s, &end);
+	if (end == s || fabs(x) >= 1000) {
+		snprintf(buf, n, "%s", s);
+		return;
+	}
+	char num[24];
+	snprintf(num, sizeof num, "%#.4g", x);
+	gp_c_point(num);
+	snprintf(buf, n, "%s%s", num, end);
+}
+
 static void time_cell(struct gp_form *fm, const struct cols *c, int i, double t)
 {
 	char v[24] = "-";
 	if (c->w[i] < 0)
 		return;
 	if (t > 0)
-		show(t, GP_U_TIME, v, sizeof v);
+		fixed_time(t, v, sizeof v);
 	gp_form_cell(fm, c->x[i], c->w[i], GP_R_VALUE, "%s", v)->right = true;
 }
 
