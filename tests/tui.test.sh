@@ -216,6 +216,15 @@ has "... and says why a DC is unused, as sim does" \
 # A column of times has one precision: "27.00ms" beside "12.94ms".
 has "the stage table's times keep their trailing zeros" "ams H100 +4 +1-13 none +12\.94ms 27\.00ms" \
 	samples/default.lua --view plan
+# A refused :set speaks of what was typed, not of the batch's --set,
+# and a script's traceback reads on one line in the status line.
+has "a refused :set names the path as typed" \
+	"^refused, old value kept: links\[ams-xyz\]\.bandwidth: nothing called \[ams-xyz\]" \
+	samples/default.lua --keys ':set links[ams-xyz].bandwidth=10G<Enter>'
+printf 'local function h(l) return l.hiden * 2 end\nreturn { compute = function(l) return h(l) end }\n' \
+	>"$tmp/cm1.lua"
+has "a script's error is one line in the status line" "\(field 'hiden'\) while evaluating compute" \
+	samples/default.lua --size 200x30 --keys ":set cost_model=\"$tmp/cm1.lua\"<Enter>"
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

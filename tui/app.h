@@ -338,8 +338,9 @@ void gp_app_clear_redo(struct gp_app *a);
  * when nothing simulates now). */
 double gp_app_now_time(const struct gp_app *a);
 void gp_app_say_change(struct gp_app *a, const char *what, double before);
-/* A loader's message without the file name it starts with, DCs named
- * as the screens name them (dcs[ams], not dcs[1]). */
+/* A loader's message without the file name it starts with (nor the
+ * batch's "--set '...'": the path as typed), DCs named as the screens
+ * name them (dcs[ams], not dcs[1]), on one line. */
 void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n);
 /* msg (bare) with the entry the loader numbers named as set "PATH=v"
  * wrote it: "links[1].bandwidth: ..." for links[ams-fra].bandwidth=...

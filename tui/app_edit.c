@@ -46,6 +46,16 @@ void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n)
 	size_t pl = a->run.path ? strlen(a->run.path) : 0;
 	if (pl && !strncmp(msg, a->run.path, pl) && msg[pl] == ':' && msg[pl + 1] == ' ')
 		msg += pl + 2;
+	/* A :set's error in the command line's words ("--set 'PATH': why"):
+	 * the path as typed, without the batch's flag. */
+	char typed[1200];
+	const char *q = !strncmp(msg, "--set '", 7) ? strstr(msg + 7, "': ") : NULL;
+	if (q) {
+		snprintf(typed, sizeof typed, "%.*s%s", (int)(q - msg - 7), msg + 7, q + 1);
+		msg = typed;
+	} else if (!strncmp(msg, "--set ", 6)) {
+		msg += 6;
+	}
 	/* The loader numbers DCs; the screens and the prompts name them. */
 	size_t o = 0;
 	const struct gp_scenario *s = a->run.sc;
@@ -62,6 +72,11 @@ void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n)
 	}
 	buf[o < n ? o : n - 1] = 0;
 	sort_catalog(buf);
+	/* On one line: a traceback's line breaks are no "   " in the
+	 * status line (the log has it whole). */
+	char one[1200];
+	gp_fmt_one_line(buf, one, sizeof one);
+	snprintf(buf, n, "%s", one);
 }
 
 void gp_field_show(struct gp_field *f)
