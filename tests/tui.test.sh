@@ -225,6 +225,12 @@ printf 'local function h(l) return l.hiden * 2 end\nreturn { compute = function(
 	>"$tmp/cm1.lua"
 has "a script's error is one line in the status line" "\(field 'hiden'\) while evaluating compute" \
 	samples/default.lua --size 200x30 --keys ":set cost_model=\"$tmp/cm1.lua\"<Enter>"
+# Tab's list, when cut, says how many more fit; job.<Tab> has every
+# job field the loader reads.
+has "a cut completion list counts the rest" "\(57 more of 64: type more to narrow\)" \
+	samples/p3.lua --keys ':set links[us-c<Tab>'
+has "job.<Tab> lists precision and sequence_parallel" "job\.precision=.*job\.sequence_parallel=" \
+	samples/default.lua --keys ':set job.<Tab>'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

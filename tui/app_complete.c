@@ -40,9 +40,13 @@ static void pool_paths(const struct gp_scenario *s, struct gp_words *ws)
 /* Every override path the screens edit, and the planner's switches. */
 static void paths(const struct gp_app *a, struct gp_words *ws)
 {
+	/* The job's fields as the loader reads them (geoplan-scenario(5)). */
 	static const char *const fixed[] = { "model=", "job.seq=", "job.global_batch=",
-		"job.micro_batch=", "job.zero=", "job.recompute=", "job.sync.mode=", "job.sync.every=",
-		"budget.usd_per_hour=", "objective=", "mouse=", "live=", "ascii=" };
+		"job.micro_batch=", "job.precision=", "job.optimizer=", "job.zero=",
+		"job.recompute=", "job.attention=", "job.sequence_parallel=", "job.tp_overlap=",
+		"job.p2p_overlap=", "job.sync.mode=", "job.sync.every=", "job.sync.overlap=",
+		"budget.usd_per_hour=", "objective=", "cost_model=", "heuristic=", "mouse=", "live=",
+		"ascii=" };
 	static const char *const gk[] = { "tflops", "memory", "hbm_bandwidth", "efficiency",
 					  "price_per_hour" };
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
@@ -114,19 +118,27 @@ static int by_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* "several fit: a b c ..." on the status line. */
+/* "a  b  c ..." on the status line, as many as its lines hold, then
+ * how many more fit: a list cut says so. */
 static void list(struct gp_app *a, struct gp_words *ws, const char *word)
 {
 	qsort(ws->w, (size_t)ws->n, sizeof *ws->w, by_name);
 	char buf[400];
-	int o = snprintf(buf, sizeof buf, "%s", ""), shown = 0;
+	int o = snprintf(buf, sizeof buf, "%s", ""), shown = 0, fit = 0;
 	size_t wl = strlen(word);
-	for (int i = 0; i < ws->n && o < (int)sizeof buf - 40; i++) {
+	for (int i = 0; i < ws->n; i++) {
 		if (strncmp(ws->w[i], word, wl) || (i && !strcmp(ws->w[i], ws->w[i - 1])))
 			continue;
+		fit++;
+		int need = (shown ? 2 : 0) + (int)strlen(ws->w[i]);
+		if (fit != shown + 1 || o + need >= (int)sizeof buf - 40)
+			continue;   /* the rest only counted */
 		o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%s", shown ? "  " : "", ws->w[i]);
 		shown++;
 	}
+	if (fit > shown)
+		snprintf(buf + o, sizeof buf - (size_t)o, "  (%d more of %d: type more to narrow)",
+			 fit - shown, fit);
 	gp_app_say(a, GP_R_DIM, "%s", buf);
 }
 
