@@ -231,6 +231,14 @@ has "a cut completion list counts the rest" "\(57 more of 64: type more to narro
 	samples/p3.lua --keys ':set links[us-c<Tab>'
 has "job.<Tab> lists precision and sequence_parallel" "job\.precision=.*job\.sequence_parallel=" \
 	samples/default.lua --keys ':set job.<Tab>'
+# A failed job says why on its line, cut at a word at 80 columns, and
+# its one report is no "no reports yet".
+has "a failed job's line gives the reason" \
+	"^ job +planning with heuristic: failed: .*loop\.lua:1: instruction (…|budget)" \
+	samples/default.lua --size 80x24 --heuristic "$tmp/loop.lua" --keys ':plan heuristic<Enter><Wait>4'
+has "... and its report is counted, not \"no reports yet\"" \
+	"^ history +nothing to draw: the reports had no incumbent or bound yet" \
+	samples/default.lua --heuristic "$tmp/loop.lua" --keys ':plan heuristic<Enter><Wait>4'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -132,7 +132,7 @@ static void say_failed(struct gp_app *a, const struct gp_job_result *res)
 	char msg[sizeof res->e.msg];
 	gp_app_bare(a, res->e.msg, msg, sizeof msg);
 	gp_log_post(a->log, GP_LOG_ERROR, res->e.msg);
-	snprintf(a->job_note, sizeof a->job_note, "failed");
+	snprintf(a->job_note, sizeof a->job_note, "failed: %s", msg);   /* whole in the log */
 	if (a->job_purpose == GP_JOB_LIVE)
 		gp_app_say(a, GP_R_ERROR, "no new plan: %s; the plan shown is stale", msg);
 	else

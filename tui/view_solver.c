@@ -40,10 +40,20 @@ static void heading(struct gp_app *a, struct gp_canvas *cv, int y, int w, const 
 		     " %s ", title);
 }
 
+/* A row's text cut at a word, with an ellipsis, where it is wider than
+ * the screen ("failed: ... instruction budget …", never "budge"). */
 static void row(struct gp_app *a, struct gp_canvas *cv, int y, const char *label, enum gp_role role,
 		const char *text)
 {
 	gp_cv_text(cv, 1, y, LABEL_W, gp_role(a->th, GP_R_DIM), label);
+	int w = cv->clip.x + cv->clip.w - 1 - LABEL_W - 1, next;
+	if (w > 8 && gp_cv_width(text) > w) {
+		char cut[600];
+		int k = gp_cv_wrap(text, w - 2, &next);
+		snprintf(cut, sizeof cut, "%.*s%s", k, text, cv->ascii ? " ..." : " \u2026");
+		gp_cv_text(cv, 1 + LABEL_W, y, -1, gp_role(a->th, role), cut);
+		return;
+	}
 	gp_cv_text(cv, 1 + LABEL_W, y, -1, gp_role(a->th, role), text);
 }
 
@@ -96,9 +106,10 @@ static void figures(struct gp_app *a, struct gp_canvas *cv, int y)
 	char gap[24] = "-", t[24] = "-";
 	if (isfinite(g))
 		snprintf(gap, sizeof gap, "%.2f %%", 100 * g);
-	if (!a->hold && st->nreports)
-		snprintf(t, sizeof t, "%.2f s", st->elapsed);
-	snprintf(line, sizeof line, "best %-10s bound %-10s gap %-9s reports %-4d time %s", b, bd,
+	if (!a->hold && st->nreports)   /* "1.23s", as the figures beside it */
+		gp_unit_format(st->elapsed, GP_U_TIME, t, sizeof t);
+	/* Whole at 80 columns: "time 10.02s" ends at column 79. */
+	snprintf(line, sizeof line, "best %-9s bound %-9s gap %-8s reports %-3d time %s", b, bd,
 		 gap, st->nreports, t);
 	row(a, cv, y + 1, "incumbent", GP_R_VALUE, line);
 }
@@ -118,7 +129,8 @@ static void history(struct gp_app *a, struct gp_canvas *cv, int y, int w)
 	gp_cv_text(cv, 1, y, LABEL_W, gp_role(a->th, GP_R_DIM), "history");
 	if (st->nhist == 0 || !gp_plot_range(s, 2, st->nhist, &lo, &hi)) {
 		gp_cv_text(cv, 1 + LABEL_W, y, -1, gp_role(a->th, GP_R_DIM),
-			   "no reports yet (incumbent and bound over the reports)");
+			   st->nreports ? "nothing to draw: the reports had no incumbent or bound yet"
+					: "no reports yet (incumbent and bound over the reports)");
 		return;
 	}
 	char top[32], bot[32];
