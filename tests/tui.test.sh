@@ -239,6 +239,10 @@ has "a failed job's line gives the reason" \
 has "... and its report is counted, not \"no reports yet\"" \
 	"^ history +nothing to draw: the reports had no incumbent or bound yet" \
 	samples/default.lua --heuristic "$tmp/loop.lua" --keys ':plan heuristic<Enter><Wait>4'
+# Compare's A never outlives the edit it was "before": after u, A is
+# the plan the undo took back.
+has "after an undo, A is the plan undone" "^ A before undoing job\.zero = 0$" \
+	samples/default.lua --size 100x30 --keys ':set live=off<Enter>:set job.zero=0<Enter>u5'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

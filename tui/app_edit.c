@@ -245,6 +245,8 @@ bool gp_app_set(struct gp_app *a, const char *set)
 	char what[600];
 	describe(set, what, sizeof what);
 	gp_app_keep_before(a, was, what);
+	if (a->prev)
+		snprintf(a->prev->label, sizeof a->prev->label, "before redoing %s", what + 7);
 	gp_app_simulate(a);
 	gp_app_changed(a);
 	if (a->run.has_res) {
@@ -442,9 +444,11 @@ void gp_app_undo(struct gp_app *a)
 	bool oom = false;
 	for (int i = 0; i < k; i++)
 		oom |= !sets[i];
+	struct gp_pin *was = gp_pin_of_run(&a->run, "");   /* the compare screen's A */
 	if (oom || gp_run_truncate(&a->run, n - k, &e)) {
 		char msg[sizeof e.msg];
 		gp_app_bare(a, e.msg, msg, sizeof msg);
+		gp_pin_free(was);
 		for (int i = 0; i < k; i++)
 			free(sets[i]);
 		gp_app_say(a, GP_R_ERROR, "cannot undo: %s", oom ? "out of memory" : msg);
@@ -455,6 +459,11 @@ void gp_app_undo(struct gp_app *a)
 	describe(sets[k - 1], what + 7, sizeof what - 7);
 	if (k > 1)
 		strncat(what, " and its re-plan", sizeof what - strlen(what) - 1);
+	/* A "before" the edit undone is of an edit no longer there: A is
+	 * now the plan the undo took back. */
+	gp_app_keep_before(a, was, what);
+	if (a->prev)
+		snprintf(a->prev->label, sizeof a->prev->label, "before undoing %s", what + 7);
 	for (int i = 0; i < k; i++)
 		if (!push_redo(a, sets[i], gp_app_joined(a, n - 1 - i)))
 			free(sets[i]);
@@ -475,6 +484,7 @@ void gp_app_redo(struct gp_app *a)
 	double before = gp_app_now_time(a);
 	char what[600] = "redone ";
 	describe(a->redo[a->nredo - 1].set, what + 7, sizeof what - 7);
+	struct gp_pin *was = gp_pin_of_run(&a->run, "");   /* A: before the redo */
 	bool first = true;
 	while (a->nredo > 0 && (first || a->redo[a->nredo - 1].joined)) {
 		struct gp_redo r = a->redo[--a->nredo];
@@ -484,6 +494,7 @@ void gp_app_redo(struct gp_app *a)
 			gp_app_bare(a, e.msg, msg, sizeof msg);
 			gp_app_say(a, GP_R_ERROR, "cannot redo: %s", msg);
 			free(r.set);
+			gp_pin_free(was);
 			gp_app_simulate(a);
 			return;
 		}
@@ -493,6 +504,9 @@ void gp_app_redo(struct gp_app *a)
 		free(r.set);
 		first = false;
 	}
+	gp_app_keep_before(a, was, what);
+	if (a->prev)
+		snprintf(a->prev->label, sizeof a->prev->label, "before redoing %s", what + 7);
 	gp_app_simulate(a);
 	gp_app_changed(a);
 	gp_app_say_change(a, what, before);
