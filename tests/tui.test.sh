@@ -243,6 +243,11 @@ has "... and its report is counted, not \"no reports yet\"" \
 # the plan the undo took back.
 has "after an undo, A is the plan undone" "^ A before undoing job\.zero = 0$" \
 	samples/default.lua --size 100x30 --keys ':set live=off<Enter>:set job.zero=0<Enter>u5'
+# A re-plan after an edit that dropped the file's plan still says
+# before -> after (the iteration before the edit).
+has "a re-plan after the file's plan was dropped says before -> after" \
+	"^re-planned by milp \(feasible\); u undoes: iteration 1\.481s -> [0-9.]+m?s \([+-]" \
+	samples/default.lua --size 100x30 --keys ':set job.global_batch=128<Enter><Wait>'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

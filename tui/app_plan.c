@@ -151,6 +151,11 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 		return;
 	}
 	double before = gp_app_now_time(a);
+	/* An edit that dropped the file's plan left nothing to time: the
+	 * re-plan's "before" is the iteration before that edit (A's). */
+	if (!isfinite(before) && a->job_purpose == GP_JOB_LIVE && a->prev &&
+	    a->prev->res.iteration_time > 0)
+		before = a->prev->res.iteration_time;
 	char why[300] = "";
 	struct gp_plan_report rep = res->run->rep;
 	int how = adopt(a, res->run, why, sizeof why);
