@@ -248,6 +248,12 @@ has "after an undo, A is the plan undone" "^ A before undoing job\.zero = 0$" \
 has "a re-plan after the file's plan was dropped says before -> after" \
 	"^re-planned by milp \(feasible\); u undoes: iteration 1\.481s -> [0-9.]+m?s \([+-]" \
 	samples/default.lua --size 100x30 --keys ':set job.global_batch=128<Enter><Wait>'
+# The Gantt's legend: only the kinds the chart has (p3 has no act or
+# grad), and the column's time whole at 60 columns, or not at all.
+has "the Gantt legend lists only the kinds drawn" "^(█|F) F (█|B) B (█|S|#) sync (█|O) opt .* mixed" \
+	samples/p3.lua --view gantt
+has "the Gantt legend's column time is whole at 60 columns" "mixed +43\.56ms/col$" \
+	samples/default.lua --view gantt --size 60x16
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -332,7 +332,14 @@ static void draw_legend(struct gp_app *a, struct gp_canvas *cv, const struct lay
 	 * colour (its glyph, sync's U+2592, would read as "mixed"); in mono
 	 * or ASCII its glyph. */
 	bool plain = t->mono || cv->ascii;
+	/* Only the kinds the chart has (as the SVG's legend). */
+	bool has[GP_SPAN__N] = { false };
+	for (int64_t i = 0; i < a->run.res.nspans; i++)
+		if (a->run.res.spans[i].kind < GP_SPAN__N)
+			has[a->run.res.spans[i].kind] = true;
 	for (int k = 0; k < GP_SPAN__N; k++) {
+		if (!has[k])
+			continue;
 		struct gp_style st = t->mono ? gp_role(t, GP_R_TEXT)
 					     : (struct gp_style){ t->kind[k], GP_CV_DEFAULT, 0 };
 		gp_cv_put(cv, x, y, plain ? gp_kind_glyph(k, cv->ascii) : 0x2588, st);
@@ -341,9 +348,15 @@ static void draw_legend(struct gp_app *a, struct gp_canvas *cv, const struct lay
 	/* A cell of several kinds has a glyph of its own, not sync's. */
 	gp_cv_put(cv, x, y, gp_gantt_mixed_glyph(plain), gp_role(t, GP_R_TEXT));
 	x += 1 + gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), " mixed ");
-	char z[48];
+	char z[48], text[80];
 	gp_unit_format(a->gt.dt, GP_U_TIME, z, sizeof z);
-	gp_cv_printf(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), "  one column: %s", z);
+	/* Whole or not at all: never "one column: 43." for 43.5ms. */
+	int room = cv->clip.x + cv->clip.w - (x + 1);
+	snprintf(text, sizeof text, "  one column: %s", z);
+	if (gp_cv_width(text) > room)
+		snprintf(text, sizeof text, "  %s/col", z);
+	if (gp_cv_width(text) <= room)
+		gp_cv_text(cv, x + 1, y, -1, gp_role(t, GP_R_DIM), text);
 }
 
 /* Puts the cursor on span i (its row, its start). */
