@@ -254,6 +254,12 @@ has "the Gantt legend lists only the kinds drawn" "^(█|F) F (█|B) B (█|S|#
 	samples/p3.lua --view gantt
 has "the Gantt legend's column time is whole at 60 columns" "mixed +43\.56ms/col$" \
 	samples/default.lua --view gantt --size 60x16
+# shot --no-cursor: a screenshot for a review, nothing drawn selected
+# (the dark theme's selection is white on #2f5f8f).
+"$G" shot samples/default.lua --view plan -o "$tmp/sel.ans" >/dev/null 2>&1
+"$G" shot samples/default.lua --view plan --no-cursor -o "$tmp/nosel.ans" >/dev/null 2>&1
+ok_if "shot --no-cursor draws no selection" \
+	sh -c "grep -q '48;2;47;95;143m' '$tmp/sel.ans' && ! grep -q '48;2;47;95;143m' '$tmp/nosel.ans'"
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

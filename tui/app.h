@@ -136,6 +136,7 @@ struct gp_app {
 	int w, h;
 	bool quit;
 	bool quit_armed;             /* too small, an edit open: q asked once */
+	bool no_cursor;              /* shot --no-cursor: the Gantt's cursor undrawn */
 	enum gp_mode mode;
 	struct gp_editor ed;
 	struct gp_field editing;     /* the field the editor commits to */

@@ -33,6 +33,7 @@ struct args {
 	const char *points;
 	const char *theme, *color, *view, *keys;
 	int ascii;
+	int no_cursor;              /* shot --no-cursor */
 	int width, height;          /* --size */
 	const char *cost_model;     /* --cost-model */
 	const char *heuristic;      /* --heuristic */

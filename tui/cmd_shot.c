@@ -74,6 +74,16 @@ static int run(const struct args *a)
 		app.view = cli_view_id(a->view);
 	int rc = a->keys ? press(&app, a->keys) : EXIT_OK;
 	if (rc == EXIT_OK) {
+		/* --no-cursor: the last frame with the selection's roles drawn
+		 * as plain text (the theme's copy) and no Gantt cursor. */
+		struct gp_theme plain = *app.th;
+		if (a->no_cursor) {
+			plain.role[GP_R_SELECT] = plain.role[GP_R_VALUE];
+			plain.role[GP_R_SELECT_DIM] = plain.role[GP_R_TEXT];
+			plain.role[GP_R_CURSOR] = plain.role[GP_R_AXIS];
+			app.th = &plain;
+			app.no_cursor = true;
+		}
 		gp_app_draw(&app);
 		rc = write_shot(&app, a->out);
 	}
@@ -84,7 +94,7 @@ static int run(const struct args *a)
 const struct cmd cmd_shot = {
 	.name = "shot",
 	.help = "the planner's screen after some keys, as SVG, HTML, text or ANSI",
-	.opts = "out set view keys size theme color ascii cost-model heuristic",
+	.opts = "out set view keys size theme color ascii no-cursor cost-model heuristic",
 	.file = true,
 	.run = run,
 };

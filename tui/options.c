@@ -220,6 +220,14 @@ static int set_ascii(struct args *a, const char *flag, const char *v)
 	return 0;
 }
 
+static int set_no_cursor(struct args *a, const char *flag, const char *v)
+{
+	(void)flag;
+	(void)v;
+	a->no_cursor = 1;
+	return 0;
+}
+
 static int set_view(struct args *a, const char *flag, const char *v)
 {
 	if (cli_view_id(v) < 0)
@@ -297,6 +305,8 @@ static const struct opt opts[] = {
 	  "locales)", set_ascii },
 	{ "view", "--view", NULL, "V", "a screen", "the first screen: scenario, plan, gantt\n"
 	  "or help", set_view },
+	{ "no-cursor", "--no-cursor", NULL, NULL, NULL, "shot: no cursor or selection drawn (a\n"
+	  "screenshot for a review)", set_no_cursor },
 	{ "keys", "--keys", NULL, "KEYS", "keys", "keys to press first, as the man page writes\n"
 	  "them: <Tab>jj<Enter>", set_keys },
 	{ "size", "--size", NULL, "WxH", "a size", "the screen's size (default 100x30)", set_size },

@@ -201,7 +201,7 @@ static void draw_axis(struct gp_app *a, struct gp_canvas *cv, const struct layou
 		gp_cv_text(cv, l->x0 + at, y, w, gp_role(t, cur ? GP_R_CURSOR : GP_R_AXIS), lab);
 		last = at + w + 1;
 	}
-	if (cc >= 0 && cc < l->cw && !on_label)
+	if (cc >= 0 && cc < l->cw && !on_label && !a->no_cursor)
 		gp_cv_put(cv, l->x0 + cc, y, cv->ascii ? 'v' : 0x25bc, gp_role(t, GP_R_CURSOR));
 }
 
@@ -273,13 +273,13 @@ static void draw_rows(struct gp_app *a, struct gp_canvas *cv, const struct layou
 			draw_tasks(a, cv, l, row, y + dy, dy == 0, cells);
 		}
 		/* The cursor's row stands out where it is idle. */
-		for (int dy = 0; row == g->row && !t->mono && dy < lines; dy++)
+		for (int dy = 0; row == g->row && !t->mono && !a->no_cursor && dy < lines; dy++)
 			for (int c = 0; c < l->cw; c++) {
 				struct gp_cell *k = gp_cv_at(cv, l->x0 + c, y + dy);
 				if (k && k->bg == t->idle && cells[c].bg_kind < 0 && cells[c].eighths == 0)
 					k->bg = gp_role(t, GP_R_SELECT_DIM).bg;
 			}
-		if (row == g->row && cc >= 0 && cc < l->cw) {
+		if (row == g->row && cc >= 0 && cc < l->cw && !a->no_cursor) {
 			struct gp_cell *k = gp_cv_at(cv, l->x0 + cc, y);
 			if (k) {
 				k->attr |= GP_CV_REVERSE | GP_CV_BOLD;
