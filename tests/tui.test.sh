@@ -260,6 +260,9 @@ has "the Gantt legend's column time is whole at 60 columns" "mixed +43\.56ms/col
 "$G" shot samples/default.lua --view plan --no-cursor -o "$tmp/nosel.ans" >/dev/null 2>&1
 ok_if "shot --no-cursor draws no selection" \
 	sh -c "grep -q '48;2;47;95;143m' '$tmp/sel.ans' && ! grep -q '48;2;47;95;143m' '$tmp/nosel.ans'"
+# The solver note writes times as the screens do ("1.402s").
+has "the solver note's times are unspaced" "^ +.*own plan simulated 1\.402s" \
+	samples/default.lua --keys 'p<Wait>4'
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

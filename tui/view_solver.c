@@ -7,6 +7,7 @@
  * libraries wrote to stderr. Tab moves the keys between the panes; the
  * log scrolls and searches.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,6 +167,24 @@ static void mask_time(char *note)
 	}
 }
 
+/* Times as the screens write them: "500.1ms", not the report's
+ * "500.1 ms" (a number, a space, s, ms, us or ns, then no letter). */
+static void unspace_times(char *t)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns" };
+	for (char *p = t; (p = strchr(p, ' ')); p++) {
+		if (p == t || !isdigit((unsigned char)p[-1]))
+			continue;
+		for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+			size_t l = strlen(units[u]);
+			if (!strncmp(p + 1, units[u], l) && !isalpha((unsigned char)p[1 + l])) {
+				memmove(p, p + 1, strlen(p + 1) + 1);
+				break;
+			}
+		}
+	}
+}
+
 /* The plan report's note (the MILP's time masked in a replay), in buf. */
 static const char *note_of(const struct gp_app *a, char *buf, size_t n)
 {
@@ -174,6 +193,7 @@ static const char *note_of(const struct gp_app *a, char *buf, size_t n)
 	snprintf(buf, n, "%s", rep && gp_run_plan_of(&a->run) ? rep->note : "");
 	if (a->hold)
 		mask_time(buf);
+	unspace_times(buf);
 	return buf;
 }
 
