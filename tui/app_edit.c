@@ -245,8 +245,6 @@ bool gp_app_set(struct gp_app *a, const char *set)
 	char what[600];
 	describe(set, what, sizeof what);
 	gp_app_keep_before(a, was, what);
-	if (a->prev)
-		snprintf(a->prev->label, sizeof a->prev->label, "before redoing %s", what + 7);
 	gp_app_simulate(a);
 	gp_app_changed(a);
 	if (a->run.has_res) {
