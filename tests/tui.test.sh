@@ -234,7 +234,7 @@ has "job.<Tab> lists precision and sequence_parallel" "job\.precision=.*job\.seq
 # A failed job says why on its line, cut at a word at 80 columns, and
 # its one report is no "no reports yet".
 has "a failed job's line gives the reason" \
-	"^ job +planning with heuristic: failed: .*loop\.lua:1: instruction (…|budget)" \
+	"^ job +planning with heuristic: failed: .*loop\.lua:1: (…|instruction)" \
 	samples/default.lua --size 80x24 --heuristic "$tmp/loop.lua" --keys ':plan heuristic<Enter><Wait>4'
 has "... and its report is counted, not \"no reports yet\"" \
 	"^ history +nothing to draw: the reports had no incumbent or bound yet" \
@@ -420,7 +420,7 @@ else
 	wait_for "for help" || ok=0
 	# An edit re-plans in the background: the new plan and its deltas.
 	$T send-keys Tab Tab Enter C-u 1 0 G Enter
-	wait_for "re-planned by milp (optimal); u undoes: iteration 2.28s -> 1.636s" || ok=0
+	wait_for "re-planned by milp (optimal in its space); u undoes: iteration 2.28s -> 1.636s" || ok=0
 	$T send-keys C-g   # bound in config.lua
 	wait_for "p1 s1 " || ok=0
 	# ... and the help screen lists it beside the built-in key.
