@@ -8,6 +8,7 @@
 #include <time.h>
 #include "testutil.h"
 #include "gantt.h"
+#include "gantt_draw.h"
 #include "report.h"
 #include "sim.h"
 
@@ -804,6 +805,28 @@ static void test_cost(void **state)
 	gp_scenario_free(s);
 }
 
+/* Row labels cut to fit: a link direction keeps each end's tail (the
+ * part where one region's zones differ), anything else its start and
+ * end; whole when it fits. */
+static void test_fit_label(void **state)
+{
+	(void)state;
+	char b[128];
+	gp_gantt_fit_label("us-central1-a>us-central1-b", 25, false, b, sizeof b);
+	assert_string_equal(b, "\u2026-central1-a>\u2026-central1-b");
+	gp_gantt_fit_label("us-central1-a>us-central1-b", 25, true, b, sizeof b);
+	assert_string_equal(b, "~-central1-a>~-central1-b");
+	assert_int_equal(strlen(b), 25);
+	/* A short end leaves the other its room. */
+	gp_gantt_fit_label("ams>us-central1-b", 12, true, b, sizeof b);
+	assert_string_equal(b, "ams>~tral1-b");   /* ams takes 3 of its 5 cells */
+	assert_int_equal(strlen(b), 12);
+	gp_gantt_fit_label("ams>fra", 7, false, b, sizeof b);
+	assert_string_equal(b, "ams>fra");
+	gp_gantt_fit_label("p1 s1 us-central1-a A100-40x1", 11, true, b, sizeof b);
+	assert_string_equal(b, "p1 s1~-40x1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -815,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_ring_step_slack),
 		cmocka_unit_test(test_short_span),
 		cmocka_unit_test(test_cost),
+		cmocka_unit_test(test_fit_label),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

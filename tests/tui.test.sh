@@ -263,6 +263,15 @@ ok_if "shot --no-cursor draws no selection" \
 # The solver note writes times as the screens do ("1.402s").
 has "the solver note's times are unspaced" "^ +.*own plan simulated 1\.402s" \
 	samples/default.lua --keys 'p<Wait>4'
+# Narrow screens cut text at words, never mid-figure: the scenario's
+# hints at 80 columns, the plan's notes at 60, ring links that stay
+# told apart.
+has "the scenario's hints wrap at words at 80 columns" "sharded over the +[│▐]$" \
+	samples/default.lua --size 80x24
+has "the plan's notes wrap at words at 60 columns" "^ GPU idle +27\.8 %  of the iteration, +[│▐]$" \
+	samples/default.lua --size 60x16 --view plan
+has "a link row cut at 60 columns keeps each end's tail" "^(…|~)central1-a>(…|~)-central1-b" \
+	samples/p3.lua --view gantt --size 60x16
 golden search-again samples/default.lua --size 100x30 --keys '/fra<Enter>gg/fra<Enter>'
 golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A100-80'
 (cd "$tmp" && "$OLDPWD/$G" shot "$OLDPWD/samples/default.lua" --keys 'x<Enter>' -o x1.txt >/dev/null 2>&1 &&

@@ -67,14 +67,39 @@ double gp_gantt_nice_step(double t, int n)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* The len bytes of s in w cells: whole, or an ellipsis and its tail. */
+static void cut_start(const char *s, int len, int w, const char *dots, char *out, size_t n)
+{
+	if (len <= w)
+		snprintf(out, n, "%.*s", len, s);
+	else
+		snprintf(out, n, "%s%.*s", dots, w - 1, s + len - (w - 1));
+}
+
 /* label in w cells: whole, or its start and end with an ellipsis
  * between (labels are ASCII: DC and GPU names as the files spell them;
- * longer ones are cut). */
+ * longer ones are cut); a link direction's ends are cut each. */
 void gp_gantt_fit_label(const char *label, int w, bool ascii, char *buf, size_t n)
 {
 	int len = (int)strlen(label);
 	if (len <= w || w < 5) {
 		snprintf(buf, n, "%s", label);
+		return;
+	}
+	const char *gt = strchr(label, '>'), *dots = ascii ? "~" : "\u2026";
+	if (gt && !strchr(label, ' ') && w >= 7) {
+		/* A link direction "A>B": each end keeps its own tail, where
+		 * names of one region differ ("…1-a>…1-b", never two rows of
+		 * "us-central1…s-central1-b" that look alike). */
+		int la = (int)(gt - label), lb = len - la - 1, wa = (w - 1) / 2, wb = w - 1 - wa;
+		if (la < wa)
+			wb += wa - la, wa = la;
+		if (lb < wb)
+			wa += wb - lb, wb = lb;
+		char a[128], b[128];
+		cut_start(label, la, wa, dots, a, sizeof a);
+		cut_start(gt + 1, lb, wb, dots, b, sizeof b);
+		snprintf(buf, n, "%s>%s", a, b);
 		return;
 	}
 	int head = (w - 1) / 2, tail = w - 1 - head;

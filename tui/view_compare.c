@@ -247,9 +247,12 @@ static void charts(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r, str
 				   lab);
 			gp_gantt_draw_row(cv, gs[k], i, lw + 3, y, cw, 0, dt, t, cells);
 			gp_unit_format(gs[k]->t_end, GP_U_TIME, tb, sizeof tb);
-			if (i == 0 && gs[k]->t_end < T * (1 - 1e-9))
-				gp_cv_printf(cv, lw + 3 + (int)(gs[k]->t_end / dt) + 1, y, -1,
-					     gp_role(t, GP_R_DIM), "%s", tb);
+			/* The shorter plan's end, whole or not at all ("1." of
+			 * 1.443s at 80 columns reads as a figure). */
+			int ex = lw + 3 + (int)(gs[k]->t_end / dt) + 1;
+			if (i == 0 && gs[k]->t_end < T * (1 - 1e-9) &&
+			    ex + gp_cv_width(tb) <= r.x + r.w)
+				gp_cv_text(cv, ex, y, -1, gp_role(t, GP_R_DIM), tb);
 		}
 	free(cells);
 }

@@ -30,7 +30,8 @@ static void metric(struct gp_form *fm, const char *label, const char *value, con
 	gp_form_cell(fm, 21, 14, GP_R_VALUE, "%s", value)->right = true;
 	fm->cells[fm->ncells - 1].sel = !fm->oom;
 	if (note && note[0])
-		gp_form_cell_wrap(fm, 37, fm->width > 57 ? fm->width - 37 : 70, GP_R_DIM, note);
+		/* Wrapped to the screen at words (60 columns: never "75."). */
+		gp_form_cell_wrap(fm, 37, fm->width - 37 > 16 ? fm->width - 37 : 16, GP_R_DIM, note);
 }
 
 static double exposed_sync(const struct gp_result *r)
@@ -73,7 +74,7 @@ static void unused(struct gp_form *fm, const struct gp_run *run)
 				 u[i].why[0] ? ": " : "", u[i].why);
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", "unused");
-		gp_form_cell_wrap(fm, 21, fm->width > 41 ? fm->width - 21 : 70, GP_R_DIM, line);
+		gp_form_cell_wrap(fm, 21, fm->width - 21 > 16 ? fm->width - 21 : 16, GP_R_DIM, line);
 	}
 	free(u);
 }

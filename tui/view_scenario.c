@@ -197,8 +197,9 @@ static struct gp_form_cell *pair(struct gp_form *fm, int vw, const char *label,
 	gp_form_row(fm);
 	gp_form_cell(fm, 0, 18, GP_R_TEXT, "%s", label);
 	struct gp_form_cell *c = edit_cell(fm, 19, vw, f);
-	if (note)
-		gp_form_cell(fm, 21 + vw, gp_cv_width(note), GP_R_DIM, "%s", note);
+	if (note)   /* wrapped at words: never "sharded over the re" at 80 */
+		gp_form_cell_wrap(fm, 21 + vw, fm->width - 21 - vw > 12 ? fm->width - 21 - vw : 12,
+				  GP_R_DIM, note);
 	return c;
 }
 
@@ -228,7 +229,8 @@ static void model_job(struct gp_form *fm, const struct gp_scenario *s)
 	 * both. */
 	text_field(&f, m->name, "model");
 	pair(fm, vw, "model", &f, NULL);
-	gp_form_cell_wrap(fm, 21 + vw, fm->width - 21 - vw, GP_R_DIM, note);
+	gp_form_cell_wrap(fm, 21 + vw, fm->width - 21 - vw > 12 ? fm->width - 21 - vw : 12, GP_R_DIM,
+			  note);
 	field(&f, GP_U_COUNT, j->seq, "job.seq");
 	pair(fm, vw, "sequence length", &f, "tokens");
 	field(&f, GP_U_COUNT, j->global_batch, "job.global_batch");
