@@ -47,7 +47,7 @@
 --    (one ring per stage over all 8 replicas, site-unaware) it runs about
 --    2.28 s, since the 5 Gbit/s NICs make the in-site phases of the
 --    hierarchical all-reduce slow. `geoplan plan` (1F1B) picks flat as
---    well, at about 2.3 s, where this layout under 1F1B runs about 2.9 s.
+--    well, at about 2.5 s, where this layout under 1F1B runs about 2.9 s.
 --
 -- Plan: every pipeline stays inside one site (4 per site) and data
 -- parallelism crosses the sites, so only gradients cross the WAN, once per
