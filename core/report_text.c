@@ -189,14 +189,7 @@ static void rt_unused(FILE *f, const struct gp_scenario *sc, const struct gp_pla
 		return;
 	for (int i = 0; i < n; i++) {
 		char line[640];
-		const struct gp_dc *dc = &sc->dcs[u[i].dc];
-		if (u[i].pool < 0)
-			snprintf(line, sizeof line, "%s: all %d GPUs, no stage there%s%s", dc->name,
-				 u[i].count, u[i].why[0] ? ": " : "", u[i].why);
-		else
-			snprintf(line, sizeof line, "%s/%s: %d of %d GPUs%s%s", dc->name,
-				 sc->gpus[dc->pools[u[i].pool].gpu].name, u[i].idle, u[i].count,
-				 u[i].why[0] ? ": " : "", u[i].why);
+		gp_unused_text(sc, &u[i], line, sizeof line);
 		gp_report_line(f, "unused", line);
 	}
 	free(u);

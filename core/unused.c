@@ -260,3 +260,16 @@ int gp_unused_find(const struct gp_scenario *sc, const struct gp_plan *p,
 	}
 	return rc;
 }
+
+void gp_unused_text(const struct gp_scenario *sc, const struct gp_unused *u, char *buf,
+		    size_t n)
+{
+	const struct gp_dc *dc = &sc->dcs[u->dc];
+	if (u->pool < 0)
+		snprintf(buf, n, "%s: all %d GPUs, no stage there%s%s", dc->name, u->count,
+			 u->why[0] ? ": " : "", u->why);
+	else
+		snprintf(buf, n, "%s/%s: %d of %d GPUs%s%s", dc->name,
+			 sc->gpus[dc->pools[u->pool].gpu].name, u->idle, u->count,
+			 u->why[0] ? ": " : "", u->why);
+}

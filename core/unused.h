@@ -29,4 +29,9 @@ struct gp_unused {
 int gp_unused_find(const struct gp_scenario *sc, const struct gp_plan *p,
 		   const struct gp_result *r, struct gp_unused **out, int *n);
 
+/* u as one line in the report's words: "fra: all 16 GPUs, no stage
+ * there: ..." or "ams/H100: 4 of 16 GPUs: ...". */
+void gp_unused_text(const struct gp_scenario *sc, const struct gp_unused *u, char *buf,
+		    size_t n);
+
 #endif

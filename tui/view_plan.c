@@ -64,14 +64,7 @@ static void unused(struct gp_form *fm, const struct gp_run *run)
 		return;
 	for (int i = 0; i < nu; i++) {
 		char line[640];
-		const struct gp_dc *dc = &sc->dcs[u[i].dc];
-		if (u[i].pool < 0)
-			snprintf(line, sizeof line, "%s: all %d GPUs, no stage there%s%s", dc->name,
-				 u[i].count, u[i].why[0] ? ": " : "", u[i].why);
-		else
-			snprintf(line, sizeof line, "%s/%s: %d of %d GPUs%s%s", dc->name,
-				 sc->gpus[dc->pools[u[i].pool].gpu].name, u[i].idle, u[i].count,
-				 u[i].why[0] ? ": " : "", u[i].why);
+		gp_unused_text(sc, &u[i], line, sizeof line);
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", "unused");
 		gp_form_cell_wrap(fm, 21, fm->width - 21 > 16 ? fm->width - 21 : 16, GP_R_DIM, line);
