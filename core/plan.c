@@ -268,6 +268,24 @@ static int check_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	return 0;
 }
 
+/* Pipelines of one shape as one with their replicas summed ("3 shapes,
+ * 15 stages" was one of 5), kept only when it simulates no slower: the
+ * simulator orders separate pipelines' DP sync apart from one's
+ * replicas (P3's polished plan: 905 ms as 5 pipelines, 909 ms as 4). */
+static void join_shapes(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			struct gp_plan *p)
+{
+	struct gp_plan q = { 0 };
+	if (gp_plan_copy(&q, p))
+		return;
+	if (gp_plan_merge_shapes(&q) > 0 && sim_time(s, o, &q) <= sim_time(s, o, p) * (1 + 1e-12)) {
+		gp_plan_free(p);
+		*p = q;
+		return;
+	}
+	gp_plan_free(&q);
+}
+
 /* The warm plan from another engine, when asked: its failure only
  * leaves the engine cold, and says why in *we. */
 static bool warm_from(const struct gp_scenario *s, const struct gp_plan_req *rq,
@@ -327,8 +345,8 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 		rep->status = GP_MILP_ERROR;
 		rc = -1;
 	}
-	if (rc == 0)   /* one shape, one pipeline: "3 shapes, 15 stages" was 1 and 5 */
-		gp_plan_merge_shapes(out);
+	if (rc == 0)
+		join_shapes(s, &o, out);
 	gp_plan_free(&w);
 	return rc;
 }

@@ -173,9 +173,10 @@ struct gp_scenario *gp_scenario_load_set(const char *path, const char *const *se
 void gp_scenario_free(struct gp_scenario *s);
 void gp_plan_free(struct gp_plan *p);
 /* Joins pipelines of the same shape (stages and micro-batches) into one
- * with their replicas summed, the first's place kept; replicas of one
- * shape run the same in the simulator either way. Returns how many
- * were joined. */
+ * with their replicas summed, the first's place kept. Returns how many
+ * were joined. The simulator may time the two apart (DP sync of
+ * separate pipelines is ordered apart from one's replicas): gp_plan_make
+ * keeps the join only when it is no slower. */
 int gp_plan_merge_shapes(struct gp_plan *p);
 /* A deep copy, with room for extra_gpus more GPU types; NULL if out of
  * memory. */
