@@ -91,6 +91,11 @@ static int push_set(struct gp_run *r, const char *set, struct gp_err *e)
 		r->sets = ns;
 		r->capsets = nc;
 	}
+	char read[256];
+	if (r->xlate && strlen(set) < sizeof read) {   /* unit words are short */
+		r->xlate(set, read, sizeof read);
+		set = read;
+	}
 	r->sets[r->nsets] = strdup(set);
 	if (!r->sets[r->nsets])
 		return gp_errf(e, "out of memory");
@@ -184,6 +189,7 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 	const char *cost_path = r->cost_path, *heur_path = r->heur_path;
 	void (*log)(void *, const char *) = r->log;
 	void *log_ud = r->log_ud;
+	void (*xlate)(const char *, char *, size_t) = r->xlate;
 	gp_run_free(r);
 	gp_run_init(r);
 	r->plan_optional = optional;
@@ -192,6 +198,7 @@ int gp_run_load(struct gp_run *r, const char *path, const char *const *sets, int
 	r->heur_path = heur_path;
 	r->log = log;
 	r->log_ud = log_ud;
+	r->xlate = xlate;
 	r->path = strdup(path);
 	if (!r->path)
 		return gp_errf(e, "out of memory");

@@ -51,6 +51,10 @@ struct gp_run {
 	const char *cost_path;
 	void (*log)(void *ud, const char *line);
 	void *log_ud;
+	/* Set before loading: how an override as typed becomes the one the
+	 * loader reads (the front end's unit words, 10G), out n bytes;
+	 * NULL: as typed. The overrides kept are what it returned. */
+	void (*xlate)(const char *set, char *out, size_t n);
 	struct gp_lua_cost *script;       /* the cost-model script in use, owned */
 	char script_path[512];            /* what it was loaded from, or "" */
 	/* The same for a heuristic script: --heuristic over the scenario's. */

@@ -202,6 +202,7 @@ int gp_sweep_point(const struct gp_sweep *sw, long k, const char *path,
 	r.plan_optional = rq != NULL;   /* planning ignores the file's plan */
 	r.cost_path = sw->cost_path;
 	r.heur_path = sw->heur_path;
+	r.xlate = sw->xlate;
 	int rc = gp_run_load(&r, path, sets, n, e);
 	if (rc == 0 && rq)
 		rc = gp_run_plan(&r, rq, e);

@@ -26,6 +26,7 @@ int gp_whatif_split(const char *set, char ***vals);
 struct gp_sweep {
 	const char *cost_path;  /* a cost-model script over the file's, or NULL */
 	const char *heur_path;  /* a heuristic script over the file's, or NULL */
+	void (*xlate)(const char *set, char *out, size_t n);   /* gp_run's */
 	char **base;
 	int nbase;
 	char ***pts;           /* pts[k][0..npt[k]) */

@@ -155,7 +155,15 @@ a=$("$G" sim samples/default.lua --json | python3 -c 'import json,sys; print(jso
 b=$("$G" sim samples/default.lua --json --set 'links[ams-fra].bandwidth=Gbps(10)' | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')
 n=$((n + 1))
 if python3 -c "import sys; sys.exit(0 if $b > $a * 1.2 else 1)"; then echo "ok $n - a tenth of the bandwidth is slower ($a -> $b)"; else echo "not ok $n - bandwidth override had no effect ($a -> $b)"; fi
-t "set by dc name" 1 "dcs\[1\].pools\[1\].count: expected a positive integer, got -4" "$G" check samples/default.lua --set 'dcs[ams].pools[1].count=-4'
+t "set by dc name, named as typed" 1 "dcs\[ams\].pools\[1\].count: expected a positive integer, got -4" "$G" check samples/default.lua --set 'dcs[ams].pools[1].count=-4'
+# The editor's unit words work in --set and sweep values as they do in
+# :set (10G is 10 Gbit/s on a link), the same figure as Gbps(10).
+c=$("$G" sim samples/default.lua --json --set 'links[ams-fra].bandwidth=10G' | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')
+n=$((n + 1))
+if [ "$c" = "$b" ]; then echo "ok $n - --set bandwidth=10G is Gbps(10) ($c s)"; else echo "not ok $n - --set bandwidth=10G gave $c s, Gbps(10) $b s"; fi
+t "sweep takes unit words" 0 "^35ms +[0-9.]+ (ms|s) " "$G" sweep samples/default.lua --set 'links[ams-fra].latency=5ms,35ms'
+t "a unit word that is none: named as typed" 1 "links\[ams-fra\]\.bandwidth: expected a positive number, got \"10Q\"" "$G" check samples/default.lua --set 'links[ams-fra].bandwidth=10Q'
+t "a sweep point's error named as typed" 1 "failed: links\[ams-fra\]\.bandwidth: expected a positive number, got -1" "$G" sweep samples/default.lua --set 'links[ams-fra].bandwidth=10G,-1'
 t "an integer too large names the reader's cap" 1 "job.seq: expected a positive integer of at most 1e9, got 1000000000000" "$G" check samples/default.lua --set job.seq=1e12
 t "set unknown link" 1 "nothing called \[ams-par\]" "$G" check samples/default.lua --set 'links[ams-par].bandwidth=1'
 t "set through a number" 1 "seq is not a table" "$G" check samples/default.lua --set job.seq.x=1

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "override.h"
 
 static const struct gp_view_ops *const views[GP_V__N] = {
 	[GP_V_SCENARIO] = &gp_view_scenario, [GP_V_PLAN] = &gp_view_plan,
@@ -90,6 +91,7 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 	a->run.plan_optional = true;
 	a->run.cost_path = o->cost_model;
 	a->run.heur_path = o->heuristic;
+	a->run.xlate = gp_ov_xlate;
 	/* A script's prints and warnings: the log pane. */
 	a->run.log = gp_log_script;
 	a->run.log_ud = a->log;

@@ -343,20 +343,6 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before);
  * batch's "--set '...'": the path as typed), DCs named as the screens
  * name them (dcs[ams], not dcs[1]), on one line. */
 void gp_app_bare(const struct gp_app *a, const char *msg, char *buf, size_t n);
-/* msg (bare) with the entry the loader numbers named as set "PATH=v"
- * wrote it: "links[1].bandwidth: ..." for links[ams-fra].bandwidth=...
- * (the same table before '[', the same last name) reads
- * "links[ams-fra].bandwidth: ..."; true when it did, else msg as it is. */
-bool gp_app_as_written(const char *set, const char *msg, char *buf, size_t n);
-/* The unit of the value a path names, by its last name (as the
- * scenario screen's fields have them); GP_U_NUMBER when none. */
-enum gp_unit gp_app_unit_of(const char *path);
-/* PATH=50G as the editor takes it (100G, 35ms, 80GB, $2.50): the value
- * the loader reads; any other Lua value (Gbps(50), ms(35)) is --set's,
- * as it is. A bare number where a unit belongs (latency=35) is refused
- * as the editor refuses it: -1 with why ("35 s? write 35ms or 35s",
- * nwhy bytes). :set and :sweep read values through it. */
-int gp_app_with_units(const char *set, char *out, size_t n, char *why, size_t nwhy);
 /* A value in the objective's unit (view_solver.c): "28.57s", "$0.0162",
  * "4.86 GB"; "-" when not finite. */
 void gp_app_objective_value(const struct gp_app *a, double v, char *buf, size_t n);

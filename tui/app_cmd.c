@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "override.h"
 #include "units.h"
 #include "whatif.h"
 
@@ -65,42 +66,6 @@ static bool set_switch(struct gp_app *a, const char *name, const char *v)
 	return true;
 }
 
-enum gp_unit gp_app_unit_of(const char *path)
-{
-	static const struct { const char *name; enum gp_unit u; } by[] = {
-		{ "latency", GP_U_TIME }, { "network", GP_U_BANDWIDTH },
-		{ "nvlink", GP_U_BYTERATE }, { "hbm_bandwidth", GP_U_BYTERATE },
-		{ "memory", GP_U_BYTES }, { "tflops", GP_U_FLOPS },
-		{ "price_per_hour", GP_U_USD }, { "usd_per_hour", GP_U_USD },
-		{ "efficiency", GP_U_RATIO },
-	};
-	const char *dot = strrchr(path, '.'), *last = dot ? dot + 1 : path;
-	if (!strcmp(last, "bandwidth"))
-		return GP_U_BANDWIDTH;   /* a link's: bare G is Gbit/s */
-	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
-		if (!strcmp(last, by[i].name))
-			return by[i].u;
-	return GP_U_NUMBER;
-}
-
-int gp_app_with_units(const char *set, char *out, size_t n, char *why, size_t nwhy)
-{
-	const char *eq = strchr(set, '=');
-	char path[200], lua[128], no[200], *end;
-	snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
-	enum gp_unit u = gp_app_unit_of(path);
-	double v;
-	if (gp_unit_bare(eq + 1, u, why, nwhy))
-		return -1;
-	strtod(eq + 1, &end);
-	if (u != GP_U_NUMBER && *end && end != eq + 1 &&
-	    !gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, no, sizeof no))
-		snprintf(out, n, "%s=%s", path, lua);
-	else
-		snprintf(out, n, "%s", set);
-	return 0;
-}
-
 static void c_set(struct gp_app *a, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -114,7 +79,7 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 		char set[GP_ED_MAX];
 		if (set_switch(a, name, eq + 1))
 			continue;
-		if (gp_app_with_units(argv[i], set, sizeof set, why, sizeof why)) {
+		if (gp_ov_units(argv[i], true, set, sizeof set, why, sizeof why)) {
 			gp_app_say(a, GP_R_ERROR, "refused, old value kept: %.*s: %s",
 				   (int)(eq - argv[i]), argv[i], why);
 			return;

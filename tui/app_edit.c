@@ -7,6 +7,7 @@
  */
 #include "app.h"
 #include "fmt.h"
+#include "override.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -208,22 +209,6 @@ double gp_app_now_time(const struct gp_app *a)
 	return a->run.has_res ? a->run.res.iteration_time : NAN;
 }
 
-bool gp_app_as_written(const char *set, const char *msg, char *buf, size_t n)
-{
-	const char *colon = strstr(msg, ": "), *eq = strchr(set, '=');
-	char p[200];
-	snprintf(p, sizeof p, "%.*s", eq ? (int)(eq - set) : (int)strlen(set), set);
-	const char *dot = strrchr(p, '.');
-	size_t top = strcspn(p, "[."), ll = dot ? strlen(dot) : 0;
-	if (colon && dot && (size_t)(colon - msg) > ll && !strncmp(msg, p, top) &&
-	    msg[top] == '[' && !strncmp(colon - ll, dot, ll)) {
-		snprintf(buf, n, "%s%s", p, colon);
-		return true;
-	}
-	snprintf(buf, n, "%s", msg);
-	return false;
-}
-
 bool gp_app_set(struct gp_app *a, const char *set)
 {
 	double before = gp_app_now_time(a);
@@ -233,7 +218,7 @@ bool gp_app_set(struct gp_app *a, const char *set)
 		gp_pin_free(was);
 		char msg[sizeof e.msg], named[sizeof e.msg];
 		gp_app_bare(a, e.msg, msg, sizeof msg);
-		gp_app_as_written(set, msg, named, sizeof named);
+		gp_ov_as_written(set, msg, named, sizeof named);
 		gp_app_say(a, GP_R_ERROR, "refused, old value kept: %s", named);
 		char line[sizeof e.msg + 600];
 		snprintf(line, sizeof line, "%s refused: %s", set, e.msg);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "override.h"
 #include "whatif.h"
 
 #define GP_CMD_SWEEP_MAX 40
@@ -97,7 +98,7 @@ static void value_of(const char *set, char *buf, size_t n)
 	path_of(set, path, sizeof path);
 	const char *v = strchr(set, '=');
 	v = v ? v + 1 : set;
-	enum gp_unit u = gp_app_unit_of(path);
+	enum gp_unit u = gp_ov_unit_of(path);
 	double x = strtod(v, &end);
 	if (u != GP_U_NUMBER && end != v && !*end)
 		gp_unit_format(x, u, buf, n);
@@ -106,11 +107,11 @@ static void value_of(const char *set, char *buf, size_t n)
 }
 
 /* The loader's message naming the entry as the point's overrides wrote
- * it (gp_app_as_written). */
+ * it (gp_ov_as_written). */
 static void as_written(const struct gp_sweep *sw, long k, const char *msg, char *buf, size_t n)
 {
 	for (int i = 0; i < sw->npt[k]; i++)
-		if (gp_app_as_written(sw->pts[k][i], msg, buf, n))
+		if (gp_ov_as_written(sw->pts[k][i], msg, buf, n))
 			return;
 	snprintf(buf, n, "%s", msg);
 }
@@ -161,7 +162,7 @@ static void sweep_row(struct gp_app *a, FILE *f, const struct gp_sweep *sw, long
 }
 
 /* arg "PATH=v1,v2,..." with each value read as :set reads it
- * (gp_app_with_units): "PATH=1.25e+09,..." (malloc'd; NULL when out of
+ * (gp_ov_units): "PATH=1.25e+09,..." (malloc'd; NULL when out of
  * memory or, why said, when a value is refused); *nv the number of
  * values, 0 when there is no '='. */
 static char *sweep_axis(const char *arg, int *nv, char *why, size_t nwhy)
@@ -174,7 +175,7 @@ static char *sweep_axis(const char *arg, int *nv, char *why, size_t nwhy)
 	size_t o = 0;
 	for (int i = 0; out && i < *nv; i++) {
 		char one[GP_ED_MAX], no[200];
-		if (gp_app_with_units(vals[i], one, sizeof one, no, sizeof no)) {
+		if (gp_ov_units(vals[i], true, one, sizeof one, no, sizeof no)) {
 			const char *eq = strchr(vals[i], '=');
 			snprintf(why, nwhy, "%.*s: %s", (int)(eq - vals[i]), vals[i], no);
 			free(out);
@@ -271,6 +272,7 @@ void gp_cmd_sweep(struct gp_app *a, int argc, char **argv)
 	}
 	sw.cost_path = a->run.cost_path;
 	sw.heur_path = a->run.heur_path;
+	sw.xlate = gp_ov_xlate;
 	char *text;
 	size_t len;
 	FILE *f = table_open(&text, &len);

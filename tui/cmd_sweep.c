@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "fmt.h"
 #include "json.h"
+#include "override.h"
 #include "table.h"
 #include "whatif.h"
 
@@ -239,8 +240,13 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 		gp_json_kbool(&j, "prices_given", m.priced);
 		if (m.doubt[0])   /* what cli_load says of a file, per point */
 			gp_json_kstr(&j, "warning", m.doubt);
-	} else {
-		gp_json_kstr(&j, "error", e.msg);
+	} else {   /* the entry named as the point or a --set named it */
+		char named[sizeof e.msg];
+		if (!gp_ov_name((const char *const *)sw->pts[k], sw->npt[k], a->file, e.msg,
+				named, sizeof named))
+			gp_ov_name((const char *const *)sw->base, sw->nbase, a->file, e.msg, named,
+				   sizeof named);
+		gp_json_kstr(&j, "error", named);
 	}
 	gp_json_end(&j);
 	fputc('\n', out);
@@ -586,6 +592,7 @@ static int run(const struct args *a)
 		return rc;
 	sw.cost_path = a->cost_model;
 	sw.heur_path = a->heuristic;
+	sw.xlate = gp_ov_xlate;
 	int jobs = a->jobs > sw.n ? (int)(sw.n ? sw.n : 1) : a->jobs;
 	FILE *tmp[MAX_JOBS] = { 0 };
 	for (int w = 0; w < jobs && rc == EXIT_OK; w++)

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "json.h"
 #include "ofile.h"
+#include "override.h"
 
 int cli_fail(const struct args *a, int code, const char *fmt, ...)
 {
@@ -49,6 +50,7 @@ void cli_run_setup(struct gp_run *r, const struct args *a)
 	r->cost_path = a->cost_model;
 	r->heur_path = a->heuristic;
 	r->log = log_stderr;
+	r->xlate = gp_ov_xlate;   /* --set links[ams-fra].bandwidth=10G */
 }
 
 int cli_load(struct gp_run *r, const struct args *a, bool planning)
@@ -56,8 +58,11 @@ int cli_load(struct gp_run *r, const struct args *a, bool planning)
 	struct gp_err e = { "" };
 	r->plan_optional = planning;
 	cli_run_setup(r, a);
-	if (gp_run_load(r, a->file, a->sets, a->nsets, &e))
-		return cli_fail(a, EXIT_INPUT, "%s", e.msg);
+	if (gp_run_load(r, a->file, a->sets, a->nsets, &e)) {
+		char msg[sizeof e.msg];
+		gp_ov_name(a->sets, a->nsets, a->file, e.msg, msg, sizeof msg);
+		return cli_fail(a, EXIT_INPUT, "%s", msg);
+	}
 	char doubt[256];
 	if (gp_scenario_doubt(r->sc, doubt, sizeof doubt))
 		fprintf(stderr, "geoplan: warning: %s: %s\n", a->file, doubt);

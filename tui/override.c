@@ -1,0 +1,93 @@
+/*
+ * override.c: an override as people type it (override.h): the unit
+ * words of the editor read into the loader's numbers, and the loader's
+ * numbered entries named back as the override named them.
+ */
+#include "override.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum gp_unit gp_ov_unit_of(const char *path)
+{
+	static const struct { const char *name; enum gp_unit u; } by[] = {
+		{ "latency", GP_U_TIME }, { "network", GP_U_BANDWIDTH },
+		{ "nvlink", GP_U_BYTERATE }, { "hbm_bandwidth", GP_U_BYTERATE },
+		{ "memory", GP_U_BYTES }, { "tflops", GP_U_FLOPS },
+		{ "price_per_hour", GP_U_USD }, { "usd_per_hour", GP_U_USD },
+		{ "efficiency", GP_U_RATIO },
+	};
+	const char *dot = strrchr(path, '.'), *last = dot ? dot + 1 : path;
+	if (!strcmp(last, "bandwidth"))
+		return GP_U_BANDWIDTH;   /* a link's: bare G is Gbit/s */
+	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+		if (!strcmp(last, by[i].name))
+			return by[i].u;
+	return GP_U_NUMBER;
+}
+
+int gp_ov_units(const char *set, bool strict, char *out, size_t n, char *why, size_t nwhy)
+{
+	const char *eq = strchr(set, '=');
+	char path[200], lua[128], no[200], *end;
+	if (!eq || (size_t)(eq - set) >= sizeof path) {
+		snprintf(out, n, "%s", set);   /* not PATH=VALUE: the loader says why */
+		return 0;
+	}
+	snprintf(path, sizeof path, "%.*s", (int)(eq - set), set);
+	enum gp_unit u = gp_ov_unit_of(path);
+	double v;
+	if (strict && gp_unit_bare(eq + 1, u, why, nwhy))
+		return -1;
+	strtod(eq + 1, &end);
+	if (u != GP_U_NUMBER && *end && end != eq + 1 &&
+	    !gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, no, sizeof no))
+		snprintf(out, n, "%s=%s", path, lua);
+	else
+		snprintf(out, n, "%s", set);
+	return 0;
+}
+
+void gp_ov_xlate(const char *set, char *out, size_t n)
+{
+	char why[8];
+	gp_ov_units(set, false, out, n, why, sizeof why);
+}
+
+bool gp_ov_as_written(const char *set, const char *msg, char *buf, size_t n)
+{
+	const char *colon = strstr(msg, ": "), *eq = strchr(set, '=');
+	char p[200];
+	snprintf(p, sizeof p, "%.*s", eq ? (int)(eq - set) : (int)strlen(set), set);
+	const char *dot = strrchr(p, '.');
+	size_t top = strcspn(p, "[."), ll = dot ? strlen(dot) : 0;
+	if (colon && dot && (size_t)(colon - msg) > ll && !strncmp(msg, p, top) &&
+	    msg[top] == '[' && !strncmp(colon - ll, dot, ll)) {
+		snprintf(buf, n, "%s%s", p, colon);
+		return true;
+	}
+	snprintf(buf, n, "%s", msg);
+	return false;
+}
+
+bool gp_ov_name(const char *const *sets, int nsets, const char *file, const char *msg,
+		char *buf, size_t n)
+{
+	size_t fl = file ? strlen(file) : 0;
+	size_t skip = fl && !strncmp(msg, file, fl) && !strncmp(msg + fl, ": ", 2) ? fl + 2 : 0;
+	char *named = malloc(n);
+	if (!named) {
+		snprintf(buf, n, "%s", msg);
+		return false;
+	}
+	for (int i = nsets - 1; i >= 0; i--)
+		if (gp_ov_as_written(sets[i], msg + skip, named, n)) {
+			snprintf(buf, n, "%.*s%s", (int)skip, msg, named);
+			free(named);
+			return true;
+		}
+	free(named);
+	snprintf(buf, n, "%s", msg);
+	return false;
+}
