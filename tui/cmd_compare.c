@@ -63,8 +63,10 @@ static void text_row(struct gp_table *t, const struct gp_run *r, bool priced)
 	else
 		gp_table_set(t, C_GAP, "-");
 	gp_table_set(t, C_SECONDS, "%s", gp_fmt_time(r->rep.seconds, 3, a, sizeof a));
-	if (!x->fits)
-		gp_table_note(t, C__N, "does not fit: %s", x->fit_msg);
+	if (!x->fits) {   /* on a line of its own, wrapped under the figures */
+		gp_table_row(t);
+		gp_table_note(t, C_TIME, "does not fit: %s", x->fit_msg);
+	}
 }
 
 /* Plans with engine k and simulates its plan; the exit code it deserves,
