@@ -360,11 +360,17 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 	}
 	if (done && B >= rep->objective * (1 - 1e-9))
 		return;
-	if (closed)
+	if (closed) {
+		/* As many digits as it takes to tell the two apart. */
+		for (int d = 4; d <= 9; d++) {
+			gp_fmt_time(B, d, bb, sizeof bb);
+			if (strcmp(bb, gp_fmt_time(rep->objective, d, tb, sizeof tb)))
+				break;
+		}
 		snprintf(rep->note + l, sizeof rep->note - l,
 			 "; no proof: with each DP sync at its least (ring sizes, links) a plan of the space could take %s, below %s",
-			 gp_fmt_time(B, 4, bb, sizeof bb), gp_fmt_time(rep->objective, 4, tb, sizeof tb));
-	else
+			 bb, tb);
+	} else
 		snprintf(rep->note + l, sizeof rep->note - l,
 			 "; no proof: the check with each DP sync at its least stopped at its limits (the search's own work again), bound %s",
 			 gp_fmt_time(B, 4, bb, sizeof bb));
@@ -413,7 +419,8 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 	/* Which limit stopped the search: the work limit repeats. */
 	if (m->work > m->work_limit)
 		snprintf(rep->note + l0, sizeof rep->note - l0,
-			 "; stopped by the work limit (%.3g units%s)", m->work_limit,
+			 "; stopped by the work limit (%s units%s)",
+			 gp_fmt_grouped(m->work_limit, tb, sizeof tb),
 			 m->o && m->o->work_limit > 0 ? "" : ", the time limit's");
 	else if (best->stopped)
 		snprintf(rep->note + l0, sizeof rep->note - l0, "; stopped by the time limit");
@@ -426,7 +433,8 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 		size_t l = strlen(rep->note);
 		if (m->warm_T < INF)
 			snprintf(rep->note + l, sizeof rep->note - l,
-				 "; warm start: the given plan as classes at %.9g s", m->warm_T);
+				 "; warm start: the given plan as classes at %s",
+				 gp_fmt_time(m->warm_T, 4, tb, sizeof tb));
 		else
 			snprintf(rep->note + l, sizeof rep->note - l,
 				 "; warm start: the given plan maps to no option's classes");
