@@ -205,9 +205,9 @@ if grep -q 'xdc-greedy x2 chunks' "$tmp/v.svg"; then echo "ok $n - V-shaped gant
 # engines are named.
 t3 "plan default is milp" "solver +milp (optimal|feasible): estimate .*; simulated [0-9.]+ m?s, the search seeded with it" "$G" plan samples/default.lua
 t "plan search" 0 "solver +search feasible: estimate" "$G" plan samples/default.lua --engine search
-t3 "plan --warm" "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p4.lua --warm megatron --no-polish
+t3 "plan --warm" "warm start: the given plan as classes at [0-9.]+ m?s" "$G" plan samples/p4.lua --warm megatron --no-polish
 t "plan --warm milp" 2 "--warm: expected plan, megatron, dp-across-dcs, atlas, search or heuristic, got 'milp'" "$G" plan samples/p4.lua --warm milp
-t3 "plan --warm plan" "warm start: the given plan as classes at [0-9.]+ s" "$G" plan samples/p6.lua --warm plan --no-polish
+t3 "plan --warm plan" "warm start: the given plan as classes at [0-9.]+ m?s" "$G" plan samples/p6.lua --warm plan --no-polish
 t3 "plan --warm plan, plan made invalid by --set: left out" "warm plan: the file's plan is left out: .*has 8" "$G" plan samples/default.lua --warm plan --set 'dcs[ams].pools[1].count=8' --no-polish
 t "plan --warm plan, no plan" 2 "--warm plan: the scenario has no plan to start from" "$G" plan samples/p6.lua --warm plan --set plan=nil
 t "check: a WAN latency in seconds is doubted, not refused" 0 \
