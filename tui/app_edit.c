@@ -186,9 +186,9 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before)
 	double t = a->run.res.iteration_time;
 	const char *fit = a->run.res.fits ? "" : "; does not fit in memory";
 	char b[24], now[24];
-	gp_unit_format(t, GP_U_TIME, now, sizeof now);
+	gp_unit_time4(t, now, sizeof now);
 	if (isfinite(before) && before > 0) {
-		gp_unit_format(before, GP_U_TIME, b, sizeof b);
+		gp_unit_time4(before, b, sizeof b);
 		gp_app_say(a, a->run.res.fits ? GP_R_OK : GP_R_WARN,
 			   "%s: iteration %s -> %s (%+.1f %%)%s", what, b, now,
 			   100 * (t - before) / before, fit);

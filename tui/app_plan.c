@@ -13,6 +13,10 @@
  * polish) is kept beside the override, for the plan screen. The one
  * exception: the plan a plan-less file gets on opening is counted as
  * saved (the user made no edit; s still writes it).
+ *
+ * A re-plan after an edit never answers with a plan slower than the one
+ * shown (as simulated in the edited scenario): the engine's plan is then
+ * not taken, and the status line says so; p takes it all the same.
  */
 #include "app.h"
 
@@ -141,6 +145,29 @@ static void say_failed(struct gp_app *a, const struct gp_job_result *res)
 		snprintf(a->problem, sizeof a->problem, "%s", a->status);
 }
 
+/* A re-plan's plan that simulates slower than the plan shown, which
+ * still runs and fits in the edited scenario (before, its time): said,
+ * and true (not taken). */
+static bool slower_than_shown(struct gp_app *a, struct gp_job_result *res, double before)
+{
+	if (a->job_purpose != GP_JOB_LIVE || !isfinite(before) || !a->run.has_res ||
+	    !a->run.res.fits || !same_sets(&a->run, res->run))
+		return false;
+	struct gp_sim_req rq = { .schedule = -1 };
+	struct gp_err e = { "" };
+	if (gp_run_simulate(res->run, &rq, &e) || !res->run->res.fits ||
+	    !(res->run->res.iteration_time > before * (1 + 1e-9)))
+		return false;
+	char t[24], b[24];
+	gp_unit_time4(res->run->res.iteration_time, t, sizeof t);
+	gp_unit_time4(before, b, sizeof b);
+	snprintf(a->job_note, sizeof a->job_note, "done, %s; slower than the plan shown: not taken",
+		 gp_app_status_word(&res->run->rep));
+	gp_app_say(a, GP_R_WARN, "kept the plan shown (%s): %s's re-plan is slower (%s); p takes it",
+		   b, res->run->rep.engine, t);
+	return true;
+}
+
 void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 {
 	if (res->warm.msg[0])   /* the note says it in a phrase; the log whole */
@@ -156,6 +183,10 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	if (!isfinite(before) && a->job_purpose == GP_JOB_LIVE && a->prev &&
 	    a->prev->res.iteration_time > 0)
 		before = a->prev->res.iteration_time;
+	else if (slower_than_shown(a, res, before)) {
+		a->open_plan = false;
+		return;
+	}
 	char why[300] = "";
 	struct gp_plan_report rep = res->run->rep;
 	int how = adopt(a, res->run, why, sizeof why);

@@ -526,6 +526,28 @@ void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n)
 	}
 }
 
+void gp_unit_time4(double v, char *buf, size_t n)
+{
+	static const double secs[] = { 1, 1e-3, 1e-6, 1e-9 };
+	static const char *const names[] = { "s", "ms", "us", "ns" };
+	if (!isfinite(v) || v == 0) {
+		gp_unit_format(v, GP_U_TIME, buf, n);
+		return;
+	}
+	int i = scale_of(v, secs, 4);
+	double x = v / secs[i];
+	char num[64];
+	if (fabs(x) >= 9999.5)
+		snprintf(num, sizeof num, "%.0f", x);
+	else
+		snprintf(num, sizeof num, "%#.4g", x);
+	gp_c_point(num);
+	size_t l = strlen(num);
+	if (l && num[l - 1] == '.')
+		num[l - 1] = 0;
+	snprintf(buf, n, "%s%s", num, names[i]);
+}
+
 void gp_unit_grouped(double v, char *buf, size_t n)
 {
 	gp_fmt_grouped(v, buf, n);

@@ -44,6 +44,11 @@ int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy);
 /* The short form: "100G" (Gbit/s), "35ms", "80GiB", "989T", "0.45", "$2.50". */
 void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
 
+/* A time read beside another (a change's before and after): 4
+ * significant digits, trailing zeros kept ("1.430s", "3.200s",
+ * "57.00ms"), so both show the same precision. */
+void gp_unit_time4(double v, char *buf, size_t n);
+
 /* A count with thousands grouped, no exponent: "67,540", "1,692,000"
  * (rounded to whole numbers; beyond 1e15 "%.4g"): gp_fmt_grouped. */
 void gp_unit_grouped(double v, char *buf, size_t n);
