@@ -106,6 +106,43 @@ static void keep_reverse(lua_State *L, const char *key, const char *rest)
 	lua_settop(L, e);
 }
 
+/* A link named both ways (links[a-b]) whose field `rest` is set: the
+ * element at the top is the first entry naming it; the value is at
+ * index 3. Both directions take the value: the entry's reverse table
+ * forgets its own figure for the field, and an entry for the other
+ * direction, when the file gives one, is set as well. */
+static void both_ways(lua_State *L, int t, const char *key, const char *rest)
+{
+	int e = lua_gettop(L);
+	if (strchr(key, '>') || !*rest || strpbrk(rest, ".[") ||
+	    lua_rawgeti(L, e, 1) != LUA_TSTRING) {
+		lua_settop(L, e);
+		return;
+	}
+	lua_settop(L, e);
+	if (lh_rawfield(L, e, "reverse") == LUA_TTABLE) {
+		lua_pushnil(L);
+		raw_setfield(L, lua_gettop(L) - 1, rest);
+	}
+	lua_settop(L, e);
+	lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+	for (lua_Integer i = 1; i <= n; i++) {
+		if (lua_rawgeti(L, t, i) != LUA_TTABLE || lua_rawequal(L, -1, e) ||
+		    !names_it(L, lua_gettop(L), key)) {
+			lua_settop(L, e);
+			continue;
+		}
+		int o = lua_gettop(L);
+		lua_pushvalue(L, 3);
+		raw_setfield(L, o, rest);
+		if (lh_rawfield(L, o, "reverse") == LUA_TTABLE) {
+			lua_pushnil(L);
+			raw_setfield(L, lua_gettop(L) - 1, rest);
+		}
+		lua_settop(L, e);
+	}
+}
+
 /* What the elements of list t are called, the way `key` names one (a
  * DC's name; a link's "a-b", or "a>b" when key has a '>'), with the one
  * key most likely means: "did you mean \"ams\"? names: ams, fra". */
@@ -219,8 +256,10 @@ static int apply_set(lua_State *L)
 		}
 		if (numeric)
 			lua_rawgeti(L, t, idx);
-		else if (is_index && find_named(L, t, key))
+		else if (is_index && find_named(L, t, key)) {
 			keep_reverse(L, key, p);
+			both_ways(L, t, key, p);
+		}
 		else
 			lh_rawfield(L, t, key);
 		if (lua_isnil(L, -1)) {

@@ -484,6 +484,20 @@ assert f[0] > 5 * b[0] and abs(f[1] - b[1]) < 1e-9 * b[1], (b, f)
 assert r[1] > 5 * b[1] and abs(r[0] - b[0]) < 1e-9 * b[0], (b, r)
 assert x[0] > 5 * b[0] and x[1] > 5 * b[1], (b, x)
 "; then echo "ok $n - links[a>b] sets one direction ($base -> $fwd / $bwd)"; else echo "not ok $n - one direction: $base | $fwd | $bwd | $both"; fi
+# links[a-b] is both directions whatever came before: after a one-way
+# edit (the entry's reverse table holds the other figure) and when the
+# file gives each direction its own entry.
+n=$((n + 1))
+after=$(dir --set 'links[ams>fra].bandwidth=Gbps(50)' --set 'links[ams-fra].bandwidth=Gbps(10)')
+if [ "$after" = "$both" ]; then echo "ok $n - links[a-b] after links[a>b]: both directions ($after)"; else echo "not ok $n - links[a-b] after links[a>b]: $after, wanted $both"; fi
+sed -e 's/^\( *\){ "ams", "fra", \(.*\) },$/\1{ "ams", "fra", \2 }, { "fra", "ams", \2 },/' \
+	samples/default.lua >"$tmp/two.lua"
+n=$((n + 1))
+two=$("$G" sim "$tmp/two.lua" --json --set 'links[ams-fra].bandwidth=Gbps(10)' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join("%.4g" % l["busy_s"] for l in d["links"]))')
+if grep -q '{ "fra", "ams"' "$tmp/two.lua" && [ "$two" = "$both" ]; then echo "ok $n - links[a-b] sets both entries of a link given twice ($two)"; else echo "not ok $n - two entries: $two, wanted $both"; fi
 cat >"$tmp/rev.lua" <<'LUA'
 return { dcs = { { name = "a", pools = { { gpu = "H100", count = 8 } } },
                  { name = "b", pools = { { gpu = "H100", count = 8 } } } },
