@@ -553,6 +553,12 @@ static int conv_job(struct lh_cv *c, int top)
 		       j->micro_batch, j->global_batch);
 		goto fail;
 	}
+	/* Every replica runs whole micro-batches: no plan splits the rest. */
+	if (fmod(j->global_batch, j->micro_batch) != 0) {
+		lh_err(c, "job.global_batch", "%.0f sequences cannot be split into micro-batches of %.0f (micro_batch): make it a multiple",
+		       j->global_batch, j->micro_batch);
+		goto fail;
+	}
 	lua_pop(L, 1);
 	return 0;
 fail:
