@@ -189,8 +189,8 @@ static void json_link(struct gp_json *j, const struct gp_scenario *sc,
 
 /* Which prices the cost is made of: a GPU type's the plan uses, a link's
  * it sends bytes over. */
-static void json_prices(struct gp_json *j, const struct gp_scenario *sc,
-			const struct gp_plan *p, const struct gp_result *r)
+void gp_report_json_prices(struct gp_json *j, const struct gp_scenario *sc,
+			   const struct gp_plan *p, const struct gp_result *r)
 {
 	bool gpus, egress;
 	gp_report_prices(sc, p, r, &gpus, &egress);
@@ -255,7 +255,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_kstr(j, "schedule", gp_sched_name(p->schedule));
 	gp_json_kint(j, "chunks", r->chunks);
 	gp_report_json_metrics(j, r);
-	json_prices(j, sc, p, r);
+	gp_report_json_prices(j, sc, p, r);
 	gp_json_key(j, "sync");
 	gp_json_obj(j, false);
 	gp_json_kstr(j, "mode", gp_sync_name(gp_plan_sync(sc, p)));

@@ -43,6 +43,10 @@ int gp_report_json(FILE *f, const struct gp_scenario *sc,
 void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 		       const struct gp_plan *p, const struct gp_result *r);
 void gp_report_json_solver(struct gp_json *j, const struct gp_result *r);
+/* "prices_given": {"gpus": b, "egress": b}: whether the cost is made of
+ * a GPU price the plan uses and a link price it sends bytes over. */
+void gp_report_json_prices(struct gp_json *j, const struct gp_scenario *sc,
+			   const struct gp_plan *p, const struct gp_result *r);
 void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r);
 void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
 			 const struct gp_plan *p);

@@ -243,6 +243,10 @@ assert s['status'] == 'feasible' or s['gap'] == 0, s
 assert s['bound_s'] <= min(e['iteration_time_s'] for e in d.values()) * (1 + 1e-9), s
 best = min(e['iteration_time_s'] for k, e in d.items() if k not in ('search', 'milp'))
 assert d['search']['iteration_time_s'] <= best * (1 + 1e-9), (d['search']['iteration_time_s'], best)
+for k, e in d.items():   # the text's gap column and whether prices were given, per row
+    assert set(e['prices_given']) == {'gpus', 'egress'}, (k, e['prices_given'])
+    assert (e['plan_gap'] is None) == (k != 'milp'), (k, e['plan_gap'])
+assert 0 <= d['milp']['plan_gap'] < 1, d['milp']['plan_gap']
 " 2>"$tmp/err"; then echo "ok $n - compare --json: search no worse than the baselines"; else echo "not ok $n - compare: $(tail -1 "$tmp/err")"; fi
 # On every sample, the MILP's plan (polished by the search, judged by the
 # simulator) is no worse than any other engine's.

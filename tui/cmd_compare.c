@@ -15,11 +15,25 @@
 
 enum { C_ENGINE, C_TIME, C_TOKENS, C_USD, C_WAN, C_STATUS, C_GAP, C_SECONDS, C__N };
 
+/* The gap of the plan in the row: a polished plan is the search's,
+ * outside the space the MILP's bound covers, so against the bound that
+ * holds for every plan; NaN when there is none. */
+static double row_gap(const struct gp_run *r)
+{
+	const struct gp_result *x = &r->res;
+	if (r->rep.polished && r->sc->objective == GP_OBJ_TIME)
+		return isfinite(r->rep.floor) && x->iteration_time > 0
+		       ? fmax(0, (x->iteration_time - r->rep.floor) / x->iteration_time) : NAN;
+	return r->rep.gap;
+}
+
 static void json_row(struct gp_json *j, const struct gp_run *r)
 {
 	gp_json_obj(j, false);
 	gp_json_kstr(j, "engine", r->rep.engine);
 	gp_report_json_metrics(j, &r->res);
+	gp_report_json_prices(j, r->sc, gp_run_plan_of(r), &r->res);
+	gp_json_knum(j, "plan_gap", row_gap(r));   /* the text's gap column */
 	gp_json_kbool(j, "fits", r->res.fits);
 	if (!r->res.fits)
 		gp_json_kstr(j, "fit_error", r->res.fit_msg);
@@ -51,13 +65,7 @@ static void text_row(struct gp_table *t, const struct gp_run *r, bool priced)
 	gp_table_set(t, C_USD, "%s", priced ? gp_fmt_usd(x->usd_per_iteration, a, sizeof a) : "-");
 	gp_table_set(t, C_WAN, "%s", gp_fmt_bytes(x->wan_bytes, a, sizeof a));
 	gp_table_set(t, C_STATUS, "%s", x->fits ? gp_milp_status_name(r->rep.status) : "no fit");
-	/* The gap of the plan in the row: a polished plan is the search's,
-	 * outside the space the MILP's bound covers, so against the bound
-	 * that holds for every plan. */
-	double gap = r->rep.gap;
-	if (r->rep.polished && r->sc->objective == GP_OBJ_TIME)
-		gap = isfinite(r->rep.floor) && x->iteration_time > 0
-		      ? fmax(0, (x->iteration_time - r->rep.floor) / x->iteration_time) : NAN;
+	double gap = row_gap(r);
 	if (isfinite(gap))
 		gp_table_set(t, C_GAP, "%.2f %%", 100 * gap);
 	else
