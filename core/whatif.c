@@ -270,10 +270,36 @@ static int reverse_of(const struct gp_scenario *s, int i)
 	return l ? (int)(l - s->links) : -1;
 }
 
+/* A pair of directions i and r whose bandwidths (or latencies) differ:
+ * each direction alone as well, so the table tells which one matters. */
+static void one_way_knobs(struct sens *x, int i, int r, struct gp_knob *g, int *k)
+{
+	struct gp_scenario *s = x->s;
+	for (int fig = 0; fig < 2; fig++) {
+		double a = fig ? s->links[i].latency : s->links[i].bandwidth;
+		double b = fig ? s->links[r].latency : s->links[r].bandwidth;
+		if (a == b)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			struct gp_link *l = &s->links[side ? r : i], keep = *l;
+			char what[128];
+			snprintf(what, sizeof what, "link %s -> %s", s->dcs[l->from].name,
+				 s->dcs[l->to].name);
+			if (fig)
+				l->latency /= 1.1;
+			else
+				l->bandwidth *= 1.1;
+			sens_try(x, g, k, what, fig ? "latency / 1.1" : "bandwidth x 1.1");
+			*l = keep;
+		}
+	}
+}
+
 /* Each link the base iteration sends bytes over, both directions at once
  * (a faster link is faster both ways, and a direction made faster alone
  * leaves its twin the bottleneck of a ring): its bandwidth, then its
- * latency. A direction without a twin goes alone. */
+ * latency; a figure that differs between the two, each direction alone
+ * too. A direction without a twin goes alone. */
 static void link_knobs(struct sens *x, const struct gp_result *base, struct gp_knob *g, int *k,
 		       int *skipped)
 {
@@ -304,8 +330,10 @@ static void link_knobs(struct sens *x, const struct gp_result *base, struct gp_k
 			s->links[r].latency /= 1.1;
 		sens_try(x, g, k, what, "latency / 1.1");
 		s->links[i] = keep;
-		if (r >= 0)
+		if (r >= 0) {
 			s->links[r] = keep_r;
+			one_way_knobs(x, i, r, g, k);
+		}
 	}
 }
 
@@ -411,7 +439,7 @@ int gp_whatif_sensitivity(const struct gp_run *r, const struct gp_sim_req *sim,
 	struct sens x = { .s = gp_scenario_dup(r->sc, 1) };
 	int npools = 0;
 	bool *used = pools_used(r->sc, p, &npools);
-	int total = 2 * r->sc->nlinks + 2 + 3 * npools;
+	int total = 4 * r->sc->nlinks + 2 + 3 * npools;   /* pairs, one-way, every link */
 	struct gp_knob *g = calloc((size_t)total + 1, sizeof *g);
 	struct gp_plan view = gp_run_sim_plan(p, sim);
 	int rc = !x.s || !g || !used || gp_plan_copy(&x.plan, &view) ? gp_errf(e, "out of memory") : 0;

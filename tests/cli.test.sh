@@ -300,6 +300,18 @@ t "sweep bad point" 1 "expected \{\"set\"" "$G" sweep samples/default.lua --poin
 t "sweep bad value is a row, and exit 1" 1 "^-4 +failed: .*expected a positive integer" "$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4'
 t "sweep bad jobs" 2 "-j: expected an integer in 1..256" "$G" sweep samples/default.lua --set 'job.seq=1,2' -j 0
 t "sensitivity ranks" 0 "pool ams/H100 \(16 GPUs\)" "$G" sensitivity samples/default.lua
+# A link whose directions differ: each direction alone too, and the cut
+# one (10 Gbit/s) saves more than its 100 Gbit/s twin.
+"$G" sensitivity samples/default.lua --json --set 'links[ams>fra].bandwidth=10G' >"$tmp/sens.json" 2>&1
+n=$((n + 1))
+if python3 -c "
+import json
+d = json.load(open('$tmp/sens.json'))
+k = {(r['what'], r['made_better']): r['saved_s'] for r in d['rows']}
+f, r = k[('link ams -> fra', 'bandwidth x 1.1')], k[('link fra -> ams', 'bandwidth x 1.1')]
+assert f > r, (f, r)
+assert ('link ams -> fra', 'latency / 1.1') not in k, k   # latencies are equal
+" 2>"$tmp/err"; then echo "ok $n - sensitivity: an asymmetric link's directions apart"; else echo "not ok $n - sensitivity one-way: $(tail -1 "$tmp/err")"; fi
 # sensitivity --json: the text's rows, each saving the base less its time.
 n=$((n + 1))
 if "$G" sensitivity samples/default.lua --json 2>/dev/null | python3 -c "

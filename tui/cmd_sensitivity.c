@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "fmt.h"
@@ -19,11 +20,12 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 	static const char *const heads[] = { "what", "made better", "iteration", "saved", "%" };
 	struct gp_table t;
 	char a[32];
-	bool negative = false, zero = false;
+	bool negative = false, zero = false, all = false;
 	gp_table_init(&t, "llrrr", heads);
 	for (int i = 0; i < n; i++) {
 		gp_table_row(&t);
 		gp_table_set(&t, 0, "%s", g[i].what);
+		all = all || !strncmp(g[i].what, "every WAN link", 14);
 		gp_table_set(&t, 1, "%s", g[i].knob);
 		if (isnan(g[i].t)) {
 			gp_table_note(&t, 2, "does not simulate");
@@ -46,8 +48,9 @@ static void print_knobs(const struct gp_run *r, double base, const struct gp_kno
 		printf("\nA saving of 0 s: that figure is off the iteration's critical path; what\n"
 		       "it carries waits on, or hides behind, other work that takes longer, or\n"
 		       "shares it with figures as slow that stay as they are (the other links of\n"
-		       "a ring, the other pools of a replica): the 'every WAN link' row, or\n"
-		       "sweep with several --set at once, moves them together.\n");
+		       "a ring, the other pools of a replica): %s",
+		       all ? "the 'every WAN link' row, or\nsweep with several --set at once, moves them together.\n"
+			   : "sweep with several --set at\nonce moves them together.\n");
 	if (negative) {
 		enum gp_sched k = gp_run_plan_of(r)->schedule;
 		printf("\nA negative saving: the change made the iteration longer. The plan stays as\n"
