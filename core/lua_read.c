@@ -38,6 +38,10 @@ void lh_describe(lua_State *L, int idx, char *buf, size_t n)
 	case LUA_TNUMBER:
 		if (lua_isinteger(L, idx))
 			snprintf(buf, n, "%lld", (long long)lua_tointeger(L, idx));
+		else if (isnan(lua_tonumber(L, idx)))   /* 0/0: C would say -nan */
+			snprintf(buf, n, "not a number (0/0)");
+		else if (isinf(lua_tonumber(L, idx)))
+			snprintf(buf, n, "%s", lua_tonumber(L, idx) > 0 ? "infinity (1/0)" : "-infinity (-1/0)");
 		else if (lua_tonumber(L, idx) == floor(lua_tonumber(L, idx)) &&
 			 fabs(lua_tonumber(L, idx)) < 1e18)   /* 1e12: its digits */
 			snprintf(buf, n, "%.0f", lua_tonumber(L, idx));
