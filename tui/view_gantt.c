@@ -454,8 +454,13 @@ static void zoom(struct gp_app *a, double k)
 	double ndt = g->dt * k;
 	if (ndt > fitdt)
 		ndt = fitdt;
-	if (ndt < 1e-9)
-		ndt = 1e-9;
+	/* A microsecond a column: finer than any task or message the
+	 * simulator times (a NIC's latency is microseconds). */
+	if (ndt < 1e-6) {
+		if (g->dt <= 1e-6)
+			gp_app_say(a, GP_R_WARN, "zoomed in as far as it goes: 1us a column; z fits");
+		ndt = 1e-6;
+	}
 	g->t0 = g->tc - (g->tc - g->t0) * ndt / g->dt;
 	g->dt = ndt;
 	if (g->t0 < 0)
