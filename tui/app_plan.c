@@ -207,7 +207,7 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 			 a->job_purpose == GP_JOB_LIVE ? "re-planned" : "planned", rep.engine,
 			 gp_app_status_word(&rep));
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
-		 how == 0 ? "; u undoes" : how > 0 ? ", the plan it had" : " (s cannot save it: ",
+		 how == 0 ? "; u undoes" : how > 0 ? ", the same plan as shown" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
 	gp_app_say_change(a, head, before);
 }
