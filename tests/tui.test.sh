@@ -184,6 +184,10 @@ has "a slower re-plan is not taken" "^kept the plan shown \([0-9.]+m?s\): fickle
 has "... and p takes it" "^planned by fickle \(feasible\); u undoes: iteration [0-9.]+m?s -> [0-9.]+m?s \(\+[0-9.]+ %\)" \
 	samples/default.lua --size 100x30 --heuristic "$tmp/fickle.lua" \
 	--keys ':plan heuristic<Enter><Wait>:set links[ams-fra].latency=20ms<Enter><Wait>p<Wait>'
+# A pool switched to a GPU type without a price: said, and kept in the
+# log past the re-plan's status line.
+has "a GPU type without a price is said" "dcs\[ams\]\.pools\[1\]\.gpu = H200; H200 has no price_per_hour" \
+	samples/default.lua --size 120x30 --keys ':set dcs[ams].pools[1].gpu=H200<Enter><Wait>4'
 # A heuristic that fails leaves the MILP cold: its error is in the log
 # as well as in the note.
 printf 'return { name = "loop", plan = function() while true do end end }\n' >"$tmp/loop.lua"

@@ -209,9 +209,41 @@ double gp_app_now_time(const struct gp_app *a)
 	return a->run.has_res ? a->run.res.iteration_time : NAN;
 }
 
+/* Whether pool k (numbered DC by DC) of s has GPUs with a price, as
+ * bits of a mask (the first 64 pools). */
+static unsigned long long priced_pools(const struct gp_scenario *s)
+{
+	unsigned long long m = 0;
+	for (int d = 0, k = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++, k++)
+			if (k < 64 && s->gpus[s->dcs[d].pools[q].gpu].price_per_hour > 0)
+				m |= 1ULL << k;
+	return m;
+}
+
+/* An edit that leaves a priced pool without a price (its GPU type
+ * changed to one the scenario gives none): "; H200 has no price_per_hour
+ * (its GPUs cost nothing in the figures)" after what, and in the log,
+ * where it outlasts the re-plan's status line. */
+static void say_unpriced(struct gp_app *a, unsigned long long was, char *what, size_t n)
+{
+	const struct gp_scenario *s = a->run.sc;
+	unsigned long long now = priced_pools(s), lost = was & ~now;
+	for (int d = 0, k = 0; lost && d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++, k++)
+			if (k < 64 && (lost >> k & 1)) {
+				size_t l = strlen(what);
+				snprintf(what + l, n - l, "; %s has no price_per_hour (its GPUs cost nothing in the figures)",
+					 s->gpus[s->dcs[d].pools[q].gpu].name);
+				gp_log_post(a->log, GP_LOG_WARN, what);
+				return;
+			}
+}
+
 bool gp_app_set(struct gp_app *a, const char *set)
 {
 	double before = gp_app_now_time(a);
+	unsigned long long priced = a->run.sc ? priced_pools(a->run.sc) : 0;
 	struct gp_err e = { "" };
 	struct gp_pin *was = gp_pin_of_run(&a->run, "");   /* the compare screen's A */
 	if (gp_run_set(&a->run, set, &e)) {
@@ -230,6 +262,7 @@ bool gp_app_set(struct gp_app *a, const char *set)
 	char what[600];
 	describe(set, what, sizeof what);
 	gp_app_keep_before(a, was, what);
+	say_unpriced(a, priced, what, sizeof what);
 	gp_app_simulate(a);
 	gp_app_changed(a);
 	if (a->run.has_res) {
