@@ -184,6 +184,58 @@ static void list_hint(lua_State *L, int t, const char *key, char *buf, size_t n)
 		lh_suggest(key, ptr, k, "names", buf, n);
 }
 
+/* Whether path renames a DC: dcs[X].name. */
+static bool renames_dc(const char *path)
+{
+	const char *end = strchr(path, ']');
+	return !strncmp(path, "dcs[", 4) && end && !strcmp(end, "].name");
+}
+
+/* Replaces string `old` by `now` at key k of table t when it is there. */
+static void swap_name(lua_State *L, int t, lua_Integer i, const char *k, const char *old,
+		      const char *now)
+{
+	int got = k ? lh_rawfield(L, t, k) : lua_rawgeti(L, t, i);
+	bool hit = got == LUA_TSTRING && !strcmp(lua_tostring(L, -1), old);
+	lua_pop(L, 1);
+	if (!hit)
+		return;
+	lua_pushstring(L, now);
+	if (k)
+		raw_setfield(L, t, k);
+	else
+		lua_rawseti(L, t, i);
+}
+
+/* A DC renamed from old to now: the links and the plan's stages that
+ * name it follow (root: the scenario table's index). */
+static void rename_refs(lua_State *L, int root, const char *old, const char *now)
+{
+	int top = lua_gettop(L);
+	if (lh_rawfield(L, root, "links") == LUA_TTABLE) {
+		int ls = lua_gettop(L);
+		for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, ls); i++, lua_settop(L, ls))
+			if (lua_rawgeti(L, ls, i) == LUA_TTABLE) {
+				swap_name(L, lua_gettop(L), 1, NULL, old, now);
+				swap_name(L, lua_gettop(L), 2, NULL, old, now);
+			}
+	}
+	lua_settop(L, top);
+	if (lh_rawfield(L, root, "plan") == LUA_TTABLE &&
+	    lh_rawfield(L, -1, "pipelines") == LUA_TTABLE) {
+		int ps = lua_gettop(L);
+		for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, ps); i++, lua_settop(L, ps)) {
+			if (lua_rawgeti(L, ps, i) != LUA_TTABLE || lh_rawfield(L, -1, "stages") != LUA_TTABLE)
+				continue;
+			int ss = lua_gettop(L);
+			for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, ss); j++, lua_settop(L, ss))
+				if (lua_rawgeti(L, ss, j) == LUA_TTABLE)
+					swap_name(L, lua_gettop(L), 0, "dc", old, now);
+		}
+	}
+	lua_settop(L, top);
+}
+
 /* One --set: the path, and the value as a string (NULL: the value is
  * the third argument of apply_set). */
 struct set_item {
@@ -244,6 +296,13 @@ static int apply_set(lua_State *L)
 		long idx = strtol(key, &endp, 10);
 		int numeric = *endp == 0 && is_index;
 		if (last) {
+			char old[GP_NAME_MAX + 1] = "";
+			if (renames_dc(path) && !strcmp(key, "name") && lua_type(L, 3) == LUA_TSTRING &&
+			    lh_rawfield(L, t, "name") == LUA_TSTRING)
+				snprintf(old, sizeof old, "%s", lua_tostring(L, -1));
+			lua_settop(L, t);
+			if (old[0])   /* what names the DC follows it */
+				rename_refs(L, 1, old, lua_tostring(L, 3));
 			lua_pushvalue(L, 3);
 			if (numeric) {
 				lua_rawseti(L, t, idx);

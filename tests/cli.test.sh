@@ -170,6 +170,7 @@ t "set through a number" 1 "seq is not a table" "$G" check samples/default.lua -
 t "set a string" 0 "plan +zb-h1" "$G" sim samples/default.lua --set plan.schedule=zb-h1
 t "a batch no micro-batch size divides is bad input" 1 "job.global_batch: 7 sequences cannot be split into micro-batches of 2" "$G" check samples/default.lua --set job.global_batch=7 --set job.micro_batch=2
 t "a NaN is named as what it is, not as C spells it" 1 "job.seq: expected a positive integer, got not a number \(0/0\)" "$G" check samples/default.lua --set 'job.seq=0/0'
+t "renaming a DC renames it in the links and the plan" 0 "^lon -> fra +2\.15 GB" "$G" sim samples/default.lua --set 'dcs[ams].name=lon'
 t "set needs a value" 2 "--set needs PATH=VALUE" "$G" check samples/default.lua --set
 # xdc-milp: proven optimal on P1 at its sweep point alpha = 0.5 T_F (at
 # 1 T_F the default model's times leave a 0.5 % gap it does not close in
