@@ -271,8 +271,8 @@ has "after an undo, A is the plan undone" "^ A before undoing job\.zero = 0$" \
 	samples/default.lua --size 100x30 --keys ':set live=off<Enter>:set job.zero=0<Enter>u5'
 # A re-plan after an edit that dropped the file's plan still says
 # before -> after (the iteration before the edit).
-has "a re-plan after the file's plan was dropped says before -> after" \
-	"^re-planned by milp \(feasible\); u undoes: iteration 1\.481s -> [0-9.]+m?s \([+-]" \
+has "a re-plan after the file's plan was dropped says so, and before -> after" \
+	"^re-planned by milp \(feasible\), old plan invalid; u undoes: iteration 1\.481s -> [0-9.]+m?s \([+-]" \
 	samples/default.lua --size 100x30 --keys ':set job.global_batch=128<Enter><Wait>'
 # The Gantt's legend: only the kinds the chart has (p3 has no act or
 # grad), and the column's time whole at 60 columns, or not at all.

@@ -180,8 +180,9 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	double before = gp_app_now_time(a);
 	/* An edit that dropped the file's plan left nothing to time: the
 	 * re-plan's "before" is the iteration before that edit (A's). */
-	if (!isfinite(before) && a->job_purpose == GP_JOB_LIVE && a->prev &&
-	    a->prev->res.iteration_time > 0)
+	bool dropped = !isfinite(before) && a->job_purpose == GP_JOB_LIVE && a->prev &&
+		       a->prev->res.iteration_time > 0;
+	if (dropped)
 		before = a->prev->res.iteration_time;
 	else if (slower_than_shown(a, res, before)) {
 		a->open_plan = false;
@@ -203,9 +204,10 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	char head[500];
 	/* (How long it took is on the plan and solver screens: a status
 	 * line stays the same from run to run.) */
-	int o = snprintf(head, sizeof head, "%s by %s (%s)",
+	int o = snprintf(head, sizeof head, "%s by %s (%s)%s",
 			 a->job_purpose == GP_JOB_LIVE ? "re-planned" : "planned", rep.engine,
-			 gp_app_status_word(&rep));
+			 gp_app_status_word(&rep),
+			 dropped ? ", old plan invalid" : "");
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
 		 how == 0 ? "; u undoes" : how > 0 ? ", the same plan as shown" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
