@@ -82,6 +82,10 @@ static void value(enum fmt f, double v, char *buf, size_t n)
 static void delta(enum fmt f, double a, double b, bool pct, char *buf, size_t n)
 {
 	double d = b - a;
+	/* Whole numbers shown whole: the change of the figures shown, not
+	 * of the unrounded ones (160,232 -> 176,990 is +16,758). */
+	if (f == F_COUNT || (f == F_RATE && a >= 1000 && b >= 1000))
+		d = round(b) - round(a);
 	char mag[32], rel[24] = "";
 	if (f == F_FITS) {
 		snprintf(buf, n, "%s", a == b ? "" : b ? "now fits" : "no longer fits");
