@@ -122,7 +122,7 @@ else
 	echo "not ok $n - sweep long lines: exit $rc, $(wc -lc <"$tmp/long.jsonl")"
 fi
 c "sweep: a failed point exits 1, its message in its row" 1 20 \
-	"^-4 +failed: dcs\\[1\\]\\.pools\\[1\\]\\.count: expected a positive" \
+	"^-4 +failed: dcs\\[ams\\]\\.pools\\[1\\]\\.count: expected a positive" \
 	"$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4' -j 2
 for sig in INT TERM; do
 	n=$((n + 1))
