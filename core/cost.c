@@ -128,11 +128,39 @@ double gp_dp_sync_wan_bytes(const struct gp_sync_q *q)
 	return 2.0 * (ranks - 1) / ranks * q->bytes / q->every;
 }
 
+double gp_grad_reduce_bytes(const struct gp_job *j)
+{
+	return j->grad_reduce == GP_GR_FP32 ? 4 : j->precision_bytes;
+}
+
+/* The all-gather of the parameters a shard of gradients stands for: half
+ * a ring all-reduce of their 16-bit bytes. */
+static double param_gather(const struct gp_job *j, double shard, int p, double bw, double lat)
+{
+	return gp_ring_allreduce(shard * j->precision_bytes / gp_grad_reduce_bytes(j), p, bw,
+				 lat) / 2;
+}
+
+double gp_dp_ring_sync(const struct gp_job *j, double shard, int p, double bw, double lat)
+{
+	double ar = gp_ring_allreduce(shard, p, bw, lat);
+	if (!j->zero)
+		return ar;
+	return ar / 2 + (j->sync_overlap ? 0 : param_gather(j, shard, p, bw, lat));
+}
+
+double gp_dp_ring_gather(const struct gp_job *j, double shard, int p, double bw, double lat)
+{
+	return j->zero && j->sync_overlap ? param_gather(j, shard, p, bw, lat) : 0;
+}
+
 double gp_dp_sync_time(const struct gp_sync_q *q)
 {
 	double shard = q->bytes / q->tp;
 	if (q->replicas <= 1)
 		return 0;
+	if (q->dcs <= 1 && q->job)
+		return gp_dp_ring_sync(q->job, shard, q->replicas, q->local_bw, q->local_lat);
 	if (q->dcs <= 1)
 		return gp_ring_allreduce(shard, q->replicas, q->local_bw, q->local_lat);
 	int ranks = q->mode == GP_SYNC_HIER ? q->dcs : q->replicas;

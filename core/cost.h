@@ -137,6 +137,21 @@ double gp_boundary_bytes(const struct gp_scenario *sc);
 
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
 
+/* Bytes per gradient element the DP reduction sends (job.grad_reduce). */
+double gp_grad_reduce_bytes(const struct gp_job *j);
+/* A DP ring inside one DC over `shard` bytes of gradients per rank (in
+ * gp_grad_reduce_bytes) among p ranks: the sync channel's time the step
+ * waits for, and of the rest what runs under the next iteration's
+ * forward. Without ZeRO an all-reduce. With the distributed optimizer
+ * (zero = 1) a reduce-scatter of the gradients, the optimizer step on
+ * the shard, then an all-gather of the 16-bit parameters; when the sync
+ * overlaps (Megatron-Core's overlap_grad_reduce and overlap_param_gather),
+ * the all-gather of each bucket runs under the next iteration's forward
+ * before the bucket's first layer needs it (gp_dp_ring_gather), so only
+ * the reduce-scatter is on the step. */
+double gp_dp_ring_sync(const struct gp_job *j, double shard, int p, double bw, double lat);
+double gp_dp_ring_gather(const struct gp_job *j, double shard, int p, double bw, double lat);
+
 /* The default model's fitted constants (cost.c says what each stands
  * for), for models that build on it (geoplan.default.constants). The
  * default operations read them from their ud when it is not NULL, so a
@@ -167,6 +182,7 @@ double gp_nvlink_step(void);
  * steps (local SGD / DiLoCo), so its bytes and latency are divided by it. */
 struct gp_sync_q {
 	double bytes;            /* the stage's gradients, all TP ranks */
+	const struct gp_job *job;  /* one DC: gp_dp_ring_sync's rules (NULL: an all-reduce) */
 	int tp, replicas, dcs, local;
 	double local_bw, local_lat, wan_bw, wan_lat;
 	enum gp_sync_mode mode;

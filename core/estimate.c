@@ -70,7 +70,8 @@ struct est_ws {
 	double *act, *syn;   /* per link: activation bytes, amortised sync bytes */
 	double *tdev;        /* per device: its pipeline's time */
 	double *tloc, *bwin; /* its local gradient sync, the backward that hides it */
-	double *topt;        /* its optimizer step */
+	double *topt;        /* its optimizer step (and ZeRO's all-gather after it) */
+	double f1;           /* the pipeline's first forward up to this stage */
 	double *xfrac;       /* the share of its layers whose group spans DCs */
 	int *kk, *steps;     /* the DCs those groups span and ring steps, */
 	int *rings;          /* those DCs in index order (ndcs per device), */
@@ -187,16 +188,27 @@ static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct g
  * the k-way exchange of shards; flat: the ring over all replicas, then
  * nothing local). -1 when an edge has no link. */
 static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_stage *st,
-		    const struct bl_stage_est *se, int di, int Dg, int R)
+		    const struct bl_stage_est *se, int di, int Dg, int R, double fwd)
 {
 	const struct gp_scenario *s = c->sc;
 	int k = w->kk[di], *ring = w->rings + di * s->ndcs;
 	bool hier = w->hier;
 	int ranks = k > 1 && hier ? w->cnt[st->dc] : Dg;
 	struct gp_comm ring_c = gp_costtab_dp_ring(c->ct, s, st->dc, st->pool, st->tp, ranks);
-	double grad = se->params * s->job.precision_bytes;
+	double grad = se->params * gp_grad_reduce_bytes(&s->job);
+	/* One DC: the ring as the simulator runs it (gp_dp_ring_sync). */
 	w->tloc[di] = Dg <= 1 || (k > 1 && !hier) ? 0
+		      : k < 2 ? gp_dp_ring_sync(&s->job, grad / st->tp, ranks, ring_c.bw, ring_c.lat)
 		      : gp_ring_allreduce(grad / st->tp, ranks, ring_c.bw, ring_c.lat);
+	if (k < 2 && Dg > 1) {
+		/* ZeRO's parameter all-gather under the next iteration's
+		 * first forward (fwd: up to this stage), as gp_simulate
+		 * charges it: what that does not hide, and the contention
+		 * share of the rest. */
+		double ag = gp_dp_ring_gather(&s->job, grad / st->tp, ranks, ring_c.bw, ring_c.lat);
+		double late = fmax(0, ag - fwd);
+		w->topt[di] += late + gp_costtab_contention(c->ct, st->dc, st->pool) * (ag - late);
+	}
 	if (k < 2)
 		return 0;
 	double wan = (hier ? 2.0 * (k - 1) / k : 2.0 * (Dg - 1) / Dg) *
@@ -237,7 +249,8 @@ static int est_stage(const struct bl_ctx *c, struct est_ws *w, const struct gp_p
 	w->topt[di] = gp_costtab_optimizer(c->ct, st->dc, st->pool,
 					   se.params / st->tp / (s->job.zero && D > 1 ? D : 1));
 	int Dg = est_dp_group(c, w, st, di);
-	return est_sync(c, w, st, &se, di, Dg, pp->replicas);
+	w->f1 += se.u - se.b;
+	return est_sync(c, w, st, &se, di, Dg, pp->replicas, w->f1);
 }
 
 /* Pipeline g, its first device di: every device's time is the pipeline's,
@@ -248,6 +261,7 @@ static int est_pipeline(const struct bl_ctx *c, struct est_ws *w, const struct g
 	const struct gp_pipeline *pp = &p->pipes[g];
 	int S = pp->nstages, m = pp->micro_batches;
 	double sum = 0, mx = 0;
+	w->f1 = 0;
 	for (int i = 0; i < S; i++) {
 		double x;
 		if (est_stage(c, w, p, pp, i, di + i, &x))

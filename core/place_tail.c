@@ -201,7 +201,7 @@ double pm_grad_ring_bytes(const struct pm *m, const struct pm_opt *o)
 {
 	if (o->one || o->K < 2)
 		return 0;
-	double G = m->prec * (m->L * m->Lp + 2 * m->Ep);
+	double G = gp_grad_reduce_bytes(&m->sc->job) * (m->L * m->Lp + 2 * m->Ep);
 	/* Each ring edge carries 2 (p - 1) / p of the gradients, p = the
 	 * DCs (hierarchical) or the replicas (flat), at most K or dhi. */
 	int p = o->mode == GP_SYNC_HIER ? o->K : o->ring;
@@ -239,7 +239,7 @@ static double bucket_time(const struct pm *m, const struct pm_kind *k, double by
 	for (int p = lo < pmax ? lo : pmax; p <= pmax; p++) {
 		if (!m->lower && p > k->p->per_node / k->tp + 1 && p < pmax)
 			p = pmax;   /* the NIC regime only grows with p */
-		struct gp_sync_q q = { .bytes = bytes, .tp = k->tp,
+		struct gp_sync_q q = { .bytes = bytes, .job = j, .tp = k->tp,
 				       .replicas = hier && p < 2 ? 2 : p,
 				       .dcs = o->K < 2 ? 1 : m->lower ? 2 : o->K, .local = p,
 				       .wan_bw = ring_bw(m, o), .wan_lat = ring_lat(m, o),
@@ -293,7 +293,7 @@ static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_
 		return v;
 	mm->at[key] = mm->gen;
 	double params = n * m->Lp + (first ? m->Ep : 0) + (last ? m->Ep : 0);
-	double grad = params * m->prec;
+	double grad = params * gp_grad_reduce_bytes(&s->job);
 	v->tau = v->loc = 0;
 	if (!o->one) {
 		int pmax = o->K >= 2 && o->mode == GP_SYNC_HIER
@@ -356,6 +356,25 @@ static int bucket_layers(const struct pm *m, const struct pm_kind *k, int n, boo
 	return shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
 }
 
+/* ZeRO's parameter all-gather of a stage synced in nb buckets of one-DC
+ * sync time tau, as gp_simulate charges it after the optimizer: it runs
+ * under the next iteration's first forward, which ends at f1 (the
+ * stage's and those before it), and what that does not hide delays the
+ * step; the rest slows compute by the contention share. Per bucket it
+ * moves the 16-bit parameters where the reduce-scatter (tau) moved the
+ * gradients: tau scaled by their bytes (exact in 16 bits, less in fp32).
+ * 0 for the bound's relaxation. */
+static double gather_cost(const struct pm *m, const struct pm_kind *k, const struct pm_opt *o,
+			  double tau, int nb, double f1)
+{
+	const struct gp_job *j = &m->sc->job;
+	if (m->lower || o->one || o->K >= 2 || !j->zero || !j->sync_overlap)
+		return 0;
+	double G = nb * tau * j->precision_bytes / gp_grad_reduce_bytes(j);
+	double late = fmax(0, G - f1);
+	return late + gp_costtab_contention(m->ct, k->dc, k->pool) * (G - late);
+}
+
 /* E_c of class c under option o (see the header). */
 double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct pm_opt *o)
 {
@@ -380,7 +399,7 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 	for (int g = 0, i = 0; g < c->nseg; g++)
 		for (int j = 0; j < c->n[g]; j++, i++)
 			kd[i] = c->kind[g];
-	double E = 0, tail = 0;
+	double E = 0, tail = 0, f1 = 0;
 	/* Plan-wide WAN sync (K >= 2): every stage of every replica shares
 	 * the ring's edges, which carry pm_grad_ring_bytes per iteration in all;
 	 * the link can start on the first bucket the pipeline makes ready
@@ -407,7 +426,8 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 			if (W > 0)
 				exposed = fmax(exposed, nb * v->loc + W - (first - tail));
 		}
-		double x = exposed + v->opt - tail;
+		f1 += n * (k->x - k->bl) + (last ? k->lx - k->lb : 0);
+		double x = exposed + v->opt + gather_cost(m, k, o, v->tau, nb, f1) - tail;
 		if (x > E || i == 0)
 			E = x;
 		tail = i + 1 < c->S ? pm_class_off(m, c, i + 1) : 0;
@@ -539,7 +559,7 @@ static void fold_ready(const struct pm *m, const struct pm_class *c, int mb,
 static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 			  const struct pm_opt *o, const double *env, double r0, int dz)
 {
-	double F = pm_curve(m, c, mb), W = m->memo->W, end = F;
+	double F = pm_curve(m, c, mb), W = m->memo->W, end = F, f1 = 0;
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
 		int lo, top;
@@ -557,7 +577,9 @@ static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 		}
 		if (W > 0)
 			fin = fmax(fin, r0 + nb * v->loc + W);
-		end = fmax(end, fin + v->opt);
+		const struct pm_kind *k = &m->k[kd];
+		f1 += n * (k->x - k->bl) + (i == c->S - 1 ? k->lx - k->lb : 0);
+		end = fmax(end, fin + v->opt + gather_cost(m, k, o, v->tau, nb, f1));
 	}
 	return end + (W > 0 && c->la >= 0 ? W : 0);
 }

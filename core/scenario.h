@@ -45,6 +45,13 @@ enum gp_attention { GP_ATT_FLASH, GP_ATT_MATERIALISED };
 /* Adam's sharded state (master weights, moments) in fp32, or in bf16 as
  * NeMo's distributed_fused_adam with dtype bf16 keeps it. */
 enum gp_optimizer { GP_OPT_ADAM, GP_OPT_ADAM_BF16 };
+/* What the DP gradient reduction sends per element (job.grad_reduce):
+ * 16-bit as NVIDIA's published NeMo and Megatron-Bridge performance
+ * recipes set it (grad_reduce_in_fp32 = False, optim.grad_sync_dtype =
+ * bf16), or fp32 as Megatron-LM forces for bf16 (arguments.py: "bfloat16
+ * requires gradient accumulation and all-reduce to be done in fp32") and
+ * Megatron-Bridge's recipes default to outside its performance presets. */
+enum gp_grad_reduce { GP_GR_BF16, GP_GR_FP16, GP_GR_FP32 };
 
 /* AUTO (job.sync.mode only): the planner chooses per plan. */
 enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER, GP_SYNC_AUTO };
@@ -98,6 +105,7 @@ struct gp_job {
 	enum gp_precision precision; /* of the GEMMs (fp8: Transformer Engine) */
 	enum gp_attention attention;
 	enum gp_optimizer optimizer;
+	enum gp_grad_reduce grad_reduce;  /* 16-bit or fp32 gradient reduction */
 	bool sequence_parallel;     /* norms and dropouts split over the TP group */
 	bool tp_overlap;            /* TP collectives overlap the GEMMs */
 	bool p2p_overlap;           /* stage boundaries do not block compute */

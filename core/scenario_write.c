@@ -375,6 +375,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	static const char *const precs[] = { "bf16", "fp16", "fp8" };
 	static const char *const atts[] = { "flash", "materialised" };
 	static const char *const opts[] = { "adam", "adam-bf16" };
+	static const char *const greds[] = { "bf16", "fp16", "fp32" };
 	w->where = "job";
 	fprintf(w->f, "  job = {\n");
 	put_num(w, "    ", "seq", j->seq, Q_PLAIN);
@@ -392,6 +393,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	put_bool(w, "    ", "tp_overlap", j->tp_overlap);
 	put_bool(w, "    ", "p2p_overlap", j->p2p_overlap);
 	put_bool(w, "    ", "p2p_scatter", !j->p2p_whole);
+	put_name(w, "    ", "grad_reduce", greds, 3, (int)j->grad_reduce);
 	fprintf(w->f, "    sync = {\n");
 	put_name(w, "      ", "mode", modes, 3, (int)j->sync_mode);
 	put_int(w, "      ", "every", j->sync_every);

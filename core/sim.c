@@ -476,6 +476,8 @@ static void on_task_end(struct sim *s, int di)
 	d->next++;
 	d->last_end = s->now;
 	if (t->kind == GP_TASK_F) {
+		if (t->mb == 0)
+			gr->f1_end[vs] = s->now;
 		if (vs + 1 < gr->VS) {
 			hold = send(s, d->g, vs, vs + 1, t->mb, 0, d->span);
 		} else {
@@ -591,7 +593,7 @@ static void add_buckets(struct sim *s, int di, int vs, double t0, double t1)
 				   d->runs[u].first, d->runs[u].last);
 		return;
 	}
-	double shard = per_layer / s->sc->job.precision_bytes / st->tp;
+	double shard = per_layer / gp_grad_reduce_bytes(&s->sc->job) / st->tp;
 	double want = fmax(40e6, 1e6 * d->D);
 	int n = gr->vc[vs].layers, lo = gr->vc[vs].first, hi = lo + n - 1;
 	int g = shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
@@ -635,6 +637,29 @@ static void record_sync(struct sim *s, struct dev *d, double t)
 	d->sync_ready = s->now + t;
 }
 
+/* ZeRO's parameter all-gather (gp_dp_ring_gather) starts with the next
+ * iteration and runs bucket by bucket in layer order, each bucket's
+ * before its first micro-batch's forward: Megatron-Core's forward
+ * pre-hook waits for it (overlap_param_gather); the later micro-batches
+ * find the parameters there. Taking the next iteration's timeline as
+ * this one's, chunk c's first forward, which ended at f1_end, cannot end
+ * before the gathers of chunks 0..c; the step grows by the worst such
+ * delay, and what ran under compute slows it by the contention share. */
+static double gather_cost(const struct sim *s, const struct dev *d)
+{
+	const struct group *gr = &s->g[d->g];
+	const struct gp_stage *st = &s->plan->pipes[d->g].stages[d->s];
+	if (d->t_gather <= 0)
+		return 0;
+	double cum = 0, late = 0;
+	for (int c = 0; c < gr->v; c++) {
+		int vs = gp_vs_of(gr->S, gr->vshape, d->s, c);
+		cum += d->t_gather * gr->vc[vs].layers / (st->last - st->first + 1);
+		late = fmax(late, cum - gr->f1_end[vs]);
+	}
+	return late + d->cont * (d->t_gather - late);
+}
+
 /* The optimizer runs once the sync is done and the compute, slowed by
  * the contention share of the local sync time that ran under it, is. */
 static void start_opt(struct sim *s, int di)
@@ -650,7 +675,7 @@ static void start_opt(struct sim *s, int di)
 	bool synced = d->sync_dep >= 0 && d->sync_ready > ready;
 	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0, synced ? d->sync_dep : d->span,
 	       synced ? d->sync_ready : ready);
-	push(s, t0 + d->t_opt, EV_OPT_END, di, 0);
+	push(s, t0 + d->t_opt + gather_cost(s, d), EV_OPT_END, di, 0);
 }
 
 /* Runs the sync channel of device di as far as it can right now. */
@@ -688,10 +713,12 @@ static void sync_kick(struct sim *s, int di)
 		d->sync_ready = ready;
 	}
 	const struct sync_run *u = &d->runs[b->run];
+	const struct gp_job *j = &s->sc->job;
 	double t;
-	if (u->k <= 1)
-		t = local_allreduce(u, b->shard, d->D);
-	else if (s->mode == GP_SYNC_HIER)
+	if (u->k <= 1) {
+		t = gp_dp_ring_sync(j, b->shard, d->D, u->local_bw, u->local_lat);
+		d->t_gather += gp_dp_ring_gather(j, b->shard, d->D, u->local_bw, u->local_lat);
+	} else if (s->mode == GP_SYNC_HIER)
 		t = local_allreduce(u, b->shard, u->local) / 2; /* reduce-scatter */
 	else
 		t = 0;

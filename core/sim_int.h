@@ -56,6 +56,7 @@ struct group {
 	int32_t *fdep, *bdep;  /* recording: the spans they came from (gp_span.dep);
 				* bdep[i] becomes B's own span when it starts, for its W */
 	int *grad_started;   /* per vs: gradient tasks started */
+	double *f1_end;      /* per vs: when its first micro-batch's F ended */
 };
 
 /* A device: stage s of pipeline g, its task order, DP sync and memory. */
@@ -76,6 +77,7 @@ struct dev {
 	double cont;         /* compute lost per second of sync under it */
 	double grad_bytes;   /* whole stage, all TP ranks */
 	double t_opt, t_end;   /* optimizer time, and when it ends */
+	double t_gather;       /* ZeRO's parameter all-gather, under the next forward */
 	double stat;           /* bytes of weights, gradients, optimizer state */
 	int chunks_total;    /* chunks whose gradients are complete */
 };

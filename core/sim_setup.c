@@ -326,7 +326,8 @@ static int setup_group(struct sim *s, int g, int di)
 	gr->fin = malloc(cells * sizeof *gr->fin);
 	gr->bin = malloc(cells * sizeof *gr->bin);
 	gr->grad_started = gp_xcalloc((size_t)gr->VS, sizeof *gr->grad_started);
-	if (!gr->vc || !gr->fin || !gr->bin || !gr->grad_started)
+	gr->f1_end = gp_xcalloc((size_t)gr->VS, sizeof *gr->f1_end);
+	if (!gr->vc || !gr->fin || !gr->bin || !gr->grad_started || !gr->f1_end)
 		return gp_errf(s->e, "out of memory");
 	for (size_t i = 0; i < cells; i++)
 		gr->fin[i] = gr->bin[i] = SIM_INF;
@@ -365,7 +366,7 @@ static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
 	double params = stage_params(sc, x, st == 0, st == gr->S - 1);
 	double stat = static_bytes(s, x, params, D);
 	double peak = choose_recompute(s, g, st, stat, gpu->memory, &dr->recompute);
-	d->grad_bytes = params * sc->job.precision_bytes;
+	d->grad_bytes = params * gp_grad_reduce_bytes(&sc->job);
 	d->t_opt = opt_time(s, x, params, D);
 	dr->pipeline = g;
 	dr->stage = st;
@@ -503,6 +504,7 @@ void sim_free(struct sim *s)
 		free(s->g[g].fdep);
 		free(s->g[g].bdep);
 		free(s->g[g].grad_started);
+		free(s->g[g].f1_end);
 	}
 	free(s->g);
 	for (int i = 0; i < s->nd; i++) {

@@ -15,8 +15,9 @@
 
 /* Fixed costs: a block takes 1 s forward and 2 s backward, the logits
  * nothing, the optimizer nothing; a stage boundary inside a DC takes
- * `hop` seconds; DP collectives as the default model has them. */
-static double hop, contention;
+ * `hop` seconds; DP collectives as the default model has them, their
+ * bandwidth divided by `slow`. */
+static double hop, contention, slow = 1;
 
 static void fx_layer(void *ud, const struct gp_layer_q *q, struct gp_layer_time *o)
 {
@@ -44,6 +45,7 @@ static void fx_p2p(void *ud, const struct gp_channel_q *q, struct gp_comm *o)
 static void fx_allreduce(void *ud, const struct gp_channel_q *q, struct gp_comm *o)
 {
 	gp_default_cost.ops->allreduce(ud, q, o);
+	o->bw /= slow;
 }
 static double fx_contention(void *ud, const struct gp_layer_q *q)
 {
@@ -123,36 +125,92 @@ static void test_blocking_boundary(void **state)
 	hop = 0;
 }
 
+/* One stage of 8 layers, 2 replicas in one node (ZeRO as given), one
+ * micro-batch; in *c its DP ring, in *layer one layer's gradient bytes
+ * (the embedding and logits spread over the layers, as the buckets). */
+static struct gp_scenario *two_replicas(int zero, struct gp_comm *c, double *layer)
+{
+	struct gp_scenario *s = scen(
+		"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 8 } } } },"
+		" model = { layers = 8, hidden = 2048, heads = 16, vocab = 1000 },"
+		" job = { seq = 1024, global_batch = 2, zero = %d },"
+		" plan = { pipelines = { { micro_batches = 1, replicas = 2, stages = {"
+		"   { dc = 'a', layers = { 1, 8 } } } } } } }", zero);
+	struct gp_err e = { "" };
+	struct gp_costtab *ct = gp_costtab_new(s, &fx, &e);
+	assert_non_null(ct);
+	*c = gp_costtab_dp_ring(ct, s, 0, 0, 1, 2);
+	gp_costtab_free(ct);
+	const struct gp_model *m = &s->model;
+	*layer = (8 * gp_layer_params(m) + 2 * gp_embedding_params(m)) * 2 / 8;
+	return s;
+}
+
 /* One stage of 8 layers, 2 replicas in one node, one micro-batch: the
- * backward runs [8, 24], each layer's gradients a bucket (h 2048: 50M
- * parameters a layer, over Megatron-Core's 40M minimum) synced over
- * NVLink in tau seconds as it is ready, the first seven under compute.
- * Without contention T = 24 + tau; with share c, the compute ends at
- * 24 + 7 c tau, which is later when 7 c > 1. */
+ * forward runs [0, 8], the backward [8, 24], each layer's gradients a
+ * bucket (h 2048: 50M parameters a layer, over Megatron-Core's 40M
+ * minimum) synced over NVLink as it is ready, the first seven under
+ * compute. Without ZeRO each is an all-reduce of tau seconds: without
+ * contention T = 24 + tau; with share c, the compute ends at 24 + 7 c
+ * tau, which is later when 7 c > 1. With the distributed optimizer
+ * (zero = 1, the default) each is a reduce-scatter, tau / 2, and the
+ * parameters' all-gathers (8 of tau / 2) run under the next forward:
+ * T = 24 + tau / 2, and with c the compute ends at 24 + c (7 tau / 2 +
+ * 4 tau). With the gradients reduced in fp32 the reduce-scatter moves
+ * twice the bytes (the all-gather the same 16-bit parameters). */
 static void test_sync_contention(void **state)
 {
 	(void)state;
 	hop = 0;
-	struct gp_scenario *s = scen(
-		"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 8 } } } },"
-		" model = { layers = 8, hidden = 2048, heads = 16, vocab = 1000 },"
-		" job = { seq = 1024, global_batch = 2 },"
-		" plan = { pipelines = { { micro_batches = 1, replicas = 2, stages = {"
-		"   { dc = 'a', layers = { 1, 8 } } } } } } }");
-	struct gp_err e = { "" };
-	struct gp_costtab *ct = gp_costtab_new(s, &fx, &e);
-	assert_non_null(ct);
-	struct gp_comm c = gp_costtab_dp_ring(ct, s, 0, 0, 1, 2);
-	gp_costtab_free(ct);
-	struct gp_model *m = &s->model;
-	double layer = (8 * gp_layer_params(m) + 2 * gp_embedding_params(m)) * 2 / 8;
+	struct gp_comm c;
+	double layer;
+	struct gp_scenario *s = two_replicas(0, &c, &layer);
 	double tau = gp_ring_allreduce(layer, 2, c.bw, c.lat);
+	double rs = c.lat + layer / 2 / c.bw, rs32 = c.lat + layer / c.bw;
 	assert_true(tau < 2);
+	assert_close(rs, tau / 2, 1e-15);
 	contention = 0;
 	assert_close(iteration(s), 24 + tau, 1e-9);
 	contention = 0.5;
 	assert_close(iteration(s), 24 + 7 * 0.5 * tau, 1e-9);
+	s->job.zero = 1;
 	contention = 0;
+	assert_close(iteration(s), 24 + rs, 1e-9);
+	contention = 0.5;
+	assert_close(iteration(s), 24 + 0.5 * (7 * rs + 8 * rs), 1e-9);
+	s->job.grad_reduce = GP_GR_FP32;
+	contention = 0;
+	assert_close(iteration(s), 24 + rs32, 1e-9);
+	contention = 0.5;
+	assert_close(iteration(s), 24 + 0.5 * (7 * rs32 + 8 * rs), 1e-9);
+	contention = 0;
+	gp_scenario_free(s);
+}
+
+/* The same stage on a ring 10^5 times slower, 16-bit gradients: each
+ * reduce-scatter takes rs > 2 s, so the channel serves the buckets one
+ * after another from the first one's 10 s (layer 8's backward): the sync
+ * ends at 10 + 8 rs. The all-gathers (8 of rs) start with the next
+ * iteration, and its first forward, 8 s, hides only 8 s of them: T = 10
+ * + 8 rs + (8 rs - 8); with share c the 8 s hidden cost 8 c more (the
+ * compute's own slowdown, 14 c from the reduce-scatters under [10, 24],
+ * ends before the sync). */
+static void test_gather_exposed(void **state)
+{
+	(void)state;
+	hop = 0;
+	slow = 1e5;
+	struct gp_comm c;
+	double layer;
+	struct gp_scenario *s = two_replicas(1, &c, &layer);
+	double rs = c.lat + layer / 2 / c.bw;
+	assert_true(rs > 2);
+	contention = 0;
+	assert_close(iteration(s), 10 + 8 * rs + 8 * rs - 8, 1e-6);
+	contention = 0.5;
+	assert_close(iteration(s), 10 + 8 * rs + 8 * rs - 8 + 0.5 * 8, 1e-6);
+	contention = 0;
+	slow = 1;
 	gp_scenario_free(s);
 }
 
@@ -241,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_bubble_exact),
 		cmocka_unit_test(test_blocking_boundary),
 		cmocka_unit_test(test_sync_contention),
+		cmocka_unit_test(test_gather_exposed),
 		cmocka_unit_test(test_boundary_scatter),
 		cmocka_unit_test(test_lua_default_follows_the_stack),
 	};
