@@ -71,6 +71,7 @@ struct est_ws {
 	double *tdev;        /* per device: its pipeline's time */
 	double *tloc, *bwin; /* its local gradient sync, the backward that hides it */
 	double *topt;        /* its optimizer step (and ZeRO's all-gather after it) */
+	double *cont;        /* the contention share of its pool */
 	double f1;           /* the pipeline's first forward up to this stage */
 	double *xfrac;       /* the share of its layers whose group spans DCs */
 	int *kk, *steps;     /* the DCs those groups span and ring steps, */
@@ -91,7 +92,7 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 		nd += p->pipes[g].nstages;
 	}
 	int L = s->model.layers;
-	double *a = calloc((size_t)(2 * nl + 5 * nd + 1), sizeof *a);
+	double *a = calloc((size_t)(2 * nl + 6 * nd + 1), sizeof *a);
 	int *ia = calloc((size_t)nd * (size_t)(ndc + 3) + (size_t)(L + 2) * (size_t)ndc + 1,
 			 sizeof *ia);
 	if (!a || !ia) {
@@ -105,7 +106,8 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 	w->tloc = w->tdev + nd;
 	w->bwin = w->tloc + nd;
 	w->topt = w->bwin + nd;
-	w->xfrac = w->topt + nd;
+	w->cont = w->topt + nd;
+	w->xfrac = w->cont + nd;
 	w->kk = ia;
 	w->steps = w->kk + nd;
 	w->rings = w->steps + nd;
@@ -196,6 +198,7 @@ static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_st
 	int ranks = k > 1 && hier ? w->cnt[st->dc] : Dg;
 	struct gp_comm ring_c = gp_costtab_dp_ring(c->ct, s, st->dc, st->pool, st->tp, ranks);
 	double grad = se->params * gp_grad_reduce_bytes(&s->job);
+	w->cont[di] = gp_costtab_contention(c->ct, st->dc, st->pool);
 	/* One DC: the ring as the simulator runs it (gp_dp_ring_sync). */
 	w->tloc[di] = Dg <= 1 || (k > 1 && !hier) ? 0
 		      : k < 2 ? gp_dp_ring_sync(&s->job, grad / st->tp, ranks, ring_c.bw, ring_c.lat)
@@ -207,7 +210,7 @@ static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_st
 		 * share of the rest. */
 		double ag = gp_dp_ring_gather(&s->job, grad / st->tp, ranks, ring_c.bw, ring_c.lat);
 		double late = fmax(0, ag - fwd);
-		w->topt[di] += late + gp_costtab_contention(c->ct, st->dc, st->pool) * (ag - late);
+		w->topt[di] += late + w->cont[di] * (ag - late);
 	}
 	if (k < 2)
 		return 0;
@@ -289,7 +292,11 @@ static double est_slowest(const struct bl_ctx *c, const struct est_ws *w)
 			twan = fmax(twan, w->syn[li] / lk.bw +
 				    2.0 * (w->steps[i] - 1) * lk.lat / w->every);
 		}
-		T = fmax(T, w->tdev[i] + fmax(0, w->tloc[i] + twan - w->bwin[i]) + w->topt[i]);
+		/* The local phases under compute slow it by the contention
+		 * share (gp_simulate's start_opt). */
+		double ex = fmax(0, w->tloc[i] + twan - w->bwin[i]);
+		ex = fmax(ex, w->cont[i] * fmax(0, w->tloc[i] - ex));
+		T = fmax(T, w->tdev[i] + ex + w->topt[i]);
 	}
 	for (int l = 0; l < s->nlinks && T < INF; l++)
 		T = fmax(T, (w->act[l] + w->syn[l]) / gp_costtab_wan(c->ct, l).bw);

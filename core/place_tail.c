@@ -363,16 +363,35 @@ static int bucket_layers(const struct pm *m, const struct pm_kind *k, int n, boo
  * step; the rest slows compute by the contention share. Per bucket it
  * moves the 16-bit parameters where the reduce-scatter (tau) moved the
  * gradients: tau scaled by their bytes (exact in 16 bits, less in fp32).
- * 0 for the bound's relaxation. */
+ * The cost grows with G, so the bound's relaxation (tau at its least)
+ * keeps a lower bound. */
 static double gather_cost(const struct pm *m, const struct pm_kind *k, const struct pm_opt *o,
 			  double tau, int nb, double f1)
 {
 	const struct gp_job *j = &m->sc->job;
-	if (m->lower || o->one || o->K >= 2 || !j->zero || !j->sync_overlap)
+	if (o->one || o->K >= 2 || !j->zero || !j->sync_overlap)
 		return 0;
 	double G = nb * tau * j->precision_bytes / gp_grad_reduce_bytes(j);
 	double late = fmax(0, G - f1);
 	return late + gp_costtab_contention(m->ct, k->dc, k->pool) * (G - late);
+}
+
+/* A stage's sync sticking out `exposed` past its last backward, with
+ * `local` seconds of local phases in all (a flat ring across DCs has
+ * none): gp_simulate slows the compute by the contention share c of
+ * those that ran under it (all but what sticks out), so the optimizer
+ * waits for the later of the two. For the bound's relaxation, whose
+ * exposed and local are at their least, the least of that maximum over
+ * every split of local, c local / (1 + c). */
+static double contended(const struct pm *m, const struct pm_kind *k, const struct pm_opt *o,
+			double exposed, double local)
+{
+	double c = gp_costtab_contention(m->ct, k->dc, k->pool);
+	if (o->K >= 2 && o->mode == GP_SYNC_FLAT)
+		return exposed;
+	if (m->lower)
+		return fmax(exposed, c * local / (1 + c));
+	return fmax(exposed, c * fmax(0, local - exposed));
 }
 
 /* E_c of class c under option o (see the header). */
@@ -425,6 +444,7 @@ double pm_class_tail(const struct pm *m, const struct pm_class *c, const struct 
 			exposed = fmax(v->tau, nb * v->tau - (nb - 1) * beta);
 			if (W > 0)
 				exposed = fmax(exposed, nb * v->loc + W - (first - tail));
+			exposed = contended(m, k, o, exposed, nb * v->loc);
 		}
 		f1 += n * (k->x - k->bl) + (last ? k->lx - k->lb : 0);
 		double x = exposed + v->opt + gather_cost(m, k, o, v->tau, nb, f1) - tail;
@@ -579,7 +599,8 @@ static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 			fin = fmax(fin, r0 + nb * v->loc + W);
 		const struct pm_kind *k = &m->k[kd];
 		f1 += n * (k->x - k->bl) + (i == c->S - 1 ? k->lx - k->lb : 0);
-		end = fmax(end, fin + v->opt + gather_cost(m, k, o, v->tau, nb, f1));
+		double ready = t1 + contended(m, k, o, fmax(0, fin - t1), nb * v->loc);
+		end = fmax(end, ready + v->opt + gather_cost(m, k, o, v->tau, nb, f1));
 	}
 	return end + (W > 0 && c->la >= 0 ? W : 0);
 }
