@@ -490,7 +490,7 @@ static int conv_links(struct lh_cv *c, int top)
 
 static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
 	"precision", "optimizer", "zero", "recompute", "attention", "sequence_parallel",
-	"tp_overlap", "p2p_overlap", "p2p_scatter", "grad_reduce", "sync", NULL };
+	"tp_overlap", "p2p_overlap", "p2p_scatter", "grad_reduce", "defer_embedding_wgrad", "sync", NULL };
 static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
 static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const attentions[] = { "flash", "materialised", NULL };
@@ -521,7 +521,9 @@ static int conv_job(struct lh_cv *c, int top)
 	    lh_get_bool(c, -1, "job", "tp_overlap", true, &j->tp_overlap) ||
 	    lh_get_bool(c, -1, "job", "p2p_overlap", true, &j->p2p_overlap) ||
 	    lh_get_bool(c, -1, "job", "p2p_scatter", true, &scatter) ||
-	    lh_get_enum(c, -1, "job", "grad_reduce", grad_reduces, GP_GR_BF16, &gred))
+	    lh_get_enum(c, -1, "job", "grad_reduce", grad_reduces, GP_GR_BF16, &gred) ||
+	    lh_get_int(c, -1, "job", "defer_embedding_wgrad", LH_NONNEG, GP_DEFER_WGRAD,
+		       &j->defer_wgrad))
 		goto fail;
 	j->grad_reduce = gred;
 	j->p2p_whole = !scatter;

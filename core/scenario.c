@@ -214,7 +214,8 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->attention == b->attention && a->optimizer == b->optimizer &&
 	       a->sequence_parallel == b->sequence_parallel &&
 	       a->tp_overlap == b->tp_overlap && a->p2p_overlap == b->p2p_overlap &&
-	       a->p2p_whole == b->p2p_whole && a->grad_reduce == b->grad_reduce;
+	       a->p2p_whole == b->p2p_whole && a->grad_reduce == b->grad_reduce &&
+	       a->defer_wgrad == b->defer_wgrad;
 }
 
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b)

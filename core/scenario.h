@@ -53,6 +53,12 @@ enum gp_optimizer { GP_OPT_ADAM, GP_OPT_ADAM_BF16 };
  * Megatron-Bridge's recipes default to outside its performance presets. */
 enum gp_grad_reduce { GP_GR_BF16, GP_GR_FP16, GP_GR_FP32 };
 
+/* job.defer_embedding_wgrad's default: none, as Megatron-Core's
+ * defer_embedding_wgrad_compute = False; NVIDIA's NeMo and Megatron-Bridge
+ * performance recipes for Llama 3 70B set it with wgrad_deferral_limit 22
+ * (MegatronCommOverlapCallback), which a scenario says by its value. */
+#define GP_DEFER_WGRAD 0
+
 /* AUTO (job.sync.mode only): the planner chooses per plan. */
 enum gp_sync_mode { GP_SYNC_FLAT, GP_SYNC_HIER, GP_SYNC_AUTO };
 enum gp_objective { GP_OBJ_TIME, GP_OBJ_COST, GP_OBJ_WAN };
@@ -111,6 +117,8 @@ struct gp_job {
 	bool p2p_overlap;           /* stage boundaries do not block compute */
 	bool p2p_whole;             /* job.p2p_scatter = false: each TP rank
 				     * sends the whole activation */
+	int defer_wgrad;            /* job.defer_embedding_wgrad: micro-batches
+				     * whose logits W runs in the flush */
 	int zero;                   /* 0 or 1 */
 	enum gp_recompute recompute;
 	enum gp_sync_mode sync_mode;

@@ -394,6 +394,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	put_bool(w, "    ", "p2p_overlap", j->p2p_overlap);
 	put_bool(w, "    ", "p2p_scatter", !j->p2p_whole);
 	put_name(w, "    ", "grad_reduce", greds, 3, (int)j->grad_reduce);
+	put_int(w, "    ", "defer_embedding_wgrad", j->defer_wgrad);
 	fprintf(w->f, "    sync = {\n");
 	put_name(w, "      ", "mode", modes, 3, (int)j->sync_mode);
 	put_int(w, "      ", "every", j->sync_every);

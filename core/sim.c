@@ -32,6 +32,7 @@ enum ev_type {
 	EV_KICK,       /* a = device: a sync bucket becomes ready */
 	EV_OPT_END,    /* a = device */
 	EV_SENT,       /* a = device: its blocking send is done */
+	EV_DRAIN,      /* a = device: its deferred logits W are done */
 };
 
 struct ev {
@@ -449,6 +450,8 @@ static void try_start(struct sim *s, int di)
 		if (gr->bin[i] == SIM_INF)
 			return;
 		dur = gr->vc[vs].b;
+		if (vs == gr->VS - 1 && t->mb < gr->defer_n)
+			dur -= gr->defer_w;   /* deferred to the flush (on_free) */
 		break;
 	default:
 		dur = gr->vc[vs].w;
@@ -496,12 +499,23 @@ static void on_task_end(struct sim *s, int di)
 	on_free(s, di);
 }
 
-/* Device di may start its next task, or its sync when it has none. */
+/* Device di may start its next task, or once it has none the deferred
+ * logits W (setup_group), then its sync. */
 static void on_free(struct sim *s, int di)
 {
 	struct dev *d = &s->d[di];
 	d->busy = false;
 	try_start(s, di);
+	if (d->next == d->end && d->drain > 0 && !d->draining) {
+		struct group *gr = &s->g[d->g];
+		d->draining = d->busy = true;
+		d->busy_time += d->drain;
+		for (int i = 0; i < gr->defer_n; i++)
+			d->span = record(s, s->now + i * gr->defer_w, s->now + (i + 1) * gr->defer_w,
+					 di, i, GP_TASK_W, gr->v - 1, d->span, s->now);
+		push(s, s->now + d->drain, EV_DRAIN, di, 0);
+		return;
+	}
 	if (d->next == d->end)
 		sync_kick(s, di);
 }
@@ -687,7 +701,8 @@ static void sync_kick(struct sim *s, int di)
 	if (d->bk_next == d->nbk) {
 		/* Everything synced that will be: once compute is done too,
 		 * the optimizer runs. */
-		if (d->next == d->end && (d->D <= 1 || d->chunks_total == s->g[d->g].v)) {
+		if (d->next == d->end && d->drain <= 0 &&
+		    (d->D <= 1 || d->chunks_total == s->g[d->g].v)) {
 			d->done = true;
 			start_opt(s, di);
 		}
@@ -844,6 +859,11 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 				break;
 			case EV_OPT_END: s.d[ev.a].t_end = s.now; break;
 			case EV_SENT: on_free(&s, ev.a); break;
+			case EV_DRAIN:
+				s.d[ev.a].drain = 0;
+				s.d[ev.a].last_end = s.now;
+				on_free(&s, ev.a);
+				break;
 			}
 		}
 		if (s.cancelled)

@@ -49,6 +49,8 @@ struct sync_run {
 struct group {
 	int S, v, m, VS, R;
 	bool split, vshape;  /* B and W split; V-shaped chunk placement */
+	int defer_n;         /* micro-batches whose logits W waits for the flush */
+	double defer_w;      /* the logits layer's W per micro-batch */
 	int dev0;
 	struct gp_schedule sc;
 	struct vcost *vc;
@@ -78,6 +80,8 @@ struct dev {
 	double grad_bytes;   /* whole stage, all TP ranks */
 	double t_opt, t_end;   /* optimizer time, and when it ends */
 	double t_gather;       /* ZeRO's parameter all-gather, under the next forward */
+	double drain;          /* deferred logits W after its last task */
+	bool draining;
 	double stat;           /* bytes of weights, gradients, optimizer state */
 	int chunks_total;    /* chunks whose gradients are complete */
 };

@@ -65,6 +65,7 @@ static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *
 		v->act = nl * c->layer->m.act;
 		v->wact = nl * c->layer->m.wact;
 		if (vs == gr->VS - 1) {
+			gr->defer_w = c->logits->t.w;
 			/* The logits layer, and what it keeps until its B. */
 			v->f += c->logits->t.f;
 			v->b += c->logits->t.b;
@@ -310,6 +311,12 @@ static int setup_group(struct sim *s, int g, int di)
 	gr->VS = gr->S * gr->v;
 	gr->R = pp->replicas;
 	gr->dev0 = di;
+	/* Megatron-Core's defer_embedding_wgrad_compute: the logits layer's
+	 * weight-gradient GEMM of the first wgrad_deferral_limit
+	 * micro-batches moves to the end of the last stage's work, into the
+	 * pipeline flush where it would idle (a pipeline of one stage has
+	 * none; zero-bubble schedules place W themselves). */
+	gr->defer_n = gr->S > 1 && !gr->split ? (int)fmin(s->sc->job.defer_wgrad, gr->m) : 0;
 	int64_t ntasks = (int64_t)gr->VS * gr->m * (gr->split ? 3 : 2);
 	if (ntasks > GP_MAX_TASKS)
 		return gp_errf(s->e, "plan.pipelines[%d]: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
@@ -365,7 +372,14 @@ static int setup_stage(struct sim *s, struct gp_result *r, int g, int st,
 	}
 	double params = stage_params(sc, x, st == 0, st == gr->S - 1);
 	double stat = static_bytes(s, x, params, D);
+	/* The deferred logits W keep their inputs until the flush: the
+	 * logits' gradient (b s V / t) and the layer's all-gathered input
+	 * (b s h), 16-bit, per micro-batch deferred. */
+	if (st == gr->S - 1)
+		stat += gr->defer_n * sc->job.micro_batch * sc->job.seq *
+			(sc->model.vocab / x->tp + sc->model.hidden) * sc->job.precision_bytes;
 	double peak = choose_recompute(s, g, st, stat, gpu->memory, &dr->recompute);
+	d->drain = st == gr->S - 1 ? gr->defer_n * gr->defer_w : 0;
 	d->grad_bytes = params * gp_grad_reduce_bytes(&sc->job);
 	d->t_opt = opt_time(s, x, params, D);
 	dr->pipeline = g;

@@ -14,15 +14,17 @@
 #include "sim.h"
 
 /* Fixed costs: a block takes 1 s forward and 2 s backward, the logits
- * nothing, the optimizer nothing; a stage boundary inside a DC takes
+ * `logits_w` of weight gradient and nothing else, the optimizer nothing;
+ * a stage boundary inside a DC takes
  * `hop` seconds; DP collectives as the default model has them, their
  * bandwidth divided by `slow`. */
-static double hop, contention, slow = 1;
+static double hop, contention, slow = 1, logits_w;
 
 static void fx_layer(void *ud, const struct gp_layer_q *q, struct gp_layer_time *o)
 {
 	(void)ud;
-	*o = q->logits ? (struct gp_layer_time){ 0, 0, 0 } : (struct gp_layer_time){ 1, 2, 0 };
+	*o = q->logits ? (struct gp_layer_time){ 0, 0, logits_w }
+			: (struct gp_layer_time){ 1, 2, 0 };
 }
 static void fx_memory(void *ud, const struct gp_layer_q *q, struct gp_layer_mem *o)
 {
@@ -214,6 +216,49 @@ static void test_gather_exposed(void **state)
 	gp_scenario_free(s);
 }
 
+/* Two stages of one layer, two micro-batches, 1F1B, free boundaries, the
+ * logits' W taking L. Without deferral stage 2 runs F0 [1, 2], B0 [2, 4 +
+ * L], F1, B1 [5 + L, 7 + 2L], and stage 1 B1 [7 + 2L, 9 + 2L]: T = 9 +
+ * 2L. With micro-batch 1's W deferred (defer_embedding_wgrad = 1) stage
+ * 2's B0 ends at 4, B1 at 7 + L, its flush W at 7 + 2L, stage 1's B1 at 9
+ * + L; with both, B1 ends at 7, stage 1 at 9, the flush at 7 + 2L:
+ * T = max(9, 7 + 2L). One stage has no flush: nothing moves. The last
+ * stage keeps each deferred micro-batch's logits gradient and input,
+ * b s (V / t + h) 16-bit values, until then. */
+static void test_defer_logits_wgrad(void **state)
+{
+	(void)state;
+	hop = 0;
+	double Ls[] = { 0.5, 1.5 };
+	for (int i = 0; i < 2; i++) {
+		double L = logits_w = Ls[i];
+		struct gp_scenario *s = pipe_of(2, 1, 2, "1f1b", 1, "");
+		assert_close(iteration(s), 9 + 2 * L, 1e-12);
+		s->job.defer_wgrad = 1;
+		assert_close(iteration(s), fmax(9 + L, 7 + 2 * L), 1e-12);
+		s->job.defer_wgrad = 2;
+		assert_close(iteration(s), fmax(9, 7 + 2 * L), 1e-12);
+		s->job.defer_wgrad = 22;   /* at most every micro-batch */
+		assert_close(iteration(s), fmax(9, 7 + 2 * L), 1e-12);
+		double peak[2];
+		for (int d = 0; d < 2; d++) {
+			struct gp_result r;
+			struct gp_err e = { "" };
+			struct gp_sim_opts o = { .cost = &fx };
+			s->job.defer_wgrad = d;
+			assert_int_equal(gp_simulate(s, &s->plan, &o, &r, &e), 0);
+			peak[d] = r.devs[1].mem_peak;
+			gp_result_free(&r);
+		}
+		assert_close(peak[1] - peak[0], 1024.0 * (1000 + 1024) * 2, 1e-3);
+		gp_scenario_free(s);
+		s = pipe_of(1, 2, 2, "1f1b", 1, ", defer_embedding_wgrad = 2");
+		assert_close(iteration(s), 2 * (2 * 3 + L), 1e-12);
+		gp_scenario_free(s);
+	}
+	logits_w = 0;
+}
+
 /* A boundary between two TP-4 stages on a pool with 400 Gbit/s NICs:
  * with Megatron's scatter-gather each rank sends 1/4 of the 2bsh bytes
  * over its own NIC, lat + 2bsh / (4 bw); without it (p2p_scatter =
@@ -300,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_blocking_boundary),
 		cmocka_unit_test(test_sync_contention),
 		cmocka_unit_test(test_gather_exposed),
+		cmocka_unit_test(test_defer_logits_wgrad),
 		cmocka_unit_test(test_boundary_scatter),
 		cmocka_unit_test(test_lua_default_follows_the_stack),
 	};
