@@ -273,7 +273,7 @@ has "after an undo, A is the plan undone" "^ A before undoing job\.zero = 0$" \
 # before -> after (the iteration before the edit).
 has "a re-plan after the file's plan was dropped says so, and before -> after" \
 	"^re-planned by milp \((feasible|optimal in its space)\), old plan invalid; u undoes: iteration 1\.481s -> [0-9.]+m?s \([+-]" \
-	samples/default.lua --size 100x30 --keys ':set job.global_batch=128<Enter><Wait>'
+	samples/default.lua --size 120x30 --keys ':set job.global_batch=128<Enter><Wait>'
 # The Gantt's legend: only the kinds the chart has (p3 has no act or
 # grad), and the column's time whole at 60 columns, or not at all.
 has "the Gantt legend lists only the kinds drawn" "^(█|F) F (█|B) B (█|S|#) sync (█|O) opt .* mixed" \
