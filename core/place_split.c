@@ -120,14 +120,19 @@ static void level(const struct pm_split *p, int i0, int ns, int Ls, const int *m
  * of stages with the round trips inside it, sum t + 2 sum d <= (j - i + 1)
  * U. Stage j's slack U - t_j must cover the worst deficit G_j of the
  * windows ending before it (G_j = 2 d_(j-1) - slack_(j-1) + max(0,
- * G_(j-1))). lay, the total returned; 0 when a stage holds none. */
+ * G_(j-1))), and leave what the next stage, at one layer, cannot take
+ * of the round trip after it (2 d_j - (U - t_(j+1)(1))): a round trip
+ * longer than one stage's slack is shared by the stages on both sides
+ * of its link, each a light buffer. lay, the total returned; 0 when a
+ * stage holds none. */
 static long win_fill(const struct pm_split *p, const double *d, double U, int *lay)
 {
 	long tot = 0;
 	double G = 0, slack = 0;
 	for (int i = 0; i < p->S; i++) {
 		G = i ? 2 * d[i - 1] - slack + fmax(G, 0) : 0;
-		int n = max_layers(p, i, U - fmax(G, 0));
+		double ahead = i + 1 < p->S ? 2 * d[i] - (U - stage_t(p, i + 1, 1)) : 0;
+		int n = max_layers(p, i, U - fmax(G, 0) - fmax(ahead, 0));
 		if (n < 1)
 			return 0;
 		lay[i] = n;
