@@ -368,9 +368,10 @@ static int time_option(struct pm *m, struct pm_run *r, int oi, int n, int d)
 	if (rs == 2)
 		best->stopped = true;
 	/* The plan's own time: its pipelines' syncs wait for the latest
-	 * class holding their layers (pm_barrier_T). Above T, the option
-	 * may hold another mix in between, so below the best T only bounds
-	 * it. */
+	 * class holding their layers, and layers held in one DC ring there
+	 * (pm_barrier_T). Above T, the option may hold another mix in
+	 * between, so below the best T only bounds it; below T, the mix is
+	 * faster than the model's tails say, and that is its time. */
 	if (rs >= 1) {
 		double Tb = pm_barrier_T(m, &r->cur);
 		if (Tb > T * (1 + 1e-12)) {
@@ -378,6 +379,8 @@ static int time_option(struct pm *m, struct pm_run *r, int oi, int n, int d)
 				bound_option(m, T);
 				m->barrier++;
 			}
+			T = Tb;
+		} else if (Tb > -INF && Tb < T) {
 			T = Tb;
 		}
 	}

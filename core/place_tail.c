@@ -570,32 +570,61 @@ static void fold_ready(const struct pm *m, const struct pm_class *c, int mb,
 	}
 }
 
+/* One bucket's sync of a stage of kind kd when the ring of its layers
+ * stays in one DC (every replica holding them sits there): the option's
+ * ring without its WAN part, as gp_simulate runs a one-DC ring. */
+static double local_tau(const struct pm *m, const struct pm_opt *o, int kd, double bytes)
+{
+	const struct pm_kind *k = &m->k[kd];
+	struct pm_opt o1 = *o;
+	o1.K = 1;
+	o1.q = -1;
+	int pmax = m->gpus / k->tp;
+	pmax = pmax > m->N ? m->N : pmax;
+	pmax = pmax > o->dhi ? o->dhi : pmax;
+	return bucket_time(m, k, bytes, &o1, pmax < 2 ? 2 : pmax);
+}
+
 /* The end of pipeline (c, mb) when each bucket's collective starts only
  * once every holder of its layers made them (env): per stage its buckets
  * served one after another from their envelope times (buckets and the
- * worst ring's time as pm_class_tail's), the plan-wide WAN
- * work W after the earliest bucket (r0), the optimizer; a class cut
- * across DCs pays W on top (as pm_class_tail). */
+ * worst ring's time as pm_class_tail's; a bucket whose layers every
+ * replica holds in this stage's DC (span) rings inside it, with no WAN
+ * part), the plan-wide WAN work W (only the gradients whose rings cross
+ * DCs) after the earliest bucket (r0) for a stage with a bucket on the
+ * WAN, the optimizer; a class cut across DCs pays W on top (as
+ * pm_class_tail). */
 static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
-			  const struct pm_opt *o, const double *env, double r0, int dz)
+			  const struct pm_opt *o, const double *env, const int *span, double W,
+			  double r0, int dz)
 {
-	double F = pm_curve(m, c, mb), W = m->memo->W, end = F, f1 = 0;
+	double F = pm_curve(m, c, mb), end = F, f1 = 0;
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
 		int lo, top;
 		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
-		int kd = c->kind[pm_seg_of(c, i, NULL)], n = top - lo + 1;
+		int kd = c->kind[pm_seg_of(c, i, NULL)], n = top - lo + 1, dc = m->k[kd].dc;
 		int g = bucket_layers(m, &m->k[kd], n, i == 0, i == c->S - 1, o->d);
 		int nb = (n + g - 1) / g;
 		const struct pm_stagev *v = stage_values(m, o, kd, n, i == 0, i == c->S - 1, nb, dz);
-		double fin = -INF;   /* the channel is free from the start */
+		double fin = -INF, tl = -1;   /* the channel is free from the start */
+		bool wan = false;
 		for (int hi = top; hi >= lo; hi -= g) {
 			double r = 0;
-			for (int l = hi - g + 1 > lo ? hi - g + 1 : lo; l <= hi; l++)
+			bool here = o->K >= 2;
+			for (int l = hi - g + 1 > lo ? hi - g + 1 : lo; l <= hi; l++) {
 				r = fmax(r, env[l]);
-			fin = fmax(fin, r) + v->tau;
+				here = here && span[l] == dc;
+			}
+			if (here && tl < 0) {
+				double params = n * m->Lp + (i == 0 ? m->Ep : 0) +
+						(i == c->S - 1 ? m->Ep : 0);
+				tl = fmin(local_tau(m, o, kd, params * gp_grad_reduce_bytes(&m->sc->job) / nb), v->tau);
+			}
+			wan = wan || !here;
+			fin = fmax(fin, r) + (here ? tl : v->tau);
 		}
-		if (W > 0)
+		if (W > 0 && wan)
 			fin = fmax(fin, r0 + nb * v->loc + W);
 		const struct pm_kind *k = &m->k[kd];
 		f1 += n * (k->x - k->bl) + (i == c->S - 1 ? k->lx - k->lb : 0);
@@ -605,12 +634,38 @@ static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 	return end + (W > 0 && c->la >= 0 ? W : 0);
 }
 
+/* Pipeline (c, mb)'s stages' DCs folded into span[l]: the one DC every
+ * holder of layer l so far has it in, -2 for several (-1: none yet). */
+static void fold_span(const struct pm *m, const struct pm_class *c, int *span)
+{
+	const int *lay = m->lay + c->off;
+	for (int i = 0, l = 1; i < c->S; i++) {
+		int dc = m->k[c->kind[pm_seg_of(c, i, NULL)]].dc;
+		for (int j = 0; j < lay[i]; j++, l++)
+			span[l] = span[l] == -1 || span[l] == dc ? dc : -2;
+	}
+}
+
+/* The share of the plan-wide WAN sync W that the layers whose rings
+ * cross DCs (span -2) make: their share of the gradients. */
+static double span_share(const struct pm *m, const int *span)
+{
+	double all = m->L * m->Lp + 2 * m->Ep, x = 0;
+	for (int l = 1; l <= m->L; l++)
+		if (span[l] == -2)
+			x += m->Lp + (l == 1 ? m->Ep : 0) + (l == m->L ? m->Ep : 0);
+	return all > 0 ? x / all : 1;
+}
+
 /* The estimate of plan sol (a covering option's) under the DP sync's
  * real semantics: a bucket's collective starts once every participant
  * has produced it, so a pipeline's sync waits for the latest class
- * holding the same layers. Equals max over its pipelines of
- * t_c(mb) + E_c when they all make each layer at the same time; never
- * less. -INF for one replica or a uniform option (one class). */
+ * holding the same layers; and a layer's ring spans the DCs its
+ * replicas sit in, so a layer every replica holds in one DC pays no WAN
+ * sync (the covering model's E_c charges every layer's). Equals max
+ * over its pipelines of t_c(mb) + E_c when they all make each layer at
+ * the same time and every layer's ring crosses DCs. -INF for one
+ * replica or a uniform option (one class). */
 double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 {
 	if (sol->opt < 0 || sol->opt >= m->nopt || !sol->y || !sol->x)
@@ -619,10 +674,16 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 	if (o->one || o->uni || m->lower)
 		return -INF;
 	double *env = gp_xcalloc((size_t)m->L + 2, sizeof *env);
-	if (!env)
+	int *span = gp_xcalloc((size_t)m->L + 2, sizeof *span);
+	if (!env || !span) {
+		free(env);
+		free(span);
 		return -INF;
-	for (int l = 0; l <= m->L + 1; l++)
+	}
+	for (int l = 0; l <= m->L + 1; l++) {
 		env[l] = -INF;
+		span[l] = -1;
+	}
 	for (int i = 0; i < m->nc; i++) {
 		int y = sol->y[i], x = sol->x[i];
 		if (y < 1 || x < 1)
@@ -630,8 +691,9 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 		fold_ready(m, &m->c[i], (x + y - 1) / y, o, env);
 		if (x % y && x / y >= 1)
 			fold_ready(m, &m->c[i], x / y, o, env);
+		fold_span(m, &m->c[i], span);
 	}
-	double r0 = INF, T = -INF;
+	double r0 = INF, T = -INF, W = 0;
 	for (int l = 1; l <= m->L; l++)
 		r0 = fmin(r0, env[l]);
 	int dz = m->sc->job.zero && o->d > 1 ? o->d : 1;
@@ -640,10 +702,12 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 		if (y < 1 || x < 1)
 			continue;
 		pm_class_tail(m, &m->c[i], o);   /* the memo, for o */
-		T = fmax(T, barrier_end(m, &m->c[i], (x + y - 1) / y, o, env, r0, dz));
+		W = m->memo->W * span_share(m, span);
+		T = fmax(T, barrier_end(m, &m->c[i], (x + y - 1) / y, o, env, span, W, r0, dz));
 		if (x % y && x / y >= 1)
-			T = fmax(T, barrier_end(m, &m->c[i], x / y, o, env, r0, dz));
+			T = fmax(T, barrier_end(m, &m->c[i], x / y, o, env, span, W, r0, dz));
 	}
 	free(env);
+	free(span);
 	return T;
 }
