@@ -5,7 +5,10 @@
  *
  * wan_bytes: the fewest WAN bytes per iteration over plans with
  * T <= 1.05 T*, each option probed at its largest breakpoint below that
- * (only plans with fewer bytes than the best: the cutoff row).
+ * (only plans with fewer bytes than the best: the cutoff row). As in the
+ * time phase, a mix found is timed under the DP sync's barrier
+ * (pm_barrier_T): past 1.05 T* it is out (and the search unproven), and
+ * the cost phase prices each mix at that time.
  *
  * cost: the fewest $ per iteration = sum y $/h T / 3600 + egress, from
  * the fastest plan (the first incumbent), by branch and bound over
@@ -102,6 +105,20 @@ static int cost_found(struct pm_costrun *c, double t)
 	memcpy(c->last->y, c->cur->y, (size_t)m->nc * sizeof *c->last->y);
 	memcpy(c->last->x, c->cur->x, (size_t)m->nc * sizeof *c->last->x);
 	c->lastT = t;
+	/* Its own time and dollars: the mix under the DP sync's barrier
+	 * (pm_barrier_T, as the time phase ranks mixes). Slower than the
+	 * model, another plan at t may be cheaper: no proof. */
+	double Tb = pm_barrier_T(m, c->cur);
+	if (Tb > -INF) {
+		if (Tb > t * (1 + 1e-12)) {
+			c->best->stopped = true;
+			m->barrier++;
+		}
+		double lb = c->cur->lb;
+		c->cur->T = t = Tb;
+		c->cur->obj = pm_sol_objective(m, &m->opt[c->oi], c->cur, GP_OBJ_COST);
+		c->cur->lb = lb;
+	}
 	if (c->cur->obj < c->best->obj) {
 		c->best->obj = c->cur->obj;
 		if (pm_take_incumbent(m, c->best, c->sol, c->cur, t, c->oi, c->d))
@@ -318,6 +335,17 @@ int pm_wan_option(struct pm *m, int oi, const int *idx, int n, double Tstar,
 		return -1;
 	if (r == 3 || (r == 1 && !cur->proven))
 		best->stopped = true;   /* undecided: no proof */
+	/* The plan's own time: the mix under the DP sync's barrier (as the
+	 * time phase ranks mixes). Past 1.05 T* it is out, and the option
+	 * may hold another plan within it: no proof. */
+	double Tb = r == 1 ? pm_barrier_T(m, cur) : -INF;
+	if (Tb > Tstar * PM_WAN_SLACK * (1 + 1e-12)) {
+		best->stopped = true;
+		m->barrier++;
+		return 0;
+	}
+	if (Tb > -INF)
+		T = Tb;
 	if (r == 1 && (best->obj == INF || cur->obj < best->obj - 1e-9 * fabs(best->obj))) {
 		best->obj = cur->obj;
 		if (pm_take_incumbent(m, best, sol, cur, T, oi, d))
