@@ -44,6 +44,7 @@
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
 #define PM_SPLIT_CLEAR 0.02       /* a window split this much faster in cycle is taken unwalked */
 #define PM_FULLY 4              /* replica counts full classes are cut for */
+#define PM_FULL_WIDE 0.25       /* the second full path's links: this share of the widest */
 
 static int link_idx(const struct pm *m, int a, int b)
 {
@@ -485,9 +486,12 @@ static double full_bw(const struct pm *m, const struct pm_kind *a, const struct 
 }
 
 /* The full path from kind a: distinct pools at its TP and
- * recomputation, each next one the widest way on (another pool of the
- * same DC first); its kinds into path, their number returned. */
-static int full_path(const struct pm *m, int a, int *path)
+ * recomputation, each next one another pool of the same DC first, else
+ * among the ways on at least `wide` times as wide as the widest, the
+ * pool that runs the most layers at once (GPUs / (TP x per-layer time));
+ * its kinds into path, their number returned. wide = 1: the widest way
+ * on; less: a wide enough link to a larger or faster pool. */
+static int full_path(const struct pm *m, int a, double wide, int *path)
 {
 	unsigned long long used = 1ull << m->k[a].fp;
 	int np = 1;
@@ -495,17 +499,24 @@ static int full_path(const struct pm *m, int a, int *path)
 	while (np < PM_MAXSEG) {
 		const struct pm_kind *ka = &m->k[path[np - 1]];
 		int best = -1;
-		double bw = 0;
-		for (int b = 0; b < m->nk; b++) {
-			const struct pm_kind *kb = &m->k[b];
-			if (kb->tp != ka->tp || kb->rc != ka->rc || (used >> kb->fp & 1))
-				continue;
-			double w = full_bw(m, ka, kb);
-			if (w > bw) {
-				bw = w;
-				best = b;
+		double wmax = 0, pace = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (int b = 0; b < m->nk; b++) {
+				const struct pm_kind *kb = &m->k[b];
+				if (kb->tp != ka->tp || kb->rc != ka->rc || (used >> kb->fp & 1))
+					continue;
+				double w = full_bw(m, ka, kb), r = kb->p->count / (kb->tp * kb->x);
+				if (pass == 0) {
+					wmax = fmax(wmax, w);
+					continue;
+				}
+				if (w <= 0 || w < wide * wmax || (wmax == INF && w < INF))
+					continue;
+				if (best < 0 || r > pace) {
+					best = b;
+					pace = r;
+				}
 			}
-		}
 		if (best < 0)
 			break;
 		path[np++] = best;
@@ -524,8 +535,15 @@ static int full_each(struct pm *m, int (*fn)(struct pm *, const struct pm_class 
 	if (m->npools > 64)
 		return 0;
 	int top = m->L < 64 ? m->L : 64;
-	for (int a = 0; a < m->nk; a++) {
-		int path[PM_MAXSEG], np = full_path(m, a, path);
+	for (int a = 0, pi = 0; a < m->nk; pi = !pi, a += !pi) {
+		/* The widest path, then one by wide enough links (only its
+		 * prefixes past the first where they part). */
+		int path[PM_MAXSEG], np = full_path(m, a, pi ? PM_FULL_WIDE : 1, path), from = 0;
+		if (pi) {
+			int p0[PM_MAXSEG], n0 = full_path(m, a, 1, p0);
+			while (from < np && from < n0 && p0[from] == path[from])
+				from++;
+		}
 		for (int y = 1; y <= PM_FULLY; y++) {
 			struct pm_class c = { .la = -1, .lb = -1 };
 			for (int s = 0; s < PM_MAXSEG; s++)
@@ -540,7 +558,7 @@ static int full_each(struct pm *m, int (*fn)(struct pm *, const struct pm_class 
 				c.n[s] = n;
 				c.nseg = s + 1;
 				c.S += n;
-				if (fn(m, &c))
+				if (s >= from && fn(m, &c))
 					return -1;
 			}
 		}
