@@ -45,6 +45,7 @@
 #define PM_SPLIT_CLEAR 0.02       /* a window split this much faster in cycle is taken unwalked */
 #define PM_FULLY 4              /* replica counts full classes are cut for */
 #define PM_FULL_WIDE 0.25       /* the second full path's links: this share of the widest */
+#define PM_FULLY2 2             /* replica counts the second path's full classes are cut for */
 
 static int link_idx(const struct pm *m, int a, int b)
 {
@@ -544,7 +545,7 @@ static int full_each(struct pm *m, int (*fn)(struct pm *, const struct pm_class 
 			while (from < np && from < n0 && p0[from] == path[from])
 				from++;
 		}
-		for (int y = 1; y <= PM_FULLY; y++) {
+		for (int y = 1; y <= (pi ? PM_FULLY2 : PM_FULLY); y++) {
 			struct pm_class c = { .la = -1, .lb = -1 };
 			for (int s = 0; s < PM_MAXSEG; s++)
 				c.lk[s][0] = c.lk[s][1] = -1;
