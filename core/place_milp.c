@@ -372,7 +372,7 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 			 bb, tb);
 	} else
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "; no proof: the check with each DP sync at its least stopped at its limits (twice the search's own work), bound %s",
+			 "; no proof: the check with each DP sync at its least stopped at its limits (the search's own work again), bound %s",
 			 gp_fmt_time(B, 4, bb, sizeof bb));
 	rep->status = GP_MILP_FEASIBLE;
 	rep->bound = fmin(B, rep->objective);
