@@ -75,8 +75,7 @@ static void milp(const struct gp_scenario *s, const struct gp_plan *warm, struct
 
 /* The MILP's own plan cuts its pipeline across dc2-dc3 with each
  * layer's replicas in one DC (no WAN ring); given back as a warm start,
- * the MILP values it within 3 % of its simulated time and returns a
- * plan no slower (the model once
+ * the MILP returns a plan no slower (the model once
  * charged a cross-DC DP ring there: 20.5 s against 2.99 s simulated
  * for the search's plan of that kind). */
 static void test_ring_in_one_dc(void **state)
@@ -94,12 +93,12 @@ static void test_ring_in_one_dc(void **state)
 	assert_true(ndc >= 2);
 	assert_true(one);
 	milp(s, &p, &q, &rw);
-	const char *w = strstr(rw.note, "warm start: the given plan as classes at ");
-	assert_non_null(w);
-	double tw = atof(w + strlen("warm start: the given plan as classes at "));
-	printf("# warm start valued at %.4f s, simulated %.4f s\n", tw, own);
-	assert_true(tw > own * 0.97 && tw < own * 1.03);
-	/* The search kept that incumbent or found better. */
+	assert_non_null(strstr(rw.note, "warm start: the given plan as classes at "));
+	/* The search kept that incumbent or found better. (The warm start
+	 * values a plan's classes with the covering options' tails, a WAN
+	 * ring for each: timing the plan's own counts under the barrier
+	 * undervalued a plan cut across DCs by 10 % once the DP tail became
+	 * ZeRO's reduce-scatter, so it is not used.) */
 	assert_true(sim_T(s, &q) <= own * 1.001);
 	gp_plan_free(&q);
 	gp_plan_free(&p);
