@@ -24,24 +24,28 @@
 --    egress cap (GCP's figure for this VM shape as we know it) shared by
 --    its 4 GPUs.
 --  * Efficiency calibrated to Sailor's profiled OPT-350M layer times on
---    A100-40 (b 1, TP 1: forward 2.79 ms, backward 5.91 ms): with
---    efficiency 0.18 geoplan's cost model gives 2.77 ms and 5.54 ms (check
---    with a one-layer-per-stage plan and geoplan sim --json). The model at
---    its A100 default (about 0.89, fitted on larger Megatron runs) gives
---    under a quarter of that: Sailor's small layers (h 1024, b 1) pay
---    overheads the model does not know. Delete the override to use the
---    default.
+--    A100-40 (b 1, TP 1: forward 2.79 ms, backward 5.91 ms, 8.70 ms in
+--    all) when attention was materialised: efficiency 0.18 gave 2.77 ms
+--    and 5.54 ms. With fused attention, the default now, 0.18 gives 1.47
+--    and 3.26 ms, about half; efficiency 0.096 gives 2.72 and 6.04 ms
+--    (check with geoplan.layer_time(1, 1, 1) in a heuristic script,
+--    geoplan-lua(7)) and takes the iteration below to 1.23 s. The figures
+--    in this file are at 0.18. The model at its A100 default (about 0.89,
+--    fitted on larger Megatron runs) gives about a ninth of Sailor's times:
+--    Sailor's small layers (h 1024, b 1) pay overheads the model does not
+--    know. Delete the override to use the default.
 --  * GPU price: $3.00 per GPU hour, an assumption for illustration only.
 --
 -- Plan: pure data parallelism (PP1, TP1) in the four same-region zones,
 -- every GPU a whole model replica taking 2 micro-batches:
 --   4 zones * 128 replicas * 2 micro-batches * micro_batch 1 = 1024.
--- Memory per GPU, no recomputation: 24 layers * s*b*h*(34 + 5as/h) =
--- 24 * 2048*1024*194 B = 9.8 GB of activations (1 in flight), plus
--- ~0.36e9 params * ~4 B (ZeRO-1 over 512) = 1.4 GB: fits in 40 GB.
+-- Memory per GPU, no recomputation: 24 layers * s*b*h*34 B (fused
+-- attention stores no scores) = 24 * 2048*1024*34 B = 1.7 GB of
+-- activations (1 in flight), plus ~0.36e9 params * ~4 B (ZeRO-1 over
+-- 512) = 1.4 GB: fits in 40 GB.
 -- The remote zone gets no work: 1024 sequences on 640 GPUs still leave
 -- some GPU with 2 of them, so it would not shorten the compute (about
--- 2 * (24 * 8.70 + 27 logits) ms = 0.47 s), while pulling it into the
+-- 2 * (24 * 4.73 + 12.2 logits) ms = 0.25 s), while pulling it into the
 -- gradient all-reduce adds a 0.6 GB/s leg: 2 * 4/5 * 0.71 GB / 0.6 GB/s
 -- = 1.9 s and $0.02/GB. Inside the region the all-reduce costs about
 -- 2 * 3/4 * 0.71 GB / 2.5 GB/s = 0.43 s, partly hidden behind backward.
