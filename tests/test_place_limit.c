@@ -45,17 +45,7 @@ static double work_run(const struct gp_scenario *s, double work, char *st, size_
 static void test_work_limit(void **state)
 {
 	(void)state;
-	struct gp_scenario *s = scen(
-		"return { dcs = {"
-		" { name = 'dc0', pools = { { gpu = 'A100-80', count = 32, per_node = 8 } } },"
-		" { name = 'dc1', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } },"
-		" { name = 'dc2', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } },"
-		" { name = 'dc3', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } } },"
-		" links = { { 'dc0', 'dc1', bandwidth = Gbps(1), latency = ms(40) },"
-		"  { 'dc1', 'dc2', bandwidth = Gbps(10), latency = ms(1) },"
-		"  { 'dc2', 'dc3', bandwidth = Gbps(25), latency = ms(5) } },"
-		" model = 'Llama-3-8B', job = { seq = 4096, global_batch = 128, micro_batch = 1,"
-		"  zero = 0, recompute = 'full' } }");
+	struct gp_scenario *s = scen(TEST_CHAIN4, "");
 	char a[4096], b[4096], na[2048], nb[2048];
 	double ta = work_run(s, 3e6, a, sizeof a, na, sizeof na);
 	double tb = work_run(s, 3e6, b, sizeof b, nb, sizeof nb);

@@ -13,19 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Four DCs of A100-80 on a chain of links (randbench case 22, seed 1):
- * the winning plans cut one pipeline shape across dc2-dc3. */
-static const char *const chain4 =
-	"return { dcs = {"
-	" { name = 'dc0', pools = { { gpu = 'A100-80', count = 32, per_node = 8 } } },"
-	" { name = 'dc1', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } },"
-	" { name = 'dc2', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } },"
-	" { name = 'dc3', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } } },"
-	" links = { { 'dc0', 'dc1', bandwidth = Gbps(1), latency = ms(40) },"
-	"  { 'dc1', 'dc2', bandwidth = Gbps(10), latency = ms(1) },"
-	"  { 'dc2', 'dc3', bandwidth = Gbps(25), latency = ms(5) } },"
-	" model = 'Llama-3-8B', job = { seq = 4096, global_batch = 128, micro_batch = 1,"
-	"  zero = 0, recompute = 'full' }%s }";
+/* TEST_CHAIN4 (testutil.h): the winning plans cut one pipeline shape
+ * across dc2-dc3. */
 
 static double sim_T(const struct gp_scenario *s, const struct gp_plan *p)
 {
@@ -81,7 +70,7 @@ static void milp(const struct gp_scenario *s, const struct gp_plan *warm, struct
 static void test_ring_in_one_dc(void **state)
 {
 	(void)state;
-	struct gp_scenario *s = scen(chain4, "");
+	struct gp_scenario *s = scen(TEST_CHAIN4, "");
 	struct gp_plan p, q;
 	struct gp_plan_report r, rw;
 	milp(s, NULL, &p, &r);
@@ -113,7 +102,7 @@ static void test_ring_in_one_dc(void **state)
 static void test_buffer_both_sides(void **state)
 {
 	(void)state;
-	struct gp_scenario *s = scen(chain4,
+	struct gp_scenario *s = scen(TEST_CHAIN4,
 		", plan = { schedule = '1f1b', sync = 'flat', pipelines = {"
 		" { micro_batches = 32, replicas = 4, stages = {"
 		"  { dc = 'dc3', gpu = 'A100-80', tp = 2, layers = { 1, 4 } },"

@@ -18,6 +18,20 @@
 /* Loads scenario text (printf-style) through the real sandbox and
  * validation; fails the test on error. */
 __attribute__((format(printf, 1, 2)))
+/* Four DCs of A100-80 on a chain of links, 1-25 Gbit/s and 1-40 ms
+ * (randbench case 22, seed 1); scen()'s %s: more top-level fields. */
+#define TEST_CHAIN4 \
+	"return { dcs = {" \
+	" { name = 'dc0', pools = { { gpu = 'A100-80', count = 32, per_node = 8 } } }," \
+	" { name = 'dc1', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } }," \
+	" { name = 'dc2', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } }," \
+	" { name = 'dc3', pools = { { gpu = 'A100-80', count = 40, per_node = 8 } } } }," \
+	" links = { { 'dc0', 'dc1', bandwidth = Gbps(1), latency = ms(40) }," \
+	"  { 'dc1', 'dc2', bandwidth = Gbps(10), latency = ms(1) }," \
+	"  { 'dc2', 'dc3', bandwidth = Gbps(25), latency = ms(5) } }," \
+	" model = 'Llama-3-8B', job = { seq = 4096, global_batch = 128, micro_batch = 1," \
+	"  zero = 0, recompute = 'full' }%s }"
+
 static inline struct gp_scenario *scen(const char *fmt, ...)
 {
 	static char buf[1 << 16];
