@@ -52,6 +52,28 @@ static double milp_plan(const struct gp_scenario *s, struct gp_plan *p, struct g
 	return simulate(s, p);
 }
 
+/* The MILP's own plan of s (options o; NULL: a 30 s limit) against the
+ * file's plan: its estimate within tol of its simulated time, which is
+ * at most `share` of the file plan's; what labels the figures. */
+static void own_against_file(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			     const char *what, double tol, double share)
+{
+	struct gp_plan_opts o30 = { .time_limit = 30 };
+	struct gp_plan p;
+	struct gp_plan_report r;
+	struct gp_err e = { "" };
+	double file = simulate(s, &s->plan);
+	if (gp_plan_milp(s, o ? o : &o30, &p, &r, &e))
+		fail_msg("milp: %s", e.msg);
+	proof_holds(s, &p, &r);
+	double t = simulate(s, &p);
+	printf("# %s: milp %.4f s (estimate %.4f s, bound %.4f s, %d pipelines), the file's plan %.4f s\n",
+	       what, t, r.estimate_s, r.bound, p.npipes, file);
+	assert_true(fabs(r.estimate_s - t) <= tol * t);
+	assert_true(t <= file * share);
+	gp_plan_free(&p);
+}
+
 /* A split that fills each stage to the bottleneck in turn puts seven
  * busiest stages side by side (8, 9, 9, ..., 9, 8, 1 layers of
  * Llama-3-70B on 10 x 4 L40S), exposing the boundary delays between
@@ -297,15 +319,7 @@ static void test_sync_barrier_mix(void **state)
 		 " { micro_batches = 7, replicas = 2, stages = {%s"
 		 " { micro_batches = 6, replicas = 1, stages = {%s } } }", st4, st4);
 	struct gp_scenario *s = scen("%s", src);
-	double mix = simulate(s, &s->plan);
-	struct gp_plan p;
-	struct gp_plan_report r;
-	double t = milp_plan(s, &p, &r);
-	printf("# barrier: milp %.4f s (estimate %.4f s, %d pipelines), the mix %.4f s\n",
-	       t, r.estimate_s, p.npipes, mix);
-	assert_true(fabs(r.estimate_s - t) <= 0.03 * t);
-	assert_true(t < mix * 0.9);
-	gp_plan_free(&p);
+	own_against_file(s, NULL, "barrier (the file's plan: the mix)", 0.03, 0.9);
 	gp_scenario_free(s);
 }
 
@@ -326,15 +340,7 @@ static void test_sync_buckets(void **state)
 		" plan = { pipelines = { { micro_batches = 8, replicas = 8, stages = {"
 		" { dc = 'a', gpu = 'L40S', tp = 2, layers = { 1, 8 } }, { dc = 'a', gpu = 'L40S', tp = 2, layers = { 9, 16 } },"
 		" { dc = 'a', gpu = 'L40S', tp = 2, layers = { 17, 24 } } } } } } }");
-	double file = simulate(s, &s->plan);
-	struct gp_plan p;
-	struct gp_plan_report r;
-	double t = milp_plan(s, &p, &r);
-	printf("# buckets: milp %.4f s (estimate %.4f s, bound %.4f s), the file's plan %.4f s\n",
-	       t, r.estimate_s, r.bound, file);
-	assert_true(fabs(r.estimate_s - t) <= 0.01 * t);
-	assert_true(t < file * 0.9);
-	gp_plan_free(&p);
+	own_against_file(s, NULL, "buckets", 0.01, 0.9);
 	gp_scenario_free(s);
 }
 
@@ -399,20 +405,8 @@ static void test_full_path(void **state)
 		"  run('dc2', 'L40S', 37, 42, 3); run('dc1', 'A100-40', 43, 62, 4);"
 		"  run('dc1', 'L40S', 63, 80, 3)"
 		"  return st end)() } } } }");
-	double hand = simulate(s, &s->plan);
 	struct gp_plan_opts o = { .time_limit = 600, .work_limit = 2.5e8 };
-	struct gp_plan p;
-	struct gp_plan_report r;
-	struct gp_err e = { "" };
-	if (gp_plan_milp(s, &o, &p, &r, &e))
-		fail_msg("milp: %s", e.msg);
-	proof_holds(s, &p, &r);
-	double own = simulate(s, &p);
-	printf("# full path: the hand plan %.4f s, the MILP's own %.4f s (estimate %.4f s)\n", hand,
-	       own, r.estimate_s);
-	assert_true(own <= hand * (1 + 1e-9));
-	assert_true(fabs(r.estimate_s - own) <= 0.03 * own);
-	gp_plan_free(&p);
+	own_against_file(s, &o, "full path (the file's plan: the search's path)", 0.03, 1 + 1e-9);
 	gp_scenario_free(s);
 }
 
