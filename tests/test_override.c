@@ -24,6 +24,12 @@ static void test_named(void **st)
 		/* another table */
 		{ "links[ams-fra].bandwidth=1", "dcs[ams].pools[1].count: expected 1",
 		  "dcs[ams].pools[1].count: expected 1", false },
+		/* a numbered entry owns only its own number: the loader names
+		 * the second of two DCs called fra */
+		{ "dcs[1].name=fra", "dcs[2].name: \"fra\" is also the name of dcs[1]",
+		  "dcs[2].name: \"fra\" is also the name of dcs[1]", false },
+		{ "dcs[2].pools[1].count=-1", "dcs[2].pools[1].count: expected a whole number",
+		  "dcs[2].pools[1].count: expected a whole number", true },
 		/* no path in the message */
 		{ "job.seq=0", "out of memory", "out of memory", false },
 	};

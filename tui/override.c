@@ -55,6 +55,18 @@ void gp_ov_xlate(const char *set, char *out, size_t n)
 	gp_ov_units(set, false, out, n, why, sizeof why);
 }
 
+/* Do the selectors at a and b ("[ams-fra]...", "[2]...") name the same
+ * entry as far as can be told here? A number names only its own number
+ * (dcs[1].name=fra does not own the loader's "dcs[2].name: ..."); a
+ * name may be any number. */
+static bool same_entry(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "]"), nb = strcspn(b, "]");
+	if (a[0] != '[' || strspn(a + 1, "0123456789") != na - 1 || na < 2)
+		return true;
+	return na == nb && !strncmp(a, b, na);
+}
+
 bool gp_ov_as_written(const char *set, const char *msg, char *buf, size_t n)
 {
 	const char *colon = strstr(msg, ": "), *eq = strchr(set, '=');
@@ -63,7 +75,7 @@ bool gp_ov_as_written(const char *set, const char *msg, char *buf, size_t n)
 	const char *dot = strrchr(p, '.');
 	size_t top = strcspn(p, "[."), ll = dot ? strlen(dot) : 0;
 	if (colon && dot && (size_t)(colon - msg) > ll && !strncmp(msg, p, top) &&
-	    msg[top] == '[' && !strncmp(colon - ll, dot, ll)) {
+	    msg[top] == '[' && !strncmp(colon - ll, dot, ll) && same_entry(p + top, msg + top)) {
 		snprintf(buf, n, "%s%s", p, colon);
 		return true;
 	}

@@ -33,8 +33,9 @@ void gp_ov_xlate(const char *set, char *out, size_t n);
 /* msg (without a file name) with the entry the loader numbers named as
  * set "PATH=v" wrote it: "links[1].bandwidth: ..." for
  * links[ams-fra].bandwidth=... (the same table before '[', the same
- * last name) reads "links[ams-fra].bandwidth: ..."; true when it did,
- * else msg as it is. */
+ * last name) reads "links[ams-fra].bandwidth: ..."; a numbered entry
+ * (dcs[1]) owns only its own number's messages. True when it did, else
+ * msg as it is. */
 bool gp_ov_as_written(const char *set, const char *msg, char *buf, size_t n);
 
 /* The same over overrides sets[0..nsets) (the last that names the entry
