@@ -245,9 +245,11 @@ static void test_short_forms(void **state)
 		double v;
 		const char *want;
 	} t[] = {
-		{ GP_U_BANDWIDTH, 12.5e9, "100G" }, { GP_U_BANDWIDTH, 450e9, "3.6T" },
-		{ GP_U_BANDWIDTH, 50e6, "400M" }, { GP_U_BANDWIDTH, 1e3, "8k" },
-		{ GP_U_BANDWIDTH, 1e15, "8000T" }, { GP_U_BANDWIDTH, 0, "0" },
+		/* Bits a second, spelt so beside NVLink's 450GB/s (bytes) */
+		{ GP_U_BANDWIDTH, 12.5e9, "100Gb/s" }, { GP_U_BANDWIDTH, 450e9, "3.6Tb/s" },
+		{ GP_U_BANDWIDTH, 50e6, "400Mb/s" }, { GP_U_BANDWIDTH, 1e3, "8kb/s" },
+		{ GP_U_BANDWIDTH, 1e15, "8000Tb/s" }, { GP_U_BANDWIDTH, 0, "0" },
+		{ GP_U_BANDWIDTH, 100, "800b/s" },
 		{ GP_U_TIME, 0.035, "35ms" }, { GP_U_TIME, 10e-6, "10us" },
 		{ GP_U_TIME, 1.5, "1.5s" }, { GP_U_TIME, 250e-9, "250ns" },
 		{ GP_U_TIME, 86400, "86400s" }, { GP_U_TIME, 0, "0s" },

@@ -476,7 +476,7 @@ static void format_usd(double v, char *buf, size_t n)
 void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n)
 {
 	static const double bits[] = { 1e12, 1e9, 1e6, 1e3, 0 };
-	static const char *const bit_names[] = { "T", "G", "M", "k", "b/s" };
+	static const char *const bit_names[] = { "Tb/s", "Gb/s", "Mb/s", "kb/s", "b/s" };
 	static const char *const byte_names[] = { "TB/s", "GB/s", "MB/s", "kB/s", "B/s" };
 	static const double secs[] = { 1, 1e-3, 1e-6, 0 };
 	static const char *const sec_names[] = { "s", "ms", "us", "ns" };

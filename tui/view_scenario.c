@@ -149,7 +149,7 @@ static void gpus(struct gp_form *fm, const struct gp_scenario *s)
  * destination; "." on the diagonal, "-" where no link goes. */
 static void links(struct gp_form *fm, const struct gp_scenario *s)
 {
-	const int lw = dc_width(s, 9), bw = 7, tw = 6;
+	const int lw = dc_width(s, 9), bw = 9, tw = 6;
 	/* A column as wide as its DC's name or the two figures. */
 	int cws[64], cxs[64], nd = s->ndcs < 64 ? s->ndcs : 64;
 	for (int b = 0; b < nd; b++)
