@@ -168,6 +168,20 @@ static bool slower_than_shown(struct gp_app *a, struct gp_job_result *res, doubl
 	return true;
 }
 
+/* A live re-plan's "before" is the old plan in the edited scenario; the
+ * compare screen's A (unpinned) is the iteration before the edit: say
+ * that one too, so the two figures read as two things. */
+static void after_edit(struct gp_app *a, bool dropped)
+{
+	if (a->job_purpose != GP_JOB_LIVE || dropped || !a->prev || !a->run.has_res ||
+	    !(a->prev->res.iteration_time > 0))
+		return;
+	char t[24];
+	gp_unit_time4(a->prev->res.iteration_time, t, sizeof t);
+	size_t l = strlen(a->status);
+	snprintf(a->status + l, sizeof a->status - l, "; %s before the edit", t);
+}
+
 void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 {
 	if (res->warm.msg[0])   /* the note says it in a phrase; the log whole */
@@ -212,6 +226,7 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 		 how == 0 ? "; u undoes" : how > 0 ? ", the same plan as shown" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
 	gp_app_say_change(a, head, before);
+	after_edit(a, dropped);
 }
 
 const char *gp_app_status_word(const struct gp_plan_report *rep)
