@@ -241,11 +241,21 @@ static void charts(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r, str
 	int na = ga->nrows < half ? ga->nrows : half, nb = gb->nrows < rows - na ? gb->nrows : rows - na;
 	if (nb < gb->nrows && na < ga->nrows)
 		na = half;
+	if (nb == gb->nrows)   /* B whole: A takes the rows B leaves */
+		na = ga->nrows < rows - nb ? ga->nrows : rows - nb;
 	const struct gp_gantt *gs[2] = { ga, gb };
 	int ns[2] = { na, nb }, y = r.y + 1;
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < ns[k]; i++, y++) {
 			gp_cv_text(cv, 1, y, 1, gp_role(t, GP_R_HEADER), i ? "" : k ? "B" : "A");
+			if (i && i == ns[k] - 1 && ns[k] < gs[k]->nrows) {
+				/* Rows cut by the screen's height: say how many. */
+				snprintf(lab, sizeof lab, "%s%d more rows%s",
+					 cv->ascii ? "... " : "\u2026 ", gs[k]->nrows - i,
+					 k ? " (3 Gantt shows them all)" : "");
+				gp_cv_text(cv, 3, y, -1, gp_role(t, GP_R_DIM), lab);
+				continue;
+			}
 			gp_gantt_fit_label(gs[k]->rows[i].label, lw, cv->ascii, lab, sizeof lab);
 			gp_cv_text(cv, 3, y, lw, gp_role(t, gs[k]->rows[i].link ? GP_R_DIM : GP_R_TEXT),
 				   lab);
