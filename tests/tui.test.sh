@@ -205,7 +205,7 @@ ok_if "a script's figure warning is marked, and logged once" \
 # Figures as the batch writes them, never an exponent: the editor's
 # base-unit preview, dollars grouped on the plan screen, the SVG axis of
 # a 1,025,267 s iteration; no $0 figures beside "no prices".
-has "the editor previews a bandwidth in bytes/s, no exponent" "= 50G \(6\.25 GB/s\); Enter sets" \
+has "the editor previews a bandwidth in bytes/s, no exponent" "= 50Gb/s \(6\.25 GB/s\); Enter sets" \
 	samples/default.lua --keys '<Tab><Tab><Enter><C-u>50G'
 has "the plan screen's dollars are grouped" 'cost per iteration +\$120,633  \$120,633 GPUs' \
 	samples/default.lua --cost-model "$tmp/cm5.lua" --view plan
@@ -221,7 +221,7 @@ has "a very long iteration's Gantt axis is plain seconds" '^time +(▼|│)0 +�
 # larger terminal finishes the edit.
 has "too small, q with an edit open asks" "an edit is half typed: q again quits" \
 	samples/default.lua --keys '<Tab><Tab><Enter><C-u>20G<Resize 40x12>q'
-has "... and back at size the edit goes on" "bandwidth: 20G +=  ?20G \(2\.5 GB/s\); Enter sets" \
+has "... and back at size the edit goes on" "bandwidth: 20G +=  ?20Gb/s \(2\.5 GB/s\); Enter sets" \
 	samples/default.lua --keys '<Tab><Tab><Enter><C-u>20G<Resize 40x12>q<Resize 100x30>'
 # One edit and the re-plan joined to it (u undoes both) are one edit.
 cp samples/default.lua "$tmp/d3.lua"
