@@ -155,6 +155,10 @@ golden compare-nothing samples/default.lua --size 100x30 --keys '5'
 golden compare-after-edit samples/default.lua --size 100x30 --keys "$E<Wait>5"
 golden compare-pinned-mono samples/default.lua --size 100x30 --theme mono --keys "P$E<Wait>5"
 golden compare-engine samples/default.lua --size 100x30 --keys '5E<Wait>'
+# fra on a GPU type with no price: the cost row gives both figures and
+# no verdict (B's cost leaves those GPUs out).
+golden compare-unpriced samples/default.lua --size 80x24 \
+	--keys '<Down><Enter><C-u>A100-40<Enter><Wait>5'
 # (live=off: the edit is re-simulated, not re-planned, so the p3 figures
 # never hang on how far a time-limited solve got on a slow machine)
 golden compare-ascii samples/p3.lua --size 120x40 --ascii --keys ":set live=off<Enter>${E}5"

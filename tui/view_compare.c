@@ -132,8 +132,22 @@ static struct cols cols_of(int w)
 	return c;
 }
 
+/* Does every GPU plan p runs on have a price (else its cost leaves
+ * those GPUs out, and a lower cost is no verdict)? */
+static bool gpus_priced(const struct gp_scenario *s, const struct gp_plan *p)
+{
+	for (int g = 0; s && p && g < p->npipes; g++)
+		for (int k = 0; k < p->pipes[g].nstages; k++) {
+			const struct gp_stage *x = &p->pipes[g].stages[k];
+			if (!(s->gpus[s->dcs[x->dc].pools[x->pool].gpu].price_per_hour > 0))
+				return false;
+		}
+	return true;
+}
+
+/* unpriced: a cost row whose sides leave out unpriced GPUs. */
 static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const struct metric *m,
-		       const struct gp_result *ra, const struct gp_result *rb)
+		       const struct gp_result *ra, const struct gp_result *rb, bool unpriced)
 {
 	const struct gp_theme *t = a->th;
 	struct cols c = cols_of(cv->w);
@@ -144,7 +158,7 @@ static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const stru
 	delta(m->fmt, va, vb, true, d, sizeof d);
 	if (gp_cv_width(d) > c.dw)   /* the change without its percentage */
 		delta(m->fmt, va, vb, false, d, sizeof d);
-	int v = verdict(m, va, vb);
+	int v = unpriced ? 0 : verdict(m, va, vb);
 	bool same = fabs(vb - va) <= 1e-9 * fmax(fabs(va), fabs(vb));
 	gp_cv_text(cv, 1, y, 18, gp_role(t, GP_R_TEXT), m->name);
 	gp_cv_printf(cv, c.a, y, c.w, gp_role(t, GP_R_VALUE), "%*s", c.w, sa);
@@ -152,6 +166,10 @@ static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const stru
 	const char *arrow = same ? "=" : vb > va ? (cv->ascii ? "^" : "\u25b2")
 						: (cv->ascii ? "v" : "\u25bc");
 	enum gp_role role = v > 0 ? GP_R_BETTER : v < 0 ? GP_R_WORSE : GP_R_DIM;
+	if (unpriced) {   /* no change to speak of: a side leaves GPUs out */
+		gp_cv_text(cv, c.arrow, y, -1, gp_role(t, GP_R_WARN), "some GPUs have no price");
+		return;
+	}
 	gp_cv_text(cv, c.arrow, y, 1, gp_role(t, role), arrow);
 	if (!same)
 		gp_cv_text(cv, c.d, y, c.dw, gp_role(t, role), d);
@@ -328,8 +346,11 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 	gp_cv_printf(cv, c.a, y, c.w, gp_role(t, GP_R_HEADER), "%*s", c.w, "A");
 	gp_cv_printf(cv, c.b, y, c.w, gp_role(t, GP_R_HEADER), "%*s", c.w, "B");
 	gp_cv_text(cv, c.arrow, y, -1, gp_role(t, GP_R_HEADER), "B - A");
+	bool unpriced = !gpus_priced(pa->sc, &pa->plan) ||
+			!gpus_priced(a->run.sc, gp_run_plan_of(&a->run));
 	for (int i = 0; i < NMETRICS && y + 1 < r.y + r.h; i++)
-		metric_row(a, cv, ++y, &metrics[i], &pa->res, &a->run.res);
+		metric_row(a, cv, ++y, &metrics[i], &pa->res, &a->run.res,
+			   unpriced && metrics[i].get == m_usd);
 	y += 1;
 	if (y + 3 < r.y + r.h) {
 		gp_cv_hline(cv, 0, y, r.w, gp_role(t, GP_R_BORDER));
