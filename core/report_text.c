@@ -7,6 +7,7 @@
  * are the JSON's (geoplan(1), JSON OUTPUT).
  */
 #include "report.h"
+#include "plan.h"
 #include "fmt.h"
 #include "table.h"
 #include "unused.h"
@@ -161,6 +162,13 @@ static void rt_cost(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 	snprintf(line, sizeof line, "%s per iteration: %s, %s",
 		 gp_fmt_usd(r->usd_per_iteration, b, sizeof b), gpus, egress);
 	gp_report_line(f, "cost", line);
+	if (sc->budget_usd_per_hour > 0) {   /* the engines keep it; a file's plan may not */
+		double usd = gp_plan_usd_per_hour(sc, p);
+		snprintf(line, sizeof line, "$%.2f/h; the plan's GPUs $%.2f/h%s",
+			 sc->budget_usd_per_hour, usd,
+			 usd > sc->budget_usd_per_hour * (1 + 1e-9) ? ": OVER THE BUDGET" : "");
+		gp_report_line(f, "budget", line);
+	}
 }
 
 static void rt_wan(FILE *f, const struct gp_scenario *sc, const struct gp_result *r)

@@ -188,6 +188,18 @@ has "a slower re-plan is not taken" "^kept the plan shown \([0-9.]+m?s\): fickle
 has "... and p takes it" "^planned by fickle \(feasible\); u undoes: iteration [0-9.]+m?s -> [0-9.]+m?s \(\+[0-9.]+ %\)" \
 	samples/default.lua --size 100x30 --heuristic "$tmp/fickle.lua" \
 	--keys ':plan heuristic<Enter><Wait>:set links[ams-fra].latency=20ms<Enter><Wait>p<Wait>'
+# The rule ranks by the job's objective and never keeps a plan over the
+# budget: a cheaper (slower) plan is taken for objective=cost, and the
+# file's $65.60/h plan gives way under a $10/h budget, said so.
+has "objective=cost takes the cheaper, slower re-plan" \
+	"^re-planned by milp \([a-z ]+\); u undoes: iteration 1\.481s -> [2-9][0-9.]*s" \
+	samples/default.lua --size 140x30 --keys ':set objective=cost<Enter><Wait>'
+has "a plan over the edited budget is replaced, said so" \
+	"^re-planned by milp \([a-z ]+\), old plan at \\\$65\.60/h, over the budget of \\\$10\.00/h" \
+	samples/default.lua --size 140x30 --keys ':set budget.usd_per_hour=10<Enter><Wait>'
+has "the plan screen gives the budget against the plan's GPUs" \
+	"budget +\\\$10\.00/h  the plan's GPUs \\\$65\.60/h: over the budget" \
+	samples/default.lua --size 100x30 --view plan --set budget.usd_per_hour=10 --keys ':set live=off<Enter>'
 # A pool switched to a GPU type without a price: said, and kept in the
 # log past the re-plan's status line.
 has "a GPU type without a price is said" "dcs\[ams\]\.pools\[1\]\.gpu = H200; H200 has no price_per_hour" \

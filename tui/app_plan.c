@@ -14,9 +14,11 @@
  * exception: the plan a plan-less file gets on opening is counted as
  * saved (the user made no edit; s still writes it).
  *
- * A re-plan after an edit never answers with a plan slower than the one
- * shown (as simulated in the edited scenario): the engine's plan is then
- * not taken, and the status line says so; p takes it all the same.
+ * A re-plan after an edit never answers with a plan worse by the job's
+ * objective (time, cost or WAN bytes) than the one shown, as simulated
+ * in the edited scenario, unless the plan shown breaks its budget: the
+ * engine's plan is then not taken, and the status line says so; p takes
+ * it all the same.
  */
 #include "app.h"
 
@@ -25,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
+#include "plan.h"
 #include "report.h"
 
 /* "plan={ schedule = ... }" on one line, malloc'ed; NULL on failure. */
@@ -145,37 +149,86 @@ static void say_failed(struct gp_app *a, const struct gp_job_result *res)
 		snprintf(a->problem, sizeof a->problem, "%s", a->status);
 }
 
-/* A re-plan's plan that simulates slower than the plan shown, which
- * still runs and fits in the edited scenario (before, its time): said,
- * and true (not taken). */
+/* The plan shown breaks the edited scenario's budget (the engines only
+ * make plans within it): true, with "$65.60/h, over the budget of
+ * $10.00/h" in buf. */
+static bool over_budget(const struct gp_run *r, char *buf, size_t n)
+{
+	const struct gp_plan *p = gp_run_plan_of(r);
+	double cap = r->sc ? r->sc->budget_usd_per_hour : 0;
+	if (!p || !(cap > 0))
+		return false;
+	double usd = gp_plan_usd_per_hour(r->sc, p);
+	if (!(usd > cap * (1 + 1e-9)))
+		return false;
+	snprintf(buf, n, "$%.2f/h, over the budget of $%.2f/h", usd, cap);
+	return true;
+}
+
+/* What the scenario's objective ranks a simulated plan by, and the word
+ * for more of it. */
+static double objective_of(const struct gp_scenario *s, const struct gp_result *r,
+			   const char **worse)
+{
+	switch (s->objective) {
+	case GP_OBJ_COST:
+		*worse = "costlier";
+		return r->usd_per_iteration;
+	case GP_OBJ_WAN:
+		*worse = "heavier on the WAN";
+		return r->wan_bytes;
+	default:
+		*worse = "slower";
+		return r->iteration_time;
+	}
+}
+
+/* A re-plan's plan that is worse by the scenario's objective (time,
+ * cost or WAN bytes) than the plan shown, which still runs, fits and
+ * keeps the budget in the edited scenario (before, its time): said, and
+ * true (not taken). */
 static bool slower_than_shown(struct gp_app *a, struct gp_job_result *res, double before)
 {
+	char why[96];
 	if (a->job_purpose != GP_JOB_LIVE || !isfinite(before) || !a->run.has_res ||
-	    !a->run.res.fits || !same_sets(&a->run, res->run))
+	    !a->run.res.fits || !same_sets(&a->run, res->run) || over_budget(&a->run, why, sizeof why))
 		return false;
 	struct gp_sim_req rq = { .schedule = -1 };
 	struct gp_err e = { "" };
-	if (gp_run_simulate(res->run, &rq, &e) || !res->run->res.fits ||
-	    !(res->run->res.iteration_time > before * (1 + 1e-9)))
+	if (gp_run_simulate(res->run, &rq, &e) || !res->run->res.fits)
 		return false;
-	char t[24], b[24];
-	gp_unit_time4(res->run->res.iteration_time, t, sizeof t);
-	gp_unit_time4(before, b, sizeof b);
-	snprintf(a->job_note, sizeof a->job_note, "done, %s; slower than the plan shown: not taken",
-		 gp_app_status_word(&res->run->rep));
-	gp_app_say(a, GP_R_WARN, "kept the plan shown (%s): %s's re-plan is slower (%s); p takes it",
-		   b, res->run->rep.engine, t);
+	const char *worse;
+	double was = objective_of(a->run.sc, &a->run.res, &worse);
+	double now = objective_of(a->run.sc, &res->run->res, &worse);
+	if (!(now > was * (1 + 1e-9)))
+		return false;
+	char t[32], b[32];
+	if (a->run.sc->objective == GP_OBJ_COST) {
+		gp_fmt_usd(now, t, sizeof t);
+		gp_fmt_usd(was, b, sizeof b);
+	} else if (a->run.sc->objective == GP_OBJ_WAN) {
+		gp_fmt_bytes(now, t, sizeof t);
+		gp_fmt_bytes(was, b, sizeof b);
+	} else {
+		gp_unit_time4(now, t, sizeof t);
+		gp_unit_time4(was, b, sizeof b);
+	}
+	snprintf(a->job_note, sizeof a->job_note, "done, %s; %s than the plan shown: not taken",
+		 gp_app_status_word(&res->run->rep), worse);
+	gp_app_say(a, GP_R_WARN, "kept the plan shown (%s): %s's re-plan is %s (%s); p takes it",
+		   b, res->run->rep.engine, worse, t);
 	return true;
 }
 
 /* A live re-plan's "before" is the old plan in the edited scenario; the
  * compare screen's A (unpinned) is the iteration before the edit: say
- * that one too, so the two figures read as two things. */
-static void after_edit(struct gp_app *a, bool dropped)
+ * that one too, where it differs, so the two read as two things. */
+static void after_edit(struct gp_app *a, bool dropped, double before)
 {
 	if (a->job_purpose != GP_JOB_LIVE || dropped || !a->prev || !a->run.has_res ||
-	    !(a->prev->res.iteration_time > 0))
-		return;
+	    !(a->prev->res.iteration_time > 0) ||
+	    fabs(a->prev->res.iteration_time - before) <= 1e-9 * before)
+		return;   /* (an edit that left the time as it was: one figure) */
 	char t[24];
 	gp_unit_time4(a->prev->res.iteration_time, t, sizeof t);
 	size_t l = strlen(a->status);
@@ -202,7 +255,8 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 		a->open_plan = false;
 		return;
 	}
-	char why[300] = "";
+	char why[300] = "", ob[96];
+	bool over = a->job_purpose == GP_JOB_LIVE && !dropped && over_budget(&a->run, ob, sizeof ob);
 	struct gp_plan_report rep = res->run->rep;
 	int how = adopt(a, res->run, why, sizeof why);
 	/* A plan-less file's plan on opening is no edit of the user's: no
@@ -218,15 +272,15 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	char head[500];
 	/* (How long it took is on the plan and solver screens: a status
 	 * line stays the same from run to run.) */
-	int o = snprintf(head, sizeof head, "%s by %s (%s)%s",
+	int o = snprintf(head, sizeof head, "%s by %s (%s)%s%s",
 			 a->job_purpose == GP_JOB_LIVE ? "re-planned" : "planned", rep.engine,
 			 gp_app_status_word(&rep),
-			 dropped ? ", old plan invalid" : "");
+			 dropped ? ", old plan invalid" : over ? ", old plan at " : "", over ? ob : "");
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
 		 how == 0 ? "; u undoes" : how > 0 ? ", the same plan as shown" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
 	gp_app_say_change(a, head, before);
-	after_edit(a, dropped);
+	after_edit(a, dropped, before);
 }
 
 const char *gp_app_status_word(const struct gp_plan_report *rep)

@@ -34,6 +34,27 @@ static void metric(struct gp_form *fm, const char *label, const char *value, con
 		gp_form_cell_wrap(fm, 37, fm->width - 37 > 16 ? fm->width - 37 : 16, GP_R_DIM, note);
 }
 
+/* The budget, when the scenario has one, against the plan's GPUs: the
+ * engines keep it, a file's (or an edited) plan need not. */
+static void budget(struct gp_form *fm, const struct gp_run *run)
+{
+	const struct gp_plan *p = gp_run_plan_of(run);
+	double cap = run->sc ? run->sc->budget_usd_per_hour : 0;
+	if (!p || !(cap > 0))
+		return;
+	double usd = gp_plan_usd_per_hour(run->sc, p);
+	bool over = usd > cap * (1 + 1e-9);
+	char v[32], n[96];
+	snprintf(v, sizeof v, "$%.2f/h", cap);
+	snprintf(n, sizeof n, "the plan's GPUs $%.2f/h%s", usd, over ? ": over the budget" : "");
+	gp_form_row(fm);
+	gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", "budget");
+	gp_form_cell(fm, 21, 14, GP_R_VALUE, "%s", v)->right = true;
+	fm->cells[fm->ncells - 1].sel = !fm->oom;
+	gp_form_cell_wrap(fm, 37, fm->width - 37 > 16 ? fm->width - 37 : 16,
+			  over ? GP_R_WARN : GP_R_DIM, n);
+}
+
 static double exposed_sync(const struct gp_result *r)
 {
 	double x = 0;
@@ -113,6 +134,7 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	else
 		snprintf(n, sizeof n, "none given (gpus' price_per_hour, links' price_per_gb)");
 	metric(fm, "cost per iteration", priced ? v : "no prices", n);
+	budget(fm, &a->run);
 	char p1[24], p2[24];
 	gp_unit_bytes10(r->wan_bytes, v, sizeof v);
 	gp_unit_bytes10(r->wan_bytes - r->wan_bytes_sync, p1, sizeof p1);
