@@ -268,7 +268,7 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 	const char *stop = m->work > m->work_limit ? " (the search stopped by the work limit)" :
 			   pm_now_s() > m->deadline ? " (the search stopped by the time limit)" : "";
 	snprintf(rep->space, sizeof rep->space,
-		 "plans of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split the fastest of its greedy, levelled and window splits%s%s",
+		 "1F1B plans (the schedule the model times) of <= %d stages: 1 or 2 segments (a pool, TP and recomputation each) in any mix, or one chain class of 3-%d segments on distinct pools (one TP and recomputation) replicated alone; each class's layer split the fastest of its greedy, levelled and window splits%s%s",
 		 Sp, PM_CHAINSEG, Splan > Sp ?
 		 " (the plan found is deeper: a class that takes all of its pools' GPUs, searched beyond the space)" : "", stop);
 	if (goal == GP_OBJ_WAN) {

@@ -229,7 +229,7 @@ t "plan --warm without a value" 2 "--warm needs an engine" "$G" plan samples/p4.
 t3 "plan --no-polish" "solver +milp (optimal|feasible): estimate [0-9.]+ m?s, bound .*; simulated [0-9.]+ m?s$" "$G" plan samples/p1.lua --no-polish
 t "plan paste-back" 0 "^plan = \{" "$G" plan samples/p4.lua --engine megatron
 t "plan unknown engine" 2 "unknown engine 'gurobi'" "$G" plan samples/default.lua --engine gurobi
-t "plan milp proves its optimum (within the space named)" 0 "^proof +optimal over plans of <= [0-9]+ stages" "$G" plan samples/p1.lua --engine milp --no-polish
+t "plan milp proves its optimum (within the space named)" 0 "^proof +optimal over 1F1B plans \(the schedule the model times\) of <= [0-9]+" "$G" plan samples/p1.lua --engine milp --no-polish
 t "plan milp: the polish finds nothing below a proven optimum" 0 "solver +milp optimal: .*found nothing faster" "$G" plan samples/p2.lua --engine milp
 t "plan milp: no proof when its model misses the simulator" 3 "no proof: the model.s estimate differs" "$G" plan samples/p4.lua --engine milp --no-polish
 t "plan bad seed" 2 "--seed: expected an integer" "$G" plan samples/default.lua --seed x

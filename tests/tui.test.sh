@@ -247,7 +247,7 @@ has "an edit and its re-plan count as one unsaved edit" "^1 unsaved edit: q quit
 # batch's proof line on the solver screen.
 has "the plan screen's optimal is qualified" "engine milp, optimal in its space: estimate 645\.2ms" \
 	samples/p1.lua --view plan --keys 'p<Wait>2'
-has "the solver screen has the batch's proof line" "^ proof +optimal over plans of <= 9 stages" \
+has "the solver screen has the batch's proof line" "^ proof +optimal over 1F1B plans \(the schedule the model times\) of" \
 	samples/p1.lua --keys 'p<Wait>2 4'
 # The plan screen says what the batch does of GPUs left unused.
 has "the plan screen counts N of M GPUs" "iteration +1\.016s  512 of 640 GPUs; fits" \
