@@ -66,6 +66,10 @@ void gp_app_set_joined(struct gp_app *a, int i, bool joined)
 void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 {
 	a->open_plan = false;   /* a newer job: not the plan on opening */
+	/* Planned for the schedule the plan shown runs (plan.schedule), as
+	 * the user chose it; 1F1B without a plan. */
+	const struct gp_plan *shown = gp_run_plan_of(&a->run);
+	enum gp_sched sched = shown ? shown->schedule : a->schedule;
 	if (!a->worker) {
 		gp_app_say(a, GP_R_ERROR, "no planning thread: %s", label);
 		return;
@@ -74,7 +78,7 @@ void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 		.purpose = why, .path = a->run.path, .sets = (const char *const *)a->run.sets,
 		.nsets = a->run.nsets, .cost_path = a->run.cost_path, .heur_path = a->run.heur_path,
 		.engine = a->engine, .time_limit = a->time_limit, .gap = a->gap,
-		.schedule = a->schedule, .polish = true,
+		.schedule = sched, .polish = true,
 		.label = label,
 	};
 	unsigned id = gp_worker_submit(a->worker, &j);
