@@ -550,3 +550,22 @@ else
 		sed 's/^/#   /' "$tmp/pane" | head -30
 	fi
 fi
+
+# A terminal that cannot move the cursor (TERM=dumb) is refused, exit 1,
+# instead of a screen smeared onto one line.
+n=$((n + 1))
+if ! command -v tmux >/dev/null; then
+	echo "ok $n # skip no tmux"
+else
+	T="tmux -L gpd$$ -f /dev/null"
+	$T new-session -d -x 100 -y 30 "TERM=dumb $G samples/default.lua 2>$tmp/dumb.err; echo EXIT=\$? >$tmp/dumb; sleep 30"
+	i=0
+	while [ ! -s "$tmp/dumb" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	$T kill-server 2>/dev/null
+	if grep -q "EXIT=1" "$tmp/dumb" 2>/dev/null &&
+	   grep -q "cannot move the cursor" "$tmp/dumb.err"; then
+		echo "ok $n - TERM=dumb is refused with exit 1 and why"
+	else
+		echo "not ok $n - TERM=dumb: $(cat "$tmp/dumb" "$tmp/dumb.err" 2>/dev/null)"
+	fi
+fi

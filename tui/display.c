@@ -217,6 +217,18 @@ struct gp_display *gp_display_open(enum gp_color_mode color, struct gp_err *e)
 		return NULL;
 	}
 	set_term(d->scr);
+	/* A terminal that cannot move the cursor (TERM=dumb, an editor's
+	 * shell) would smear every frame onto one line. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		endwin();
+		delscreen(d->scr);
+		free(d);
+		gp_errf(e, "the terminal (TERM=%s) cannot move the cursor: the planner needs one "
+			   "that can (xterm-256color, tmux); plan, sim and compare work anywhere",
+			getenv("TERM") ? getenv("TERM") : "");
+		return NULL;
+	}
 	/* raw: ^C and ^Z come as keys (quit asks about unsaved edits, C-z
 	 * undoes) instead of killing or stopping the program. */
 	raw();
