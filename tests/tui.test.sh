@@ -99,6 +99,9 @@ golden undo-to-invalid samples/default.lua --size 100x30 \
 golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
 # A plan-less file's plan on opening is no edit: no [+], q does not ask.
 golden open-plan-clean samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>q'
+has "the opening's plan undone leaves the file as it is: no [+]" \
+	"^ 1 Scenario .* samples/default\.lua  no iteration" \
+	samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>u'
 # A re-plan cancelled in milp's warm start: the engine line names the
 # job's engine and whose report it last had, the bound is the solver's,
 # and the plan row says its figures are an earlier job's.

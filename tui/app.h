@@ -148,6 +148,9 @@ struct gp_app {
 	char **saved;                /* the overrides as saved (file and sets at the
 				      * last save, or at loading) */
 	int nsaved;
+	bool saved_open_plan;        /* saved's last is the plan made on
+				      * opening a plan-less file: without it
+				      * the scenario is the file's too */
 	char save_path[512];         /* the last file saved as */
 	char pending[512];           /* GP_MODE_OVERWRITE: the file to write */
 	enum gp_mode pending_mode;   /* what writes it: GP_MODE_SAVE_AS or _EXPORT */

@@ -150,8 +150,8 @@ static void describe(const char *set, char *buf, size_t n)
 		{ ".efficiency", GP_U_RATIO }, { ".price_per_hour", GP_U_USD },
 		{ ".usd_per_hour", GP_U_USD },
 	};
-	if (is_plan_set(set)) {
-		snprintf(buf, n, "the plan p made");
+	if (is_plan_set(set)) {   /* p's, a re-plan's or the opening's */
+		snprintf(buf, n, "%s", !strcmp(set, "plan=nil") ? "plan = nil" : "the new plan");
 		return;
 	}
 	const char *eq = strchr(set, '=');
@@ -271,7 +271,8 @@ bool gp_app_set(struct gp_app *a, const char *set)
 		/* Set, but there is nothing to simulate: say both. */
 		char why[sizeof a->status];
 		snprintf(why, sizeof why, "%s", a->status);
-		gp_app_say(a, GP_R_WARN, "%s: set; %s; p plans anew", what, why);
+		gp_app_say(a, GP_R_WARN, "%s: set; %s%s", what, why,
+			   strstr(why, "p plans") ? "" : "; p plans anew");
 	}
 	return true;
 }

@@ -261,8 +261,10 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	int how = adopt(a, res->run, why, sizeof why);
 	/* A plan-less file's plan on opening is no edit of the user's: no
 	 * [+], q does not ask (s still writes it; u still takes it back). */
-	if (how == 0 && a->open_plan && a->run.nsets == a->base_sets + 1)
+	if (how == 0 && a->open_plan && a->run.nsets == a->base_sets + 1) {
 		gp_app_mark_saved(a);
+		a->saved_open_plan = true;
+	}
 	a->open_plan = false;
 	if (how < 0 && !look_at_engine_plan(a, res->run))
 		snprintf(why + strlen(why), sizeof why - strlen(why), "; the scenario changed meanwhile");

@@ -31,6 +31,7 @@ static void free_saved(struct gp_app *a)
 void gp_app_mark_saved(struct gp_app *a)
 {
 	free_saved(a);
+	a->saved_open_plan = false;
 	int n = a->run.nsets;
 	a->saved = n ? malloc(sizeof *a->saved * (size_t)n) : NULL;
 	for (int i = 0; a->saved && i < n; i++) {
@@ -45,6 +46,8 @@ int gp_app_unsaved(const struct gp_app *a)
 	int common = 0, n = a->run.nsets;
 	while (common < n && common < a->nsaved && !strcmp(a->run.sets[common], a->saved[common]))
 		common++;
+	if (a->saved_open_plan && common == n && a->nsaved == n + 1)
+		return 0;   /* the opening's plan undone: the file as it is */
 	/* A re-plan joined to its edit (u undoes both) is no edit of its
 	 * own: one :set and its plan count 1. */
 	int edits = 0;
