@@ -99,6 +99,17 @@ golden undo-to-invalid samples/default.lua --size 100x30 \
 golden plan-quit-asks samples/default.lua --size 100x30 --keys 'p<Wait>q'
 # A plan-less file's plan on opening is no edit: no [+], q does not ask.
 golden open-plan-clean samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>q'
+# Opening warns as the batch commands do on loading: a latency in
+# seconds that reads like milliseconds; a file's plan the scenario
+# cannot run is left out, said with the plan made in its place.
+sed 's/latency = ms(4)/latency = 35/' samples/default.lua >"$tmp/barelat.lua"
+has "opening warns of a latency written as seconds" \
+	"iteration 1121s; warning: links\[ams-fra\]\.latency: 35 s: milliseconds written as seconds" \
+	"$tmp/barelat.lua" --size 140x30
+sed '/links = {/,/^  },/d' samples/default.lua >"$tmp/nolink.lua"
+has "a file's plan refused on opening is said with the plan made" \
+	"^planned by milp \([a-z ]+\), the file's plan left out \(plan\.pipelines\[1\]\.stages\[3\]\.dc: no link" \
+	"$tmp/nolink.lua" --size 160x30 --keys '<Wait>'
 has "the opening's plan undone leaves the file as it is: no [+]" \
 	"^ 1 Scenario .* samples/default\.lua  no iteration" \
 	samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>u'

@@ -108,11 +108,27 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 		return -1;
 	a->base_sets = a->run.nsets;
 	gp_app_mark_saved(a);
+	/* What the batch commands warn of on loading (steps.c): the log,
+	 * and the status line while nothing newer is said. */
+	char doubt[256], line[600];
+	bool doubts = gp_scenario_doubt(a->run.sc, doubt, sizeof doubt);
+	if (doubts) {
+		snprintf(a->open_warn, sizeof a->open_warn, "warning: %s: %s", o->file, doubt);
+		gp_log_post(a->log, GP_LOG_WARN, a->open_warn);
+	}
+	if (!gp_run_plan_of(&a->run) && a->run.plan_note[0]) {
+		gp_app_bare(a, a->run.plan_note, a->open_note, sizeof a->open_note);
+		snprintf(line, sizeof line, "%s: the file's plan is left out: %s", o->file,
+			 a->open_note);
+		gp_log_post(a->log, GP_LOG_WARN, line);
+	}
 	if (gp_run_plan_of(&a->run)) {
 		gp_app_simulate(a);
 		char t[24];
 		gp_unit_format(gp_app_now_time(a), GP_U_TIME, t, sizeof t);
-		if (a->run.has_res)
+		if (a->run.has_res && doubts)
+			gp_app_say(a, GP_R_WARN, "%s: iteration %s; warning: %s", o->file, t, doubt);
+		else if (a->run.has_res)
 			gp_app_say(a, GP_R_STATUS, "%s: iteration %s; ? for help", o->file, t);
 	} else {
 		gp_app_plan(a);

@@ -148,6 +148,10 @@ struct gp_app {
 	char **saved;                /* the overrides as saved (file and sets at the
 				      * last save, or at loading) */
 	int nsaved;
+	char open_warn[400];         /* what loading the file warned of: the
+				      * log's, and standard error's at the end */
+	char open_note[300];         /* why the file's plan was left out on
+				      * opening (said with the plan made then) */
 	bool saved_open_plan;        /* saved's last is the plan made on
 				      * opening a plan-less file: without it
 				      * the scenario is the file's too */

@@ -278,6 +278,12 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 			 a->job_purpose == GP_JOB_LIVE ? "re-planned" : "planned", rep.engine,
 			 gp_app_status_word(&rep),
 			 dropped ? ", old plan invalid" : over ? ", old plan at " : "", over ? ob : "");
+	if (a->open_note[0] && o < (int)sizeof head - 1)   /* the file's plan, refused on opening */
+		o += snprintf(head + o, sizeof head - (size_t)o, ", the file's plan left out (%s)",
+			      a->open_note);
+	a->open_note[0] = 0;
+	if (o >= (int)sizeof head)
+		o = (int)sizeof head - 1;
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
 		 how == 0 ? "; u undoes" : how > 0 ? ", the same plan as shown" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");

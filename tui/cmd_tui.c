@@ -120,6 +120,8 @@ static int run(const struct args *a)
 		app.view = cli_view_id(a->view);
 	rc = loop(&app, d);
 	gp_display_close(d);
+	if (app.open_warn[0])   /* as every command that loads the file warns */
+		fprintf(stderr, "geoplan: %s\n", app.open_warn);
 	int left = gp_app_unsaved(&app);
 	if (left)
 		fprintf(stderr, "geoplan: %d unsaved edit%s left\n", left, left == 1 ? "" : "s");
