@@ -28,6 +28,9 @@ static void test_named(void **st)
 		 * the second of two DCs called fra */
 		{ "dcs[1].name=fra", "dcs[2].name: \"fra\" is also the name of dcs[1]",
 		  "dcs[2].name: \"fra\" is also the name of dcs[1]", false },
+		/* a rename by name: the entry is no longer called that */
+		{ "dcs[ams].name=fra", "dcs[2].name: \"fra\" is also the name of dcs[1]",
+		  "dcs[2].name: \"fra\" is also the name of dcs[1]", false },
 		{ "dcs[2].pools[1].count=-1", "dcs[2].pools[1].count: expected a whole number",
 		  "dcs[2].pools[1].count: expected a whole number", true },
 		/* no path in the message */

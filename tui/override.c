@@ -58,12 +58,14 @@ void gp_ov_xlate(const char *set, char *out, size_t n)
 /* Do the selectors at a and b ("[ams-fra]...", "[2]...") name the same
  * entry as far as can be told here? A number names only its own number
  * (dcs[1].name=fra does not own the loader's "dcs[2].name: ..."); a
- * name may be any number. */
+ * name may be any number, but for a rename. */
 static bool same_entry(const char *a, const char *b)
 {
 	size_t na = strcspn(a, "]"), nb = strcspn(b, "]");
 	if (a[0] != '[' || strspn(a + 1, "0123456789") != na - 1 || na < 2)
-		return true;
+		/* A name, but not a rename's: dcs[ams].name=fra leaves no
+		 * dcs[ams], and the loader's message is of the other fra. */
+		return strlen(a) < 5 || strcmp(a + strlen(a) - 5, ".name") != 0;
 	return na == nb && !strncmp(a, b, na);
 }
 
