@@ -136,6 +136,18 @@ char *gp_fmt_usd(double v, char *buf, size_t n)
 	return buf;
 }
 
+char *gp_fmt_gap(double frac, char *buf, size_t n)
+{
+	if (!isfinite(frac))
+		snprintf(buf, n, "%s %%", not_finite(frac));
+	else if (frac > 0 && 100 * frac < 0.005)
+		snprintf(buf, n, "< 0.01 %%");
+	else
+		snprintf(buf, n, "%.2f %%", 100 * frac + 0.0);
+	gp_c_point(buf);
+	return buf;
+}
+
 char *gp_fmt_pct(double frac, char *buf, size_t n)
 {
 	if (!isfinite(frac))

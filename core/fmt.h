@@ -33,6 +33,10 @@ char *gp_fmt_bitrate(double bytes_per_s, char *buf, size_t n);
 char *gp_fmt_usd(double v, char *buf, size_t n);
 /* A fraction as a percentage with one decimal: "24.2 %". */
 char *gp_fmt_pct(double frac, char *buf, size_t n);
+/* A solver's relative gap with two decimals, "4.99 %"; one above 0
+ * that would read "0.00 %" is "< 0.01 %" (the status beside it says it
+ * is not proven). */
+char *gp_fmt_gap(double frac, char *buf, size_t n);
 /* A count with thousands grouped, no exponent: "67,540", "1,692,000"
  * (rounded to whole numbers; beyond 1e15 "%.4g"). */
 char *gp_fmt_grouped(double v, char *buf, size_t n);

@@ -207,7 +207,7 @@ static void rt_unused(FILE *f, const struct gp_scenario *sc, const struct gp_pla
 static void rt_solver(FILE *f, const struct gp_result *r)
 {
 	const struct gp_solver_info *si = &r->solver;
-	char a[32], b[32], c[32], line[512];
+	char a[32], b[32], c[32], g[24], line[512];
 	/* A schedule MILP (rows) optimises the pipelines' makespan: the DP
 	 * sync and optimizer step after it are the simulator's. */
 	/* A plan that does not fit is no solution, whatever its engine said. */
@@ -217,16 +217,16 @@ static void rt_solver(FILE *f, const struct gp_result *r)
 			 gp_fmt_time(si->objective, 3, a, sizeof a));
 	size_t k = sizeof line;
 	if (si->unit && !strcmp(si->unit, "usd"))
-		l += snprintf(line + l, k - (size_t)l, ", %s per iteration, bound %s, gap %.2f %%",
+		l += snprintf(line + l, k - (size_t)l, ", %s per iteration, bound %s, gap %s",
 			      gp_fmt_usd(si->value, a, sizeof a),
-			      gp_fmt_usd(si->value_bound, b, sizeof b), 100 * si->gap);
+			      gp_fmt_usd(si->value_bound, b, sizeof b), gp_fmt_gap(si->gap, g, sizeof g));
 	else if (si->unit)
-		l += snprintf(line + l, k - (size_t)l, ", %s over the WAN, bound %s, gap %.2f %%",
+		l += snprintf(line + l, k - (size_t)l, ", %s over the WAN, bound %s, gap %s",
 			      gp_fmt_bytes(si->value, a, sizeof a),
-			      gp_fmt_bytes(si->value_bound, b, sizeof b), 100 * si->gap);
+			      gp_fmt_bytes(si->value_bound, b, sizeof b), gp_fmt_gap(si->gap, g, sizeof g));
 	else if (isfinite(si->bound))
-		l += snprintf(line + l, k - (size_t)l, ", bound %s, gap %.2f %%",
-			      gp_fmt_time(si->bound, 3, b, sizeof b), 100 * si->gap);
+		l += snprintf(line + l, k - (size_t)l, ", bound %s, gap %s",
+			      gp_fmt_time(si->bound, 3, b, sizeof b), gp_fmt_gap(si->gap, g, sizeof g));
 	else
 		l += snprintf(line + l, k - (size_t)l, ", no bound");
 	/* The time is the whole engine's: the polish's included, when it ran

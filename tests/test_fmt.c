@@ -57,6 +57,11 @@ static void test_si_bytes_rates(void **state)
 	assert_string_equal(gp_fmt_gib(1023.99 * 1073741824.0, b, sizeof b), "1.0 TiB");
 	assert_string_equal(gp_fmt_pct(0.2644, b, sizeof b), "26.4 %");
 	assert_string_equal(gp_fmt_pct(-0.00001, b, sizeof b), "-0.0 %");
+	/* A gap that is not zero never reads 0.00 % (beside "feasible") */
+	assert_string_equal(gp_fmt_gap(1.07e-5, b, sizeof b), "< 0.01 %");
+	assert_string_equal(gp_fmt_gap(0, b, sizeof b), "0.00 %");
+	assert_string_equal(gp_fmt_gap(0.0499, b, sizeof b), "4.99 %");
+	assert_string_equal(gp_fmt_gap(5e-5, b, sizeof b), "0.01 %");
 	assert_string_equal(gp_fmt_grouped(1692000, b, sizeof b), "1,692,000");
 	assert_string_equal(gp_fmt_grouped(-67540.4, b, sizeof b), "-67,540");
 }

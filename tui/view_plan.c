@@ -181,7 +181,7 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 		snprintf(bd, sizeof bd, "none");
 	char gap[24] = "-";
 	if (isfinite(rep->gap))
-		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
+		gp_fmt_gap(rep->gap, gap, sizeof gap);
 	bool stale = since > 0 || run->stale & GP_STALE_PLAN;
 	char secs[24] = "";
 	if (!a->hold) {   /* a replay's screens are the same every time */

@@ -14,6 +14,7 @@
 
 #include "actions.h"
 #include "app.h"
+#include "fmt.h"
 #include "plot.h"
 
 enum { LABEL_W = 11, GRAPH_H = 4 };
@@ -106,7 +107,7 @@ static void figures(struct gp_app *a, struct gp_canvas *cv, int y)
 	gp_app_objective_value(a, bound, bd, sizeof bd);
 	char gap[24] = "-", t[24] = "-";
 	if (isfinite(g))
-		snprintf(gap, sizeof gap, "%.2f %%", 100 * g);
+		gp_fmt_gap(g, gap, sizeof gap);
 	if (!a->hold && st->nreports)   /* "1.23s", as the figures beside it */
 		gp_unit_format(st->elapsed, GP_U_TIME, t, sizeof t);
 	/* Whole at 80 columns: "time 10.02s" ends at column 79. */
@@ -285,7 +286,7 @@ static void found(struct gp_app *a, struct gp_canvas *cv, int y, int y1, int w)
 	gp_unit_format(rep->estimate_s, GP_U_TIME, est, sizeof est);
 	gp_app_objective_value(a, rep->bound, bd, sizeof bd);
 	if (isfinite(rep->gap))
-		snprintf(gap, sizeof gap, "%.2f %%", 100 * rep->gap);
+		gp_fmt_gap(rep->gap, gap, sizeof gap);
 	if (!a->hold) {   /* as the figures beside it: "61ms" */
 		char sec[24];
 		gp_unit_format(rep->seconds, GP_U_TIME, sec, sizeof sec);
