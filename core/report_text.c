@@ -236,7 +236,10 @@ static void rt_solver(FILE *f, const struct gp_result *r)
 	if (si->rows)
 		l += snprintf(line + l, k - (size_t)l, " (%d rows, %d binaries)", si->rows,
 			      si->binaries);
-	if (si->has_own && si->polished)
+	if (si->has_own && si->polished && !isfinite(si->own_sim))
+		snprintf(line + l, k - (size_t)l, "; its plan not simulated (see the note), the search's %s (below)",
+			 gp_fmt_time(r->iteration_time, 3, c, sizeof c));
+	else if (si->has_own && si->polished)
 		snprintf(line + l, k - (size_t)l, "; its plan simulated %s, polished by the search to %s (below)",
 			 gp_fmt_time(si->own_sim, 3, b, sizeof b),
 			 gp_fmt_time(r->iteration_time, 3, c, sizeof c));

@@ -196,7 +196,10 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 		gp_form_text(fm, GP_R_STALE, "stale: planned before the last %d edit%s; %s",
 			     since > 0 ? since : 1, since > 1 ? "s" : "",
 			     a->job ? "a new plan is being made (Esc cancels)" : "p plans anew");
-	if (rep->has_own) {
+	if (rep->has_own && !isfinite(rep->own_sim_s)) {
+		gp_form_text(fm, GP_R_DIM, "its own plan was not simulated (the solver's note says "
+			     "why); the search's polish found this one");
+	} else if (rep->has_own) {
 		char own[48];
 		show(rep->own_sim_s, GP_U_TIME, own, sizeof own);
 		gp_form_text(fm, GP_R_DIM, "its own plan simulated %s; %s", own,
