@@ -141,6 +141,7 @@ static void gpus(struct gp_form *fm, const struct gp_scenario *s)
 		f.positive = true;
 		edit_cell(fm, xs[4], ws[4], &f);
 		field(&f, GP_U_USD, u->price_per_hour, "gpus[\"%s\"].price_per_hour", u->name);
+		f.none = true;   /* no price given: "none", as the plan screen says */
 		edit_cell(fm, xs[5], ws[5], &f);
 	}
 }
