@@ -202,6 +202,10 @@ has "a slower re-plan is not taken" "^kept the plan shown \([0-9.]+m?s\): fickle
 has "... and p takes it" "^planned by fickle \(feasible\); u undoes: iteration [0-9.]+m?s -> [0-9.]+m?s \(\+[0-9.]+ %\)" \
 	samples/default.lua --size 100x30 --heuristic "$tmp/fickle.lua" \
 	--keys ':plan heuristic<Enter><Wait>:set links[ams-fra].latency=20ms<Enter><Wait>p<Wait>'
+# A change of ten times or more is a factor, as on the compare screen.
+has "a huge change reads as a factor, not a percentage" \
+	"latency = 20s: iteration 1\.481s -> [0-9.]+s \([0-9]+x\)" \
+	samples/default.lua --size 140x30 --keys ':set live=off<Enter>:set links[ams-fra].latency=20s<Enter>'
 # The rule ranks by the job's objective and never keeps a plan over the
 # budget: a cheaper (slower) plan is taken for objective=cost, and the
 # file's $65.60/h plan gives way under a $10/h budget, said so.

@@ -189,9 +189,15 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before)
 	gp_unit_time4(t, now, sizeof now);
 	if (isfinite(before) && before > 0) {
 		gp_unit_time4(before, b, sizeof b);
+		/* From ten times on a factor, as the compare screen writes it
+		 * (not "+11423184.3 %"). */
+		char rel[32];
+		if (t >= 10 * before || t <= before / 10)
+			snprintf(rel, sizeof rel, "%.3gx", t / before);
+		else
+			snprintf(rel, sizeof rel, "%+.1f %%", 100 * (t - before) / before);
 		gp_app_say(a, a->run.res.fits ? GP_R_OK : GP_R_WARN,
-			   "%s: iteration %s -> %s (%+.1f %%)%s", what, b, now,
-			   100 * (t - before) / before, fit);
+			   "%s: iteration %s -> %s (%s)%s", what, b, now, rel, fit);
 	} else {
 		gp_app_say(a, GP_R_OK, "%s: iteration %s%s", what, now, fit);
 	}
