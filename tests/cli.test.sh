@@ -299,6 +299,8 @@ for s in ['plan.schedule=1f1b', 'plan.schedule=xdc-greedy']:
 "; then echo "ok $n - more bandwidth, shorter iterations"; else echo "not ok $n - sweep values not monotone"; fi
 t "sweep needs an axis" 1 "give at least one --set PATH=v1,v2" "$G" sweep samples/default.lua
 t "sweep bad point" 1 "expected \{\"set\"" "$G" sweep samples/default.lua --points tests/run.sh
+printf '\n\n' >"$tmp/nopoints.jsonl"
+t "sweep with no points is refused" 1 "no points" "$G" sweep samples/default.lua --points "$tmp/nopoints.jsonl"
 t "sweep bad value is a row, and exit 1" 1 "^-4 +failed: .*expected a positive integer" "$G" sweep samples/default.lua --set 'dcs[ams].pools[1].count=16,-4'
 t "sweep bad jobs" 2 "-j: expected an integer in 1..256" "$G" sweep samples/default.lua --set 'job.seq=1,2' -j 0
 t "sensitivity ranks" 0 "pool ams/H100 \(16 GPUs\)" "$G" sensitivity samples/default.lua

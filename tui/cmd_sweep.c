@@ -194,6 +194,9 @@ static int read_points(const struct args *a, struct gp_sweep *sw)
 	free(line);
 	if (f != stdin)
 		fclose(f);
+	if (rc == EXIT_OK && sw->n == 0)   /* a split job that lost its input */
+		rc = cli_error(EXIT_INPUT, "%s: no points (one {\"set\": [...]} a line)",
+			       strcmp(a->points, "-") ? a->points : "standard input");
 	if (rc)
 		gp_sweep_free(sw);
 	return rc;
