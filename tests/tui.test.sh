@@ -202,6 +202,11 @@ has "a slower re-plan is not taken" "^kept the plan shown \([0-9.]+m?s\): fickle
 has "... and p takes it" "^planned by fickle \(feasible\); u undoes: iteration [0-9.]+m?s -> [0-9.]+m?s \(\+[0-9.]+ %\)" \
 	samples/default.lua --size 100x30 --heuristic "$tmp/fickle.lua" \
 	--keys ':plan heuristic<Enter><Wait>:set links[ams-fra].latency=20ms<Enter><Wait>p<Wait>'
+# :plan takes limit= and gap= in the ranges --time-limit and --gap take.
+has ":plan limit=0 is refused as --time-limit 0 is" "^limit: seconds in \[0\.001, 86400\], not '0'" \
+	samples/default.lua --size 120x30 --keys ':plan megatron limit=0<Enter>'
+has ":plan gap=2 is refused as --gap 2 is" "^gap: a fraction in \[0, 1\], not '2'" \
+	samples/default.lua --size 120x30 --keys ':plan gap=2<Enter>'
 # A change of ten times or more is a factor, as on the compare screen.
 has "a huge change reads as a factor, not a percentage" \
 	"latency = 20s: iteration 1\.481s -> [0-9.]+s \([0-9]+x\)" \

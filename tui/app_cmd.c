@@ -97,13 +97,15 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 		char *end;
 		if (!strncmp(w, "limit=", 6)) {
 			double v = strtod(w + 6, &end);
-			if (*end || !(v >= 0))
-				return (void)gp_app_say(a, GP_R_ERROR, "limit: seconds, not '%s'", w + 6);
+			if (*end || end == w + 6 || !(v >= 0.001 && v <= 86400))   /* as --time-limit */
+				return (void)gp_app_say(a, GP_R_ERROR, "limit: seconds in [0.001, 86400], "
+						       "not '%s'", w + 6);
 			a->time_limit = v;
 		} else if (!strncmp(w, "gap=", 4)) {
 			double v = strtod(w + 4, &end);
-			if (*end || !(v >= 0))
-				return (void)gp_app_say(a, GP_R_ERROR, "gap: a fraction, not '%s'", w + 4);
+			if (*end || end == w + 4 || !(v >= 0 && v <= 1))   /* as --gap */
+				return (void)gp_app_say(a, GP_R_ERROR, "gap: a fraction in [0, 1], not '%s'",
+						       w + 4);
 			a->gap = v;
 		} else if (!strncmp(w, "objective=", 10)) {
 			char set[96];
