@@ -349,7 +349,7 @@ static void pipelines(struct gp_form *fm, const struct gp_app *a)
 	const struct gp_plan *p = gp_run_plan_of(&a->run);
 	static const char *const head[C__N] = { "stage", "DC", "GPU", "TP", "layers", "recompute",
 						 "F", "B", "W", "busy", "memory", "GiB" };
-	gp_form_section(fm, "Pipelines (per micro-batch times; memory: peak against capacity)");
+	gp_form_section(fm, "Pipelines (per micro-batch times; memory: peak + reserve / capacity)");
 	if (!p)
 		return;
 	struct cols c = columns(a);
