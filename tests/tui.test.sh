@@ -169,6 +169,11 @@ golden compare-nothing samples/default.lua --size 100x30 --keys '5'
 golden compare-after-edit samples/default.lua --size 100x30 --keys "$E<Wait>5"
 golden compare-pinned-mono samples/default.lua --size 100x30 --theme mono --keys "P$E<Wait>5"
 golden compare-engine samples/default.lua --size 100x30 --keys '5E<Wait>'
+# A and B of different jobs (seq 4096 and 2048): the iteration's time,
+# cost and WAN bytes get no verdict; tokens/s still does.
+has "compare: other jobs, no verdict on the iteration's figures" \
+	"^ iteration +1\.481s +[0-9.]+m?s  the jobs differ: see tokens/s" \
+	samples/default.lua --size 80x24 --keys 'P:set job.seq=2048<Enter>5'
 # fra on a GPU type with no price: the cost row gives both figures and
 # no verdict (B's cost leaves those GPUs out).
 golden compare-unpriced samples/default.lua --size 80x24 \

@@ -132,6 +132,12 @@ static struct cols cols_of(int w)
 	return c;
 }
 
+/* Tokens an iteration of s trains on. */
+static double tokens_of(const struct gp_scenario *s)
+{
+	return (double)s->job.global_batch * s->job.seq;
+}
+
 /* Does every GPU plan p runs on have a price (else its cost leaves
  * those GPUs out, and a lower cost is no verdict)? */
 static bool gpus_priced(const struct gp_scenario *s, const struct gp_plan *p)
@@ -145,9 +151,11 @@ static bool gpus_priced(const struct gp_scenario *s, const struct gp_plan *p)
 	return true;
 }
 
-/* unpriced: a cost row whose sides leave out unpriced GPUs. */
+/* nocmp: why the row's two figures are no change to judge (a side's
+ * cost leaves unpriced GPUs out; the iterations hold different work),
+ * said in place of the change; NULL: judged. */
 static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const struct metric *m,
-		       const struct gp_result *ra, const struct gp_result *rb, bool unpriced)
+		       const struct gp_result *ra, const struct gp_result *rb, const char *nocmp)
 {
 	const struct gp_theme *t = a->th;
 	struct cols c = cols_of(cv->w);
@@ -158,7 +166,7 @@ static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const stru
 	delta(m->fmt, va, vb, true, d, sizeof d);
 	if (gp_cv_width(d) > c.dw)   /* the change without its percentage */
 		delta(m->fmt, va, vb, false, d, sizeof d);
-	int v = unpriced ? 0 : verdict(m, va, vb);
+	int v = nocmp ? 0 : verdict(m, va, vb);
 	bool same = fabs(vb - va) <= 1e-9 * fmax(fabs(va), fabs(vb));
 	gp_cv_text(cv, 1, y, 18, gp_role(t, GP_R_TEXT), m->name);
 	gp_cv_printf(cv, c.a, y, c.w, gp_role(t, GP_R_VALUE), "%*s", c.w, sa);
@@ -166,8 +174,8 @@ static void metric_row(struct gp_app *a, struct gp_canvas *cv, int y, const stru
 	const char *arrow = same ? "=" : vb > va ? (cv->ascii ? "^" : "\u25b2")
 						: (cv->ascii ? "v" : "\u25bc");
 	enum gp_role role = v > 0 ? GP_R_BETTER : v < 0 ? GP_R_WORSE : GP_R_DIM;
-	if (unpriced) {   /* no change to speak of: a side leaves GPUs out */
-		gp_cv_text(cv, c.arrow, y, -1, gp_role(t, GP_R_WARN), "some GPUs have no price");
+	if (nocmp) {
+		gp_cv_text(cv, c.arrow, y, -1, gp_role(t, GP_R_WARN), nocmp);
 		return;
 	}
 	gp_cv_text(cv, c.arrow, y, 1, gp_role(t, role), arrow);
@@ -348,9 +356,18 @@ static void draw(struct gp_app *a, struct gp_canvas *cv, struct gp_rect r)
 	gp_cv_text(cv, c.arrow, y, -1, gp_role(t, GP_R_HEADER), "B - A");
 	bool unpriced = !gpus_priced(pa->sc, &pa->plan) ||
 			!gpus_priced(a->run.sc, gp_run_plan_of(&a->run));
-	for (int i = 0; i < NMETRICS && y + 1 < r.y + r.h; i++)
-		metric_row(a, cv, ++y, &metrics[i], &pa->res, &a->run.res,
-			   unpriced && metrics[i].get == m_usd);
+	/* An edit of the job (seq, batch) changes the work an iteration
+	 * does: its time, cost and bytes are then no verdict on the plans;
+	 * tokens/s and MFU still are. */
+	bool other_work = pa->sc && a->run.sc &&
+			  tokens_of(pa->sc) != tokens_of(a->run.sc);
+	for (int i = 0; i < NMETRICS && y + 1 < r.y + r.h; i++) {
+		const struct metric *m = &metrics[i];
+		bool per_iter = m->get == m_time || m->get == m_usd || m->get == m_wan;
+		metric_row(a, cv, ++y, m, &pa->res, &a->run.res,
+			   other_work && per_iter ? "the jobs differ: see tokens/s"
+			   : unpriced && m->get == m_usd ? "some GPUs have no price" : NULL);
+	}
 	y += 1;
 	if (y + 3 < r.y + r.h) {
 		gp_cv_hline(cv, 0, y, r.w, gp_role(t, GP_R_BORDER));
