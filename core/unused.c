@@ -7,6 +7,7 @@
 #include "unused.h"
 #include "cost.h"
 #include "fmt.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,6 +113,28 @@ static void un_links(const struct un_ctx *c, int d, char *why, size_t n)
 			 gp_fmt_bitrate(best, a, sizeof a), s->dcs[to].name,
 			 same ? "" : ", its slower direction",
 			 gp_fmt_time(c->r->iteration_time, 3, it, sizeof it));
+}
+
+/* The budget leaves no room for one more GPU of DC d (pool q, or its
+ * cheapest priced pool for q < 0): the plan's GPUs cost so much an hour
+ * that one more would pass it. */
+static bool un_budget(const struct un_ctx *c, int d, int q, char *why, size_t n)
+{
+	const struct gp_scenario *s = c->sc;
+	double cap = s->budget_usd_per_hour, one = 0;
+	if (!(cap > 0))
+		return false;
+	for (int k = 0; k < s->dcs[d].npools; k++) {
+		double price = s->gpus[s->dcs[d].pools[k].gpu].price_per_hour;
+		if ((q < 0 || k == q) && (one == 0 || price < one))
+			one = price;
+	}
+	double usd = gp_plan_usd_per_hour(s, c->p);
+	if (!(one > 0) || !(usd + one > cap * (1 + 1e-9)))
+		return false;
+	snprintf(why, n, "the plan's GPUs cost $%.2f/h of the budget's $%.2f/h, and one more here $%.2f/h",
+		 usd, cap, one);
+	return true;
 }
 
 static int un_push(struct gp_unused **out, int *n, int *cap, const struct gp_unused *u)
@@ -225,7 +248,7 @@ static int un_collect(struct un_ctx *c, struct gp_unused **out, int *n)
 		for (int q = 0; q < s->dcs[d].npools; q++)
 			u.count += s->dcs[d].pools[q].count;
 		u.idle = u.count;
-		if (!un_latency(c, d, u.why, sizeof u.why))
+		if (!un_budget(c, d, -1, u.why, sizeof u.why) && !un_latency(c, d, u.why, sizeof u.why))
 			un_links(c, d, u.why, sizeof u.why);
 		if (un_push(out, n, &cap, &u))
 			return -1;
@@ -236,7 +259,8 @@ static int un_collect(struct un_ctx *c, struct gp_unused **out, int *n)
 			struct gp_unused u = { .dc = d, .pool = q, .idle = have - take, .count = have };
 			if (take >= have)
 				continue;
-			un_partial(c, d, q, u.idle, u.why, sizeof u.why);
+			if (!un_budget(c, d, q, u.why, sizeof u.why))
+				un_partial(c, d, q, u.idle, u.why, sizeof u.why);
 			if (un_push(out, n, &cap, &u))
 				return -1;
 		}

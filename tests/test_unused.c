@@ -4,7 +4,8 @@
  * the third (a slower link, with the figures; a latency of seconds; no
  * link; gradients too slow for an iteration, in bytes and seconds worked
  * out here from the model's shape), and a pool used in part: replicas
- * that do not fit in what is left of it or of another pool, or room.
+ * that do not fit in what is left of it or of another pool, or room;
+ * and a budget the plan fills.
  */
 #include "testutil.h"
 #include "cost.h"
@@ -172,6 +173,35 @@ static void test_gradients_too_slow(void **state)
 	gp_scenario_free(s);
 }
 
+/* A budget the plan's GPUs fill: the third DC and the half-used pools
+ * are idle because one more GPU would pass it, in the prices' figures
+ * (8 GPUs at $2.50 = $20.00/h of a $21.00/h budget, one more $2.50). */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = three("{ 'a', 'b', bandwidth = Gbps(100), latency = ms(4) },"
+				      "{ 'a', 'c', bandwidth = Gbps(100), latency = ms(4) },"
+				      "{ 'b', 'c', bandwidth = Gbps(100), latency = ms(4) }", false);
+	s->gpus[s->dcs[0].pools[0].gpu].price_per_hour = 2.5;
+	s->budget_usd_per_hour = 21;
+	struct gp_result r;
+	int n;
+	struct gp_unused *u = find(s, &n, &r);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < 3; i++)
+		assert_string_equal(u[i].why, "the plan's GPUs cost $20.00/h of the budget's $21.00/h, and one more here $2.50/h");
+	free(u);
+	/* Room for one more at $23/h: the budget explains nothing. */
+	s->budget_usd_per_hour = 23;
+	gp_result_free(&r);
+	u = find(s, &n, &r);
+	assert_int_equal(n, 3);
+	assert_true(strstr(u[0].why, "budget") == NULL);
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_no_link),
 		cmocka_unit_test(test_gradients_too_slow),
 		cmocka_unit_test(test_pool_in_part),
+		cmocka_unit_test(test_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
