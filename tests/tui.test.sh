@@ -212,6 +212,10 @@ has ":plan limit=0 is refused as --time-limit 0 is" "^limit: seconds in \[0\.001
 	samples/default.lua --size 120x30 --keys ':plan megatron limit=0<Enter>'
 has ":plan gap=2 is refused as --gap 2 is" "^gap: a fraction in \[0, 1\], not '2'" \
 	samples/default.lua --size 120x30 --keys ':plan gap=2<Enter>'
+# A re-plan's message that comes while a command line is open goes over
+# it, not beside, where it would read as part of the command.
+has "a message over an open command line, not in it" "^:set lin *$" \
+	samples/default.lua --size 120x30 --keys ':set links[ams>fra].bandwidth=20G<Enter>:set lin<Wait>'
 # A change of ten times or more is a factor, as on the compare screen.
 has "a huge change reads as a factor, not a percentage" \
 	"latency = 20s: iteration 1\.481s -> [0-9.]+s \([0-9]+x\)" \

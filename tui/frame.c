@@ -156,8 +156,13 @@ static int status_layout(const struct gp_app *a, const char *msg, int *starts, i
 	*nmsg = 0;
 	if (gp_app_editing(a)) {
 		int x = gp_cv_width(a->ed.prompt) + 2, ew = gp_cv_width(a->ed.buf) + 2;
-		if (!msg[0] || x + (ew < 12 ? 12 : ew) + 1 + gp_cv_width(msg) <= a->w)
-			return 1;   /* the message beside the editor */
+		/* The message beside a value's editor (its preview, its
+		 * refusal) and a command line's own hint (dim); any other over
+		 * a command line, which it would read as part of (":set lin
+		 * re-planned by ..."). */
+		if (!msg[0] || ((a->mode != GP_MODE_COMMAND || a->status_role == GP_R_DIM) &&
+				x + (ew < 12 ? 12 : ew) + 1 + gp_cv_width(msg) <= a->w))
+			return 1;
 		*nmsg = wrap(msg, a->w, starts, lens, cap > 1 ? cap - 1 : 1);
 		return *nmsg + 1;
 	}
