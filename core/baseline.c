@@ -45,6 +45,8 @@ static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 	c->engine = engine;
 	c->t0 = bl_now_s();
 	c->deadline = o->time_limit > 0 ? c->t0 + o->time_limit : INF;
+	double ws = o->work_s > 0 ? o->work_s : o->time_limit;
+	c->work_limit = ws > 0 ? BL_WORK_RATE * ws : INF;
 	c->sched = o ? o->schedule : GP_SCHED_1F1B;
 	if ((int)c->sched < 0 || c->sched >= GP_SCHED__N)
 		c->sched = GP_SCHED_1F1B;
@@ -134,6 +136,7 @@ int bl_fail(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err *e,
 		snprintf(buf, sizeof buf, "%s", msg);   /* msg may be e->msg */
 	rep->status = cancelled ? GP_MILP_NOSOL : GP_MILP_INFEASIBLE;
 	rep->seconds = bl_now_s() - c->t0;
+	rep->work_s = c->work / BL_WORK_RATE;
 	snprintf(rep->note, sizeof rep->note, "%s", buf);
 	return gp_errf(e, "%s", buf);
 }
@@ -158,6 +161,7 @@ int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 	}
 	rep->estimate_s = rep->objective = t;
 	rep->seconds = bl_now_s() - c->t0;
+	rep->work_s = c->work / BL_WORK_RATE;
 	bl_plan_move(out, best);
 	return 0;
 }
@@ -186,6 +190,7 @@ double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 	if (bl_cancelled(c))
 		return INF;
 	c->nsim++;
+	c->work += bl_sim_work(p);
 	if (gp_simulate(c->sc, p, &so, &r, &e)) {
 		if (c->miss == INF && !c->why[0])
 			snprintf(c->why, sizeof c->why, "%s", e.msg);
@@ -229,9 +234,32 @@ bool bl_cancelled(const struct bl_ctx *c)
 	return c->cancel && atomic_load_explicit(c->cancel, memory_order_relaxed);
 }
 
-bool bl_out_of_time(const struct bl_ctx *c)
+bool bl_out_of_time(struct bl_ctx *c)
 {
-	return bl_cancelled(c) || (c->deadline < INF && bl_now_s() > c->deadline);
+	if (bl_cancelled(c) || c->work > c->work_limit)
+		return true;
+	if (c->deadline < INF && bl_now_s() > c->deadline)
+		return c->clock_stopped = true;
+	return false;
+}
+
+double bl_sim_work(const struct gp_plan *p)
+{
+	double w = 0;
+	for (int g = 0; g < p->npipes; g++)
+		w += (double)p->pipes[g].nstages * (p->pipes[g].micro_batches + 1);
+	return w;
+}
+
+void bl_note_clock(const struct bl_ctx *c, struct gp_plan_report *rep)
+{
+	if (!c->clock_stopped || !rep)
+		return;
+	rep->clock_stopped = true;
+	rep->status = rep->status == GP_MILP_OPTIMAL ? GP_MILP_FEASIBLE : rep->status;
+	size_t l = strlen(rep->note);
+	snprintf(rep->note + l, sizeof rep->note - l,
+		 "%sstopped by the time limit; results may differ run to run", l ? "; " : "");
 }
 
 int bl_cmp_est(const void *a, const void *b)

@@ -21,6 +21,18 @@
 /* sim.c and place_milp.c define the same; neither includes this header. */
 #define INF HUGE_VAL
 
+/* The work limit that repeats, beside the wall clock: an engine counts
+ * what it simulates (c->work: per simulation the sum over pipelines of
+ * stages x (micro-batches + 1), the simulator's tasks and devices) and
+ * stops at BL_WORK_RATE units per second of the limit (o->work_s, else
+ * o->time_limit): under half of what this 2-core machine simulates in a
+ * second (the search on the samples: 0.35-2.5e6 units/s, median 1.2e6),
+ * so the work limit binds first unless the machine is about twice as
+ * slow or loaded. The
+ * time limit stays as a safety net; when it stops a run first,
+ * c->clock_stopped, and the note says so. */
+#define BL_WORK_RATE 5e5
+
 /* One engine run: the scenario, how candidates are judged, the closest miss. */
 struct bl_ctx {
 	const struct gp_scenario *sc;
@@ -38,6 +50,8 @@ struct bl_ctx {
 	char why[512];         /* what the simulator said about it */
 	double t0;
 	double deadline;       /* t0 + the request's time limit (INF: none) */
+	double work, work_limit;   /* counted (BL_WORK_RATE) and allowed (INF: none) */
+	bool clock_stopped;    /* the deadline, not the work limit, stopped a loop */
 };
 
 /* A plan under construction; oom once an allocation failed. */
@@ -80,9 +94,13 @@ double bl_usd_per_hour(const struct bl_ctx *c, const struct gp_plan *p);
 bool bl_over_budget(const struct bl_ctx *c, const struct gp_plan *p);
 int bl_afford(const struct bl_ctx *c, double gpu_usd_per_hour, int gpus, double share);
 bool bl_cancelled(const struct bl_ctx *c);
-/* Cancelled, or past the deadline: an engine then stops looking (once it
- * has a candidate) and judges what it has. */
-bool bl_out_of_time(const struct bl_ctx *c);
+/* Cancelled, past the work limit or the deadline (then clock_stopped):
+ * an engine then stops looking (once it has a candidate) and judges
+ * what it has. bl_sim_work: what simulating p counts. bl_note_clock:
+ * the note and report say when the wall clock stopped the run. */
+bool bl_out_of_time(struct bl_ctx *c);
+double bl_sim_work(const struct gp_plan *p);
+void bl_note_clock(const struct bl_ctx *c, struct gp_plan_report *rep);
 
 /* Building plans. */
 void bl_builder_init(struct bl_builder *b, enum gp_sched k);

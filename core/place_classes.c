@@ -323,7 +323,8 @@ static int chain_rec(struct pm *m, struct pm_class *c, int s, unsigned long long
 			    ++m->chain_tries > PM_MAXCHAINTRY ||
 			    (m->chain_work += (double)S * S) > PM_CHAIN_SHARE * m->work_limit ||
 			    ((m->chain_tries & 255) == 0 &&
-			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0))) {
+			     pm_now_s() > m->t0 + PM_CHAIN_SHARE * (m->deadline - m->t0) &&
+			     ++m->clock_stops)) {
 				m->trunc_chain = m->cut = true;
 				return 0;
 			}

@@ -631,6 +631,7 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 		} else if (r.status == GP_MILP_NOSOL) {
 			rc = 3;   /* undecided within the probe's work or time: not proven */
 			m->work_probes += r.work_stopped;
+			m->clock_stops += !r.work_stopped;
 		} else {
 			rc = gp_errf(e, "the covering MILP at T = %.6g s failed: %s", T, r.msg);
 		}

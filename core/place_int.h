@@ -65,8 +65,8 @@
 #define PM_MAXSEG 8             /* segments of a class (full classes, place_classes.c) */
 #define PM_CHAINSEG 4           /* segments of an enumerated chain class */
 #define PM_MAXSETS 40           /* class sets kept, one per replica bound d */
-#define PM_PROBE_TL 2.0         /* seconds a probe may take before it counts as undecided */
-#define PM_QUICK_TL 0.2         /* the same in the first pass over the options */
+#define PM_PROBE_TL 20.0        /* a probe's wall-clock safety net (its nodes decide) */
+#define PM_QUICK_TL 5.0         /* the same in the first pass over the options */
 #define PM_AGREE 1e-6           /* estimate vs simulation: the most a proof allows */
 #define PM_DUAL_N 1000          /* classes from which LPs go to the dual simplex */
 /* The work limit beside the wall clock, so that runs repeat: the
@@ -76,7 +76,9 @@
  * this 2-core machine walks in a second, so the work limit binds first
  * unless the machine is much slower or loaded); a probe's branch and
  * bound stops at PM_PROBE_NODES nodes (PM_QUICK_NODES in the first
- * pass), its wall-clock limit only a backstop. */
+ * pass), its wall-clock limit (PM_PROBE_TL) only a far-off safety net:
+ * when a wall clock decides anything, m->clock_stops, and the note
+ * says the run may not repeat. */
 #define PM_WORK_RATE 5e7
 #define PM_WORK_PROBE 1e5
 #define PM_PROBE_NODES 20000
@@ -214,6 +216,7 @@ struct pm {
 	bool cut;                      /* some d's classes were cut (trunc_*): no proof */
 	double work, work_limit;       /* work done and allowed (PM_WORK_RATE) */
 	int work_probes;               /* probes the node limit left undecided */
+	int clock_stops;               /* probes and cuts the wall clock decided */
 	int Sproof;                    /* the least Smax of the sets built (0: none) */
 	int nopt;
 	int probes, undecided, screened;

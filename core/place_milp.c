@@ -65,7 +65,8 @@ static int pm_init(struct pm *m, const struct gp_scenario *s, const struct gp_pl
 	m->t0 = pm_now_s();
 	m->deadline = m->t0 + (o && o->time_limit > 0 ? o->time_limit : 60);
 	m->work_limit = o && o->work_limit > 0 ? o->work_limit :
-			PM_WORK_RATE * (o && o->time_limit > 0 ? o->time_limit : 60);
+			PM_WORK_RATE * (o && o->work_s > 0 ? o->work_s :
+					o && o->time_limit > 0 ? o->time_limit : 60);
 	m->probe_tl = PM_PROBE_TL;
 	m->budget = o ? o->budget_usd_per_hour : 0;
 	m->miss = INF;
@@ -404,8 +405,8 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 	for (int i = 0; i < m->nc; i++)
 		used += sol->y[i] > 0;
 	snprintf(rep->note, sizeof rep->note,
-		 "milp: T = %s by %d covering MILPs (%d undecided in %.0f s, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipeline%s; S <= %d%s%s",
-		 gp_fmt_time(best->T, 4, tb, sizeof tb), m->probes, m->undecided, PM_PROBE_TL, m->screened, m->rounded, m->warm_used, rep->seconds, m->nopt,
+		 "milp: T = %s by %d covering MILPs (%d undecided, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipeline%s; S <= %d%s%s",
+		 gp_fmt_time(best->T, 4, tb, sizeof tb), m->probes, m->undecided, m->screened, m->rounded, m->warm_used, rep->seconds, m->nopt,
 		 opt_desc(m, &m->opt[best->opt], od, sizeof od), m->nc, used, pipes,
 		 pipes == 1 ? "" : "s", m->Smax, m->no_two ? "; two-segment classes dropped (too many)" :
 		 m->trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
@@ -421,9 +422,12 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 		snprintf(rep->note + l0, sizeof rep->note - l0,
 			 "; stopped by the work limit (%s units%s)",
 			 gp_fmt_grouped(m->work_limit, tb, sizeof tb),
-			 m->o && m->o->work_limit > 0 ? "" : ", the time limit's");
-	else if (best->stopped)
-		snprintf(rep->note + l0, sizeof rep->note - l0, "; stopped by the time limit");
+			 m->o && m->o->work_limit > 0 ? "" :
+			 m->o && m->o->work_s > 0 ? ", the work limit's" : ", the time limit's");
+	else if (best->stopped || m->clock_stops)
+		snprintf(rep->note + l0, sizeof rep->note - l0,
+			 "; stopped by the time limit; results may differ run to run");
+	rep->clock_stopped = best->stopped || m->clock_stops;
 	l0 = strlen(rep->note);
 	if (m->barrier)
 		snprintf(rep->note + l0, sizeof rep->note - l0,

@@ -275,6 +275,7 @@ static int at_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	snprintf(rep->note, sizeof rep->note,
 		 "atlas: %d pipelines of %d stages over %s, TP up to %d, DP inside each DC, layers by compute; %d layouts estimated, %d simulated",
 		 k.R < c.M ? k.R : c.M, out->pipes[0].nstages, path, k.t, n, c.nsim);
+	bl_note_clock(&c, rep);
 	return 0;
 }
 

@@ -363,6 +363,7 @@ static int dp_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		 dropped ? " (some left out: no gradient ring)" : "",
 		 kdc < 2 ? "local" : gp_plan_sync(s, out) == GP_SYNC_HIER ? "hierarchical" : "flat (the job's)",
 		 c.nsim);
+	bl_note_clock(&c, rep);
 	return 0;
 }
 

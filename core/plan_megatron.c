@@ -187,6 +187,7 @@ static int mg_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	snprintf(rep->note, sizeof rep->note,
 		 "megatron: %s TP %d x PP %d x DP %d (%d micro-batches each), equal layers, GPUs taken in DC order blind to the WAN; %d layouts estimated, %d simulated",
 		 s->gpus[k.gi].name, k.t, k.p, k.d, c.M / k.d, n, tried);
+	bl_note_clock(&c, rep);
 	return 0;
 }
 

@@ -51,8 +51,18 @@ struct gp_plan_opts {
 	void *progress_ud;
 	double work_limit;        /* milp: units of its counted work (place_int.h),
 				   * a limit that repeats beside time_limit; <= 0:
-				   * PM_WORK_RATE per second of the time limit */
+				   * PM_WORK_RATE per second of work_s */
+	double work_s;            /* every engine: the limit that repeats, in
+				   * seconds of counted work (each engine's count
+				   * at its fixed rate: PM_WORK_RATE, BL_WORK_RATE);
+				   * <= 0: time_limit, which is then the wall-clock
+				   * safety only */
 };
+
+/* The search's own work limit when the request has none, in seconds
+ * of counted work (baseline.h: about 2 s idle on a 2-core machine); the
+ * polish gives each of its two searches as much. */
+#define GP_SEARCH_WORK_S 4.0
 
 struct gp_plan_report {
 	const char *engine;
@@ -73,6 +83,11 @@ struct gp_plan_report {
 	 * every plan (the work bound; -HUGE_VAL unknown). */
 	char space[640];
 	double floor;
+	double work_s;            /* the simulator engines: the work counted, in
+				   * seconds at BL_WORK_RATE (baseline.h) */
+	bool clock_stopped;       /* the wall clock (time_limit), not the work
+				   * limit, stopped a search: the answer may
+				   * differ run to run (the note says so) */
 	bool closed;              /* milp: its search closed under its own model
 				   * (OPTIMAL only if that model is the
 				   * simulator's on its plan and nothing was cut) */

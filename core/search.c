@@ -47,8 +47,20 @@ struct sg_search {
 	int *used;
 	struct { uint64_t h; double fit; } *cache;
 	struct sg_indiv *pop, *kids;   /* SG_POP each, one allocation */
-	double deadline;
+	double deadline;      /* the wall-clock safety net (c->work_limit decides) */
 };
+
+/* The search stops: the work limit (it repeats), the wall clock (a
+ * safety net: c->clock_stopped, said in the note) or a cancel. */
+static bool sg_stop(struct sg_search *sr)
+{
+	struct bl_ctx *c = sr->c;
+	if (bl_cancelled(c) || c->work > c->work_limit)
+		return true;
+	if (bl_now_s() > sr->deadline)
+		return c->clock_stopped = true;
+	return false;
+}
 
 static uint64_t rng_next(uint64_t *x)
 {
@@ -610,8 +622,13 @@ struct sg_seeds {
 static int sg_init(struct sg_search *sr, struct bl_ctx *c, const struct gp_plan_opts *o)
 {
 	const struct gp_scenario *s = c->sc;
-	double limit = o && o->time_limit > 0 ? o->time_limit : 2;
+	/* Without a limit, GP_SEARCH_WORK_S of work; without a time limit,
+	 * the wall clock's safety net at 4 x the work. */
+	double work = o && o->work_s > 0 ? o->work_s : GP_SEARCH_WORK_S;
+	double limit = o && o->time_limit > 0 ? o->time_limit : 4 * work;
 	*sr = (struct sg_search){ .c = c, .deadline = c->t0 + limit };
+	if (c->work_limit == INF)
+		c->work_limit = BL_WORK_RATE * GP_SEARCH_WORK_S;
 	/* splitmix64 of the seed, so nearby seeds start far apart */
 	uint64_t z = (o && o->seed ? o->seed : 1) + 0x9e3779b97f4a7c15ULL;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -652,8 +669,9 @@ static int sg_add(struct sg_search *sr, const struct gp_plan *p, int npop)
 
 /* The first population's seeds: the reference engines' plans, then the
  * warm plans. Returns how many. Engine i may take 1 / (4 - i) of the
- * time left: a quarter of the search's each at most, so the generations
- * keep a quarter. */
+ * work left (what it did counts as the search's): a quarter of the
+ * search's each at most, so the generations keep a quarter; the wall
+ * clock left is each one's safety net. */
 static int sg_seed(struct sg_search *sr, const struct gp_plan_opts *o,
 		   const struct gp_plan *warm, int nwarm, struct sg_seeds *sd)
 {
@@ -662,12 +680,17 @@ static int sg_seed(struct sg_search *sr, const struct gp_plan_opts *o,
 	sd->n = 0;
 	sd->names[0] = 0;
 	for (int i = 0; i < 3; i++) {
-		struct gp_plan_report r;
+		struct gp_plan_report r = { 0 };
 		struct gp_err e2 = { "" };
 		struct gp_plan_opts so = *o;
-		so.time_limit = fmax(sr->deadline - bl_now_s(), 1e-3) / (4 - i);
+		so.time_limit = fmax(sr->deadline - bl_now_s(), 1e-3);
+		so.work_s = fmax(sr->c->work_limit - sr->c->work, 1e-3 * BL_WORK_RATE) /
+			    BL_WORK_RATE / (4 - i);
 		sd->t[i] = INF;
-		if (sg_engines[i].plan(s, &so, &sd->plan[i], &r, &e2))
+		int rc = sg_engines[i].plan(s, &so, &sd->plan[i], &r, &e2);
+		sr->c->work += r.work_s * BL_WORK_RATE;
+		sr->c->clock_stopped |= r.clock_stopped;
+		if (rc)
 			continue;
 		sd->t[i] = r.estimate_s;
 		size_t l = strlen(sd->names);
@@ -693,7 +716,7 @@ static void sg_fill(struct sg_search *sr, int npop)
 	struct sg_indiv *pop = sr->pop;
 	int nseedpop = npop, made = 0;
 	for (int k = 0; npop < SG_POP; k++) {
-		if (npop && (made || bl_now_s() > sr->deadline)) {
+		if (npop && (made || sg_stop(sr))) {
 			made = made ? made : npop;
 			pop[npop] = pop[npop % made];
 			npop++;
@@ -712,7 +735,7 @@ static void sg_fill(struct sg_search *sr, int npop)
 }
 
 /* Generations (elitism, tournaments, crossover in 3 of 10 children) until
- * SG_GENS, SG_STALL without progress or the deadline. Returns how many
+ * SG_GENS, SG_STALL without progress or sg_stop. Returns how many
  * ran; *best_gen: the one that found the best. */
 static int sg_evolve(struct sg_search *sr, int *best_gen)
 {
@@ -720,8 +743,7 @@ static int sg_evolve(struct sg_search *sr, int *best_gen)
 	int gen = 0, stall = 0;
 	double best = pop[0].fit;
 	*best_gen = 0;
-	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && bl_now_s() < sr->deadline &&
-	     !bl_cancelled(sr->c); gen++) {
+	for (gen = 1; gen <= SG_GENS && stall < SG_STALL && !sg_stop(sr); gen++) {
 		for (int i = 0; i < SG_ELITE; i++)
 			kids[i] = pop[i];
 		for (int i = SG_ELITE; i < SG_POP; i++) {
@@ -795,6 +817,7 @@ static int sg_run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct gp_plan bp;
 	double bt = sg_final(&sr, &sd, &bp, &from);
 	int sims = c.nsim;
+	bool by_work = c.work > c.work_limit;
 	sg_free(&sr);
 	if (bt == INF) {
 		char msg[1024];
@@ -812,10 +835,13 @@ static int sg_run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		snprintf(tail, sizeof tail, "kept %s's plan, none beat it", sg_engines[from].name);
 	else
 		snprintf(tail, sizeof tail, "best found in generation %d", best_gen);
+	rep->work_s = c.work / BL_WORK_RATE;
 	snprintf(rep->note, sizeof rep->note,
-		 "search: seed %u, %d generations of %d, %d plans simulated, seeded with %s; %s",
+		 "search: seed %u, %d generations of %d, %d plans simulated, seeded with %s; %s%s",
 		 o && o->seed ? o->seed : 1, gen, SG_POP, sims,
-		 sd.n ? sd.names : "nothing (random start)", tail);
+		 sd.n ? sd.names : "nothing (random start)", tail,
+		 by_work ? "; stopped by the work limit" : "");
+	bl_note_clock(&c, rep);
 	return 0;
 }
 

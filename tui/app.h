@@ -181,6 +181,7 @@ struct gp_app {
 	char job_note[160];          /* how the last job ended, for the solver pane */
 	const struct gp_engine *engine;   /* what plans (NULL: the default) */
 	double time_limit, gap;      /* its limits (0: the engine's) */
+	double work_limit;           /* seconds of counted work (0: the default) */
 	enum gp_sched schedule;      /* the schedule it plans for */
 	struct gp_job_status js;     /* the job's status as last read */
 	int base_sets;               /* overrides given at start: not edits */

@@ -89,7 +89,7 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 	}
 }
 
-/* plan [ENGINE] [limit=S] [gap=G] [objective=time|cost|wan_bytes] */
+/* plan [ENGINE] [limit=S] [work=S] [gap=G] [objective=time|cost|wan_bytes] */
 static void c_plan(struct gp_app *a, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -101,6 +101,11 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 				return (void)gp_app_say(a, GP_R_ERROR, "limit: seconds in [0.001, 86400], "
 						       "not '%s'", w + 6);
 			a->time_limit = v;
+		} else if (!strncmp(w, "work=", 5)) {
+			double v = strtod(w + 5, &end);
+			if (*end || !(v >= 0))
+				return (void)gp_app_say(a, GP_R_ERROR, "work: seconds of work, not '%s'", w + 5);
+			a->work_limit = v;
 		} else if (!strncmp(w, "gap=", 4)) {
 			double v = strtod(w + 4, &end);
 			if (*end || end == w + 4 || !(v >= 0 && v <= 1))   /* as --gap */
@@ -117,7 +122,7 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 		} else {
 			char names[256];
 			gp_engine_names(names, sizeof names, 0);
-			return (void)gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, gap= "
+			return (void)gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, work=, gap= "
 					       "or objective=", w, names);
 		}
 	}
@@ -224,7 +229,7 @@ static void c_help(struct gp_app *a, int argc, char **argv);
 static const struct command commands[] = {
 	{ "set", "PATH=VALUE...", "edit the scenario as --set does (each an edit: u undoes it); "
 	  "mouse=off, live=off, ascii=on switch the planner", c_set, K_PATH },
-	{ "plan", "[ENGINE] [limit=S] [gap=G] [objective=time|cost|wan_bytes]",
+	{ "plan", "[ENGINE] [limit=S] [work=S] [gap=G] [objective=time|cost|wan_bytes]",
 	  "plan anew in the background; the engine and limits stay for later re-plans", c_plan,
 	  K_ENGINE },
 	{ "sim", "", "simulate the plan shown again", c_sim, K_NONE },

@@ -81,7 +81,8 @@ void gp_app_compare_engine(struct gp_app *a, const struct gp_engine *eng)
 		.purpose = GP_JOB_COMPARE, .path = a->run.path,
 		.sets = (const char *const *)a->run.sets, .nsets = a->run.nsets,
 		.cost_path = a->run.cost_path, .heur_path = a->run.heur_path, .engine = eng,
-		.time_limit = a->time_limit, .gap = a->gap, .schedule = a->schedule,
+		.time_limit = a->time_limit, .gap = a->gap, .work_limit = a->work_limit,
+		.schedule = a->schedule,
 		.polish = true, .simulate = true, .label = label,
 	};
 	a->cmp_job = gp_worker_submit(a->cmp, &j);

@@ -73,7 +73,7 @@ static void engines(struct gp_words *ws, bool options)
 		gp_words_add(ws, gp_engine_at(i)->name);
 	if (!options)
 		return;
-	static const char *const opt[] = { "limit=", "gap=", "objective=time",
+	static const char *const opt[] = { "limit=", "work=", "gap=", "objective=time",
 					   "objective=cost", "objective=wan_bytes" };
 	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
 		gp_words_add(ws, opt[i]);

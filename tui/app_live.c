@@ -78,6 +78,7 @@ void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 		.purpose = why, .path = a->run.path, .sets = (const char *const *)a->run.sets,
 		.nsets = a->run.nsets, .cost_path = a->run.cost_path, .heur_path = a->run.heur_path,
 		.engine = a->engine, .time_limit = a->time_limit, .gap = a->gap,
+		.work_limit = a->work_limit,
 		.schedule = sched, .polish = true,
 		.label = label,
 	};

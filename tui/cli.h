@@ -25,6 +25,7 @@ struct args {
 	int chunks;
 	int json, csv;
 	double time_limit, gap;
+	double work_limit;           /* --work-limit: seconds of counted work (0: none) */
 	const char *engine;
 	unsigned seed;
 	int jobs, jsonl;

@@ -121,7 +121,7 @@ static int run(const struct args *a)
 const struct cmd cmd_sensitivity = {
 	.name = "sensitivity",
 	.help = "which figure of a link or pool, 10 % better, helps most",
-	.opts = "set json engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
+	.opts = "set json engine time-limit work-limit gap seed no-polish schedule chunks cost-model heuristic",
 	.file = true,
 	.run = run,
 };

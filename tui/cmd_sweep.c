@@ -210,6 +210,7 @@ static void eval_point(const struct args *a, const struct gp_sweep *sw, long k, 
 	if (plan)
 		rq = (struct gp_plan_req){ .engine = gp_engine_find(a->engine),
 					   .o = { .time_limit = a->time_limit, .gap = a->gap,
+						  .work_s = a->work_limit,
 						  .seed = a->seed ? a->seed : 1,
 						  .polish = !a->no_polish } };
 	struct gp_sim_req sim = { .schedule = -1, .chunks = plan ? 0 : a->chunks,
@@ -616,7 +617,7 @@ static int run(const struct args *a)
 const struct cmd cmd_sweep = {
 	.name = "sweep",
 	.help = "a row per value (or per combination); JSON lines in and out",
-	.opts = "set jobs jsonl points engine time-limit gap seed no-polish schedule chunks cost-model heuristic",
+	.opts = "set jobs jsonl points engine time-limit work-limit gap seed no-polish schedule chunks cost-model heuristic",
 	.file = true,
 	.run = run,
 };

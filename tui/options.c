@@ -113,6 +113,11 @@ static int set_time_limit(struct args *a, const char *flag, const char *v)
 	return num(a, flag, v, 0.001, 86400, &a->time_limit) ? EXIT_USAGE : 0;
 }
 
+static int set_work_limit(struct args *a, const char *flag, const char *v)
+{
+	return num(a, flag, v, 0.001, 86400, &a->work_limit) ? EXIT_USAGE : 0;
+}
+
 static int set_gap(struct args *a, const char *flag, const char *v)
 {
 	return num(a, flag, v, 0, 1, &a->gap) ? EXIT_USAGE : 0;
@@ -279,8 +284,12 @@ static const struct opt opts[] = {
 	  "or xdc-milp (overrides the plan's)", set_schedule },
 	{ "chunks", "--chunks", NULL, "N", NULL, "virtual stages per device (interleaved; 2:\n"
 	  "V-shaped xdc-*)", set_chunks },
-	{ "time-limit", "--time-limit", NULL, "S", NULL, "seconds for xdc-milp per pipeline and\n"
-	  "for the planner (default 10; search 2)", set_time_limit },
+	{ "time-limit", "--time-limit", NULL, "S", NULL, "seconds for xdc-milp per pipeline (default\n"
+	  "10) and the planner's wall-clock safety net\n"
+	  "(default 4 x the work limit)", set_time_limit },
+	{ "work-limit", "--work-limit", NULL, "S", NULL, "the planner's limit that repeats, in seconds\n"
+	  "of counted work (default the time limit, else 10;\n"
+	  "search 4)", set_work_limit },
 	{ "gap", "--gap", NULL, "G", NULL, "relative gap at which the MILPs stop (default 0:\n"
 	  "prove the optimum)", set_gap },
 	{ "engine", "--engine", NULL, "E", "an engine", "the planner: milp (default), megatron,\n"

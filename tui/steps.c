@@ -74,6 +74,7 @@ int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_re
 	*rq = (struct gp_plan_req){ .engine = a->engine ? gp_engine_find(a->engine) : NULL };
 	struct gp_plan_opts *o = &rq->o;
 	o->time_limit = a->time_limit;
+	o->work_s = a->work_limit;
 	o->gap = a->gap;
 	o->seed = a->seed ? a->seed : 1;
 	o->polish = !a->no_polish;

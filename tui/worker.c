@@ -274,7 +274,7 @@ static void execute(struct gp_worker *w, struct job_rec *r, struct gp_job_result
 	if (res->rc == 0 && !atomic_load(&r->cancel)) {
 		struct gp_plan_req rq = { .engine = r->j.engine,
 					  .o = { .time_limit = r->j.time_limit, .gap = r->j.gap,
-						 .seed = 1, .polish = r->j.polish,
+						 .work_s = r->j.work_limit, .seed = 1, .polish = r->j.polish,
 						 .schedule = r->j.schedule } };
 		res->rc = plan_job(run, &rq, &res->warm, &res->e);
 	}

@@ -34,6 +34,7 @@ struct gp_plan_job {
 	const char *cost_path, *heur_path; /* the run's (--cost-model, --heuristic) */
 	const struct gp_engine *engine;    /* NULL: the default */
 	double time_limit, gap;            /* 0: the engine's */
+	double work_limit;                 /* gp_plan_opts.work_s; 0: the default */
 	enum gp_sched schedule;            /* the schedule planned for (1F1B: 0) */
 	bool polish;
 	bool simulate;                     /* the plan simulated too, its timeline kept */
