@@ -342,11 +342,19 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 			B = done ? fmax(rr.bound, m->Tlb) : B;
 		}
 	}
+	/* Its wall clock, not its work, decided the check: it may not repeat. */
+	bool clock = r.clock_stops || (best.stopped && r.work <= r.work_limit && !pm_cancelled(&r));
 	free(sol.y);
 	free(sol.x);
 	pm_free(&r);
 	char tb[32], bb[32];
 	size_t l = strlen(rep->note);
+	if (clock) {
+		rep->clock_stopped = true;
+		snprintf(rep->note + l, sizeof rep->note - l,
+			 "; the check stopped by the time limit; results may differ run to run");
+		l = strlen(rep->note);
+	}
 	if (rep->status != GP_MILP_OPTIMAL) {
 		/* A gap or a limit stopped the search: its bound, too, is
 		 * the model's, valid only as far as the relaxation's. */
