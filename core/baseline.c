@@ -342,10 +342,12 @@ static double layer_u(const struct gp_layer_cost *l)
 	return l->t.f + l->t.b + l->t.w;
 }
 
+/* At the pace of the slowest of the pool's GPUs (the plan is not made). */
 double bl_stage_rate(const struct bl_ctx *c, int dc, int pool, int tp)
 {
 	const struct gp_layer_cost *l = gp_costtab_layer(c->ct, dc, pool, tp, GP_RC_NONE);
-	return l && layer_u(l) > 0 ? 1 / layer_u(l) : 0;
+	double pc = gp_costtab_pace(c->ct, dc, pool, 0);
+	return l && layer_u(l) > 0 ? 1 / (pc * layer_u(l)) : 0;
 }
 
 double bl_dc_compute(const struct bl_ctx *c, int d)

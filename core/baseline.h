@@ -133,7 +133,9 @@ struct bl_stage_est {
 };
 
 double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p);
+/* n: the GPUs the plan runs on in the stage's pool (the straggler's N,
+ * gp_costtab_pace); 0 while the plan is not known yet (the pool's count). */
 void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
-		  bool last, int inflight, int D, struct bl_stage_est *o);
+		  bool last, int inflight, int D, int n, struct bl_stage_est *o);
 
 #endif

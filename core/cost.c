@@ -120,6 +120,17 @@ double gp_ring_allreduce(double bytes, int p, double bw, double lat)
 	return 2 * (p - 1) * lat + 2.0 * (p - 1) / p * bytes / bw;
 }
 
+/* Synchronous training waits for the slowest GPU at every TP collective,
+ * stage boundary and DP sync; the expected maximum of n draws of
+ * N(mu, (jitter mu)^2) is mu (1 + jitter sqrt(2 ln n)) to first order
+ * (the Gaussian extreme; Sinha et al., "Not All GPUs Are Created Equal",
+ * SC '22, measure the spread). n is the GPUs the plan runs on in a pool: idle GPUs
+ * of a pool do not slow it. */
+double gp_straggle(double jitter, double n)
+{
+	return n > 1 ? 1 + jitter * sqrt(2 * log(n)) : 1;
+}
+
 double gp_dp_sync_wan_bytes(const struct gp_sync_q *q)
 {
 	if (q->dcs <= 1 || q->replicas <= 1)

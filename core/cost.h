@@ -100,6 +100,14 @@ struct gp_cost_ops {
 	 * of the pool loses (its kernels hold SMs and HBM bandwidth). The
 	 * query is as for reserve. */
 	double (*sync_contention)(void *ud, const struct gp_layer_q *q);
+	/* Optional (NULL: none, every GPU at the mean). The spread (standard
+	 * deviation against the mean) of one GPU's compute time across the
+	 * GPUs of the pool: a plan on n of them runs every layer there at
+	 * the pace of its slowest, gp_straggle(spread, n) times layer_time's,
+	 * n the GPUs the plan uses of the pool, not all of the pool's (the
+	 * simulator and the estimate know the plan; the MILP costs the
+	 * pool's count, then its plan's). The query is as for reserve. */
+	double (*jitter)(void *ud, const struct gp_layer_q *q);
 	/* Optional: bracket each batch of calls a table build or update
 	 * makes. An operation that fails records why and returns harmless
 	 * values; end then returns -1 with e, and the batch is not used. */
@@ -136,6 +144,11 @@ double gp_state_bytes_per_param(int zero, int d);
 double gp_boundary_bytes(const struct gp_scenario *sc);
 
 double gp_ring_allreduce(double bytes, int p, double bw, double lat);
+
+/* The pace of the slowest of n GPUs against their mean, each drawing its
+ * compute time with spread `jitter`: 1 + jitter sqrt(2 ln n), the
+ * expected maximum of n Gaussians to first order; 1 for n <= 1. */
+double gp_straggle(double jitter, double n);
 
 /* Bytes per gradient element the DP reduction sends (job.grad_reduce). */
 double gp_grad_reduce_bytes(const struct gp_job *j);

@@ -76,6 +76,8 @@
  *                    Equal", SC '22, measure this spread on large GPU
  *                    clusters): what makes steps longer with more
  *                    data-parallel replicas at the same work per GPU.
+ *                    N is the GPUs the plan runs on in the pool (gp_straggle), not
+ *                    the pool's: idle GPUs do not slow a plan.
  */
 #define GEMM_X0 105.14
 #define GEMM_Y0 288
@@ -263,28 +265,12 @@ static void logits_time(const struct gp_default_k *k, const struct gp_layer_q *q
 	*out = (struct gp_layer_time){ f + ce, f + ce, f };
 }
 
-/* The pace of the slowest of the pool's N GPUs against the mean's:
- * 1 + JITTER sqrt(2 ln N) (cost.c's expected Gaussian maximum). */
-static double straggle(const struct gp_default_k *k, const struct gp_layer_q *q)
-{
-	double n = q->pool->count;
-	return n > 1 ? 1 + k->jitter * sqrt(2 * log(n)) : 1;
-}
-
-static void scale_time(struct gp_layer_time *t, double s)
-{
-	t->f *= s;
-	t->b *= s;
-	t->w *= s;
-}
-
 static void default_layer_time(void *ud, const struct gp_layer_q *q,
 			       struct gp_layer_time *out)
 {
 	const struct gp_default_k *k = kof(ud);
 	if (q->logits) {
 		logits_time(k, q, out);
-		scale_time(out, straggle(k, q));
 		return;
 	}
 	const struct gp_job *j = &q->sc->job;
@@ -297,7 +283,6 @@ static void default_layer_time(void *ud, const struct gp_layer_q *q,
 	out->b = p.gemm + p.core_b + k->k_bwd * p.mem_f + tp_exposed(k, j, p.comm, p.gemm, p.wcol, true) +
 		 re;
 	out->w = p.gemm;
-	scale_time(out, straggle(k, q));
 }
 
 /* Stored activations (cost.c); W keeps the GEMM inputs, never more than
@@ -371,6 +356,14 @@ static double default_contention(void *ud, const struct gp_layer_q *q)
 	return kof(ud)->dp_cont;
 }
 
+/* One GPU's spread; the pace of the slowest of the plan's n GPUs is
+ * gp_straggle(JITTER, n) (cost.c), which the tables apply. */
+static double default_jitter(void *ud, const struct gp_layer_q *q)
+{
+	(void)q;
+	return kof(ud)->jitter;
+}
+
 static const struct gp_cost_ops default_ops = {
 	.layer_time = default_layer_time,
 	.layer_memory = default_layer_memory,
@@ -380,6 +373,7 @@ static const struct gp_cost_ops default_ops = {
 	.allreduce = default_allreduce,
 	.reserve = default_reserve,
 	.sync_contention = default_contention,
+	.jitter = default_jitter,
 };
 
 const struct gp_cost_model gp_default_cost = { &default_ops, NULL };

@@ -26,6 +26,7 @@ struct ct_pool {
 	double opt_rate;               /* optimizer seconds per parameter */
 	double reserve;                /* bytes per GPU the job cannot use */
 	double contention;             /* compute lost to overlapped DP sync */
+	double jitter;                 /* one GPU's compute spread (gp_straggle) */
 	struct gp_comm nic, ring_nvlink, ring_nic;
 };
 
@@ -145,6 +146,7 @@ static void eval_pool(struct gp_costtab *ct, const struct gp_scenario *sc, struc
 	p->contention = ct->cm.ops->sync_contention
 			? ct->cm.ops->sync_contention(ct->cm.ud, &gq)
 			: gp_default_cost.ops->sync_contention(NULL, &gq);
+	p->jitter = ct->cm.ops->jitter ? ct->cm.ops->jitter(ct->cm.ud, &gq) : 0;
 	struct gp_channel_q nic = { .sc = sc, .kind = GP_CH_NIC, .dc = p->dc, .pool = pool,
 				    .bandwidth = pool->network, .latency = pool->latency };
 	struct gp_channel_q nvl = { .sc = sc, .kind = GP_CH_NVLINK, .dc = p->dc, .pool = pool,
@@ -305,8 +307,8 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->tp_overlap == b->tp_overlap && a->optimizer == b->optimizer;
 }
 
-/* The pool's inputs to the cost operations: the count too, which the
- * default model's straggler term reads (the slowest of N GPUs). */
+/* The pool's inputs to the cost operations: the count too, which a
+ * script's operations may read. */
 static bool same_pool(const struct gp_pool *a, const struct gp_pool *b)
 {
 	return a->count == b->count && a->per_node == b->per_node && a->nvlink == b->nvlink &&
@@ -406,6 +408,12 @@ double gp_costtab_reserve(const struct gp_costtab *ct, int dc, int pool)
 double gp_costtab_contention(const struct gp_costtab *ct, int dc, int pool)
 {
 	return pool_of(ct, dc, pool)->contention;
+}
+
+double gp_costtab_pace(const struct gp_costtab *ct, int dc, int pool, int n)
+{
+	const struct ct_pool *p = pool_of(ct, dc, pool);
+	return gp_straggle(p->jitter, n > 0 ? n : p->in.count);
 }
 
 double gp_costtab_state_bytes(const struct gp_costtab *ct, int d)

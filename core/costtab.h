@@ -63,6 +63,11 @@ double gp_costtab_optimizer(const struct gp_costtab *ct, int dc, int pool,
 double gp_costtab_reserve(const struct gp_costtab *ct, int dc, int pool);
 /* The share of overlapped DP sync time compute on the pool loses. */
 double gp_costtab_contention(const struct gp_costtab *ct, int dc, int pool);
+/* The pace of the slowest of n GPUs against the mean's (gp_straggle
+ * with the pool's spread): what a plan running on n GPUs in all takes
+ * the layer entries, which are per-GPU means, times. n <= 0: the pool's
+ * own count (the planners' view, before a plan says). */
+double gp_costtab_pace(const struct gp_costtab *ct, int dc, int pool, int n);
 /* Model state per parameter with ZeRO-1 (when the job says so) over d
  * replicas. */
 double gp_costtab_state_bytes(const struct gp_costtab *ct, int d);

@@ -22,7 +22,7 @@
 /* One stage per micro-batch: compute (F + B + W) and memory, with the
  * cheapest recomputation that fits when the job says auto (as sim.c). */
 void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
-		  bool last, int inflight, int D, struct bl_stage_est *o)
+		  bool last, int inflight, int D, int n, struct bl_stage_est *o)
 {
 	const struct gp_scenario *s = c->sc;
 	const struct gp_pool *pool = bl_pool_of(s, st->dc, st->pool);
@@ -54,8 +54,9 @@ void bl_est_stage(const struct bl_ctx *c, const struct gp_stage *st, bool first,
 		return;
 	}
 	struct gp_layer_time lt = l->t, gt = last ? lg->t : (struct gp_layer_time){ 0, 0, 0 };
-	o->u = nl * (lt.f + lt.b + lt.w) + gt.f + gt.b + gt.w;
-	o->b = nl * (lt.b + lt.w) + gt.b + gt.w;
+	double pc = gp_costtab_pace(c->ct, st->dc, st->pool, n);
+	o->u = pc * (nl * (lt.f + lt.b + lt.w) + gt.f + gt.b + gt.w);
+	o->b = pc * (nl * (lt.b + lt.w) + gt.b + gt.w);
 }
 
 static int link_idx(const struct gp_scenario *s, int a, int b)
@@ -244,7 +245,8 @@ static int est_stage(const struct bl_ctx *c, struct est_ws *w, const struct gp_p
 	int S = pp->nstages, m = pp->micro_batches, D = w->D;
 	struct bl_stage_est se;
 	double cm;
-	bl_est_stage(c, st, i == 0, i == S - 1, bl_inflight(p->schedule, m, S, i), D, &se);
+	bl_est_stage(c, st, i == 0, i == S - 1, bl_inflight(p->schedule, m, S, i), D,
+		     gp_plan_pool_gpus(p, st->dc, st->pool), &se);
 	if (se.mem > gpu->memory || est_hop(c, w, pp, i, &cm))
 		return -1;
 	*x = se.u + cm;

@@ -529,6 +529,16 @@ static int op_end(void *ud, struct gp_err *e)
 	return -1;
 }
 
+/* A script's layer times are one GPU's, as the default's are (and are
+ * the default's where it gives none): the straggler term is the
+ * cluster's, not the model's, and applies to them alike (gp_straggle,
+ * at the GPUs a plan uses of the pool). */
+static double op_jitter(void *ud, const struct gp_layer_q *q)
+{
+	(void)ud;
+	return gp_default_cost.ops->jitter(NULL, q);
+}
+
 const struct gp_cost_ops lc_ops = {
 	.layer_time = op_layer_time,
 	.layer_memory = op_layer_memory,
@@ -537,6 +547,7 @@ const struct gp_cost_ops lc_ops = {
 	.p2p = op_p2p,
 	.allreduce = op_allreduce,
 	.reserve = op_reserve,
+	.jitter = op_jitter,
 	.begin = op_begin,
 	.end = op_end,
 };

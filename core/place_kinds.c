@@ -28,17 +28,21 @@ static double state_bytes(const struct pm *m, int d)
 	return gp_costtab_state_bytes(m->ct, d);
 }
 
-/* From the cost tables (the kinds' TP degrees divide the heads). */
+/* From the cost tables (the kinds' TP degrees divide the heads), at the
+ * pace of the slowest of the pool's GPUs the request names, or of all
+ * of them (gp_plan_milp solves again with its plan's counts). */
 static void kind_costs(const struct pm *m, struct pm_kind *k)
 {
 	int dc = k->dc, pool = k->pool;
 	const struct gp_layer_cost *l = gp_costtab_layer(m->ct, dc, pool, k->tp, k->rc);
 	const struct gp_layer_cost *g = gp_costtab_logits(m->ct, dc, pool, k->tp);
 	struct gp_layer_time lt = l->t, lg = g->t;
-	k->x = lt.f + lt.b + lt.w;
-	k->bl = lt.b + lt.w;
-	k->lx = lg.f + lg.b + lg.w;
-	k->lb = lg.b + lg.w;
+	double pc = gp_costtab_pace(m->ct, dc, pool,
+				    m->o && m->o->pool_gpus ? m->o->pool_gpus[k->fp] : 0);
+	k->x = pc * (lt.f + lt.b + lt.w);
+	k->bl = pc * (lt.b + lt.w);
+	k->lx = pc * (lg.f + lg.b + lg.w);
+	k->lb = pc * (lg.b + lg.w);
 	k->act = l->m.act;
 	k->lact = g->m.act;
 	k->reserve = gp_costtab_reserve(m->ct, dc, pool);

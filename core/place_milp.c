@@ -541,10 +541,12 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 
 /* ------------------------------------------------------------------ */
 
-/* planner.h: the search, then the plan and report of its solution, or
- * why nothing fits. (The polish is a step of gp_plan_make, plan.c.) */
-int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+/* The search, then the plan and report of its solution, or why nothing
+ * fits, with the straggler term at o's pool counts; *stopped: a limit
+ * (work, time, a cancel) ended the search or came before its end. */
+static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e,
+		     bool *stopped)
 {
 	const struct gp_plan *warm = o ? o->warm : NULL;
 	struct gp_plan_report rloc;
@@ -577,6 +579,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct pm_sol sol = { 0 };
 	struct pm_best best = { .opt = -1 };
 	int rc = pm_search(&m, goal, &sol, &best, e);
+	*stopped = m.work > m.work_limit || pm_now_s() > m.deadline || pm_cancelled(&m);
 	if (rc == 0 && best.opt < 0 && pm_cancelled(&m)) {
 		rep->status = GP_MILP_NOSOL;
 		rc = gp_errf(e, "milp: cancelled before a plan was found");
@@ -617,6 +620,65 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	free(sol.y);
 	free(sol.x);
 	pm_free(&m);
+	return rc;
+}
+
+/* The GPUs p uses of each pool, DC by DC, in n[]; whether they differ
+ * from what the kinds were costed at (`had`, or the pools' counts). */
+static bool pool_use(const struct gp_scenario *s, const struct gp_plan *p, const int *had,
+		     int *n)
+{
+	bool differ = false;
+	for (int d = 0, f = 0; d < s->ndcs; d++)
+		for (int q = 0; q < s->dcs[d].npools; q++, f++) {
+			n[f] = gp_plan_pool_gpus(p, d, q);
+			int was = had && had[f] > 0 ? had[f] : s->dcs[d].pools[q].count;
+			differ |= n[f] > 0 && n[f] != was;
+		}
+	return differ;
+}
+
+/* planner.h. The straggler term's N is the GPUs a plan uses of a pool
+ * (gp_costtab_pace), which the MILP cannot know before it has a plan:
+ * it costs the kinds at the pools' counts, and when its plan leaves GPUs
+ * of a pool it uses idle, solves once more with the plan's counts (warm
+ * from that plan) and keeps that solution: its estimate is the
+ * simulator's model of its plan when it uses the same counts (else the
+ * proof fails its check, report_honest). The proof is for plans costed
+ * at those counts. (The polish is a step of gp_plan_make, plan.c.) */
+int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	bool stopped = true;
+	int rc = milp_once(s, o, out, rep, e, &stopped);
+	/* Only after a search that ran to its end: a limit would stop the
+	 * second where the machine's load says, and the answer not repeat. */
+	if (rc || stopped || !o || o->pool_gpus)
+		return rc;
+	int np = 0;
+	for (int d = 0; d < s->ndcs; d++)
+		np += s->dcs[d].npools;
+	int *n = calloc((size_t)np + 1, sizeof *n), *had = calloc((size_t)np + 1, sizeof *had);
+	if (n && had && pool_use(s, out, NULL, n)) {
+		struct gp_plan prev = *out, next;
+		struct gp_plan_report r2;
+		struct gp_err e2 = { "" };
+		struct gp_plan_opts o2 = *o;
+		memcpy(had, n, sizeof *n * (size_t)np);
+		o2.pool_gpus = had;
+		o2.warm = &prev;
+		if (!milp_once(s, &o2, &next, &r2, &e2, &stopped)) {
+			gp_plan_free(&prev);
+			*out = next;
+			if (rep) {
+				r2.seconds += rep->seconds;
+				r2.pool_paced = true;
+				*rep = r2;
+			}
+		}   /* else the first solution stays */
+	}
+	free(n);
+	free(had);
 	return rc;
 }
 

@@ -267,7 +267,7 @@ static double dp_group_rate(const struct bl_ctx *c, const struct dp_grp *g)
 	int R = st ? grp_stages(c, g, g->t, g->p, 1, st) : -1;
 	for (int j = 0; R > 0 && j < g->p; j++) {
 		struct bl_stage_est se;
-		bl_est_stage(c, &st[j], j == 0, j == g->p - 1, 1, 1, &se);
+		bl_est_stage(c, &st[j], j == 0, j == g->p - 1, 1, 1, 0, &se);
 		mx = fmax(mx, se.u);
 	}
 	double w = R > 0 && mx > 0 ? bl_pool_slots(bl_pool_of(s, g->dc, g->pool), g->t) /

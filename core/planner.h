@@ -57,6 +57,9 @@ struct gp_plan_opts {
 				   * at its fixed rate: PM_WORK_RATE, BL_WORK_RATE);
 				   * <= 0: time_limit, which is then the wall-clock
 				   * safety only */
+	const int *pool_gpus;     /* milp: per pool, DC by DC, the GPUs the
+				   * straggler term takes (gp_costtab_pace; 0 or
+				   * NULL: the pool's count) */
 };
 
 /* The search's own work limit when the request has none, in seconds
@@ -91,6 +94,8 @@ struct gp_plan_report {
 	bool closed;              /* milp: its search closed under its own model
 				   * (OPTIMAL only if that model is the
 				   * simulator's on its plan and nothing was cut) */
+	bool pool_paced;          /* milp: solved again, the straggler term at the
+				   * GPUs its first plan used of each pool */
 };
 
 /* The reference engines (plan_megatron.c, plan_dp_across.c,

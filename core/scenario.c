@@ -218,6 +218,18 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->defer_wgrad == b->defer_wgrad;
 }
 
+int gp_plan_pool_gpus(const struct gp_plan *p, int dc, int pool)
+{
+	long n = 0;
+	for (int i = 0; i < p->npipes; i++)
+		for (int j = 0; j < p->pipes[i].nstages; j++) {
+			const struct gp_stage *st = &p->pipes[i].stages[j];
+			if (st->dc == dc && st->pool == pool)
+				n += (long)st->tp * p->pipes[i].replicas;
+		}
+	return n > 1 << 30 ? 1 << 30 : (int)n;
+}
+
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b)
 {
 	if (a->schedule != b->schedule || a->chunks != b->chunks || a->npipes != b->npipes ||

@@ -201,6 +201,9 @@ int gp_plan_copy(struct gp_plan *dst, const struct gp_plan *src);
 /* Equal in everything but their plans (and file paths). */
 bool gp_scenario_same(const struct gp_scenario *a, const struct gp_scenario *b);
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b);
+/* The GPUs the plan runs on in pool `pool` of DC `dc`: TP degree times
+ * replicas over its stages there. */
+int gp_plan_pool_gpus(const struct gp_plan *p, int dc, int pool);
 bool gp_model_same(const struct gp_model *a, const struct gp_model *b);
 /* A script path as the scenario names it, resolved against the
  * scenario file's directory (absolute paths as they are). */

@@ -252,7 +252,7 @@ static double sg_group_time(const struct sg_search *sr, const struct sg_group *g
 					     next, next + gr->st[i].layers - 1);
 		struct bl_stage_est se;
 		next += gr->st[i].layers;
-		bl_est_stage(sr->c, &st, i == 0, i == gr->nst - 1, 1, D, &se);
+		bl_est_stage(sr->c, &st, i == 0, i == gr->nst - 1, 1, D, 0, &se);
 		mx = fmax(mx, se.u);
 	}
 	return mx;

@@ -31,18 +31,25 @@ static int chunk_layers(int n, int v, int c)
 	return n / v + (c < n % v);
 }
 
-/* One layer of a stage, and its logits, under one recomputation. */
+/* One layer of a stage, and its logits, under one recomputation; pace:
+ * the slowest of the GPUs the plan runs on in the stage's pool against
+ * the tables' mean. */
 struct stage_costs {
 	const struct gp_layer_cost *layer, *logits;
+	double pace;
 };
 
 /* From the cost tables (the plan's TP degrees divide the heads, as
- * gp_plan_validate checked, so they are there). */
+ * gp_plan_validate checked, so they are there), at the pace of the
+ * slowest of the GPUs the plan runs on in the pool (gp_straggle): idle
+ * GPUs of the pool do not slow it. */
 static void layer_costs(struct sim *s, const struct gp_stage *st,
 			enum gp_recompute rc, struct stage_costs *out)
 {
 	out->layer = gp_costtab_layer(s->ct, st->dc, st->pool, st->tp, rc);
 	out->logits = gp_costtab_logits(s->ct, st->dc, st->pool, st->tp);
+	out->pace = gp_costtab_pace(s->ct, st->dc, st->pool,
+				    gp_plan_pool_gpus(s->plan, st->dc, st->pool));
 }
 
 /* Spreads a stage's layer costs over its chunks (virtual stages). */
@@ -59,17 +66,18 @@ static void fill_vcosts(struct sim *s, int g, int st, const struct stage_costs *
 		v->first = x->first;
 		for (int c2 = 0; c2 < ch; c2++)
 			v->first += chunk_layers(n, gr->v, c2);
-		v->f = nl * c->layer->t.f;
-		v->b = nl * c->layer->t.b;
-		v->w = nl * c->layer->t.w;
+		double pc = c->pace;
+		v->f = nl * c->layer->t.f * pc;
+		v->b = nl * c->layer->t.b * pc;
+		v->w = nl * c->layer->t.w * pc;
 		v->act = nl * c->layer->m.act;
 		v->wact = nl * c->layer->m.wact;
 		if (vs == gr->VS - 1) {
-			gr->defer_w = c->logits->t.w;
+			gr->defer_w = c->logits->t.w * pc;
 			/* The logits layer, and what it keeps until its B. */
-			v->f += c->logits->t.f;
-			v->b += c->logits->t.b;
-			v->w += c->logits->t.w;
+			v->f += c->logits->t.f * pc;
+			v->b += c->logits->t.b * pc;
+			v->w += c->logits->t.w * pc;
 			v->act += c->logits->m.act;
 		}
 		if (!gr->split) {

@@ -80,21 +80,17 @@ local function attention_core(l, gpu, ctx)
   return gemm + mem, 2 * gemm + k.k_bwd * mem
 end
 
--- The pace of the slowest of the pool's n GPUs: 1 + jitter sqrt(2 ln n),
--- the expected Gaussian maximum (Sinha et al., SC '22, on the spread).
-local function straggle(ctx)
-  local n = ctx.pool.count
-  if n > 1 then return 1 + k.jitter * math.sqrt(2 * math.log(n)) end
-  return 1
-end
+-- One GPU's times, the mean's: geoplan itself takes every layer, a
+-- script's as the built-in model's, at the pace of the slowest of the n
+-- GPUs a plan uses of a pool, 1 + jitter sqrt(2 ln n) (Sinha et al.,
+-- SC '22, on the spread).
 
 local function compute(l, gpu, ctx)
   local b, s, h, t = l.micro_batch, l.seq, l.hidden, ctx.tp
-  local x = straggle(ctx)
   if l.kind == "logits" then
     local f = 2 * b * s * h * l.vocab / (gpu.tflops * gpu.efficiency * t)
     local ce = k.ce_bytes * b * s * l.vocab / t / gpu.hbm_bandwidth
-    return (f + ce) * x, (f + ce) * x, f * x
+    return f + ce, f + ce, f
   end
   local g = l.gated and 3 or 2
   local attn_fl = 4 * b * s * s * h
@@ -112,8 +108,7 @@ local function compute(l, gpu, ctx)
   local f = gemm + core_f + mem_f + tp_exposed(l, comm, gemm, wcol, false)
   local re = 0
   if ctx.recompute == "full" then re = f elseif ctx.recompute == "selective" then re = core_f end
-  return f * x, (gemm + core_b + k.k_bwd * mem_f + tp_exposed(l, comm, gemm, wcol, true) + re) * x,
-    gemm * x
+  return f, gemm + core_b + k.k_bwd * mem_f + tp_exposed(l, comm, gemm, wcol, true) + re, gemm
 end
 
 -- Stored activations (Korthikanti et al., MLSys '23, generalised to GQA

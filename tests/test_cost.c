@@ -10,6 +10,7 @@
 #include <math.h>
 #include "testutil.h"
 #include "cost.h"
+#include "costtab.h"
 #include "sim.h"
 
 static struct gp_model model_of(const char *name)
@@ -246,28 +247,74 @@ static void test_block_time_by_parts(void **state)
 	gp_scenario_free(s);
 }
 
-/* The straggler term: on a pool of N GPUs every time is the one GPU's
- * times 1 + JITTER sqrt(2 ln N) (sqrt(2 ln 8) = 2.0393, sqrt(2 ln 2048)
- * = 3.9050), memory unchanged; one GPU waits for none. */
+/* The straggler term: a plan on N GPUs takes every layer time at the
+ * pace of the slowest, 1 + JITTER sqrt(2 ln N) (sqrt(2 ln 8) = 2.0393,
+ * sqrt(2 ln 2048) = 3.9050) times the one GPU's, which is what the
+ * tables hold whatever the pool's size; n <= 0 is the pool's count (the
+ * planners' view); one GPU waits for none. */
 static void test_straggler(void **state)
 {
 	(void)state;
 	const struct gp_default_k *k = gp_default_constants();
+	struct gp_err e = { "" };
 	struct gp_scenario *one = round_gpu("");
 	const int ns[] = { 2, 8, 2048 };
 	const double z[] = { 1.1774100225154747, 2.039333980337618, 3.905027269087733 };
 	for (int i = 0; i < 3; i++) {
 		struct gp_scenario *s = round_pool(ns[i], "");
+		struct gp_costtab *ct = gp_costtab_new(s, NULL, &e);
+		assert_non_null(ct);
 		for (int lg = 0; lg < 2; lg++) {
 			struct gp_layer_time a = layer_of(one, 4, GP_RC_FULL, lg);
 			struct gp_layer_time x = layer_of(s, 4, GP_RC_FULL, lg);
-			double f = 1 + k->jitter * z[i];
-			assert_layer(&x, a.f * f, a.b * f, a.w * f);
+			assert_layer(&x, a.f, a.b, a.w);
 		}
+		double f = 1 + k->jitter * z[i];
+		assert_close(gp_costtab_pace(ct, 0, 0, ns[i]), f, 1e-12);
+		assert_close(gp_costtab_pace(ct, 0, 0, 0), f, 1e-12);
+		assert_close(gp_costtab_pace(ct, 0, 0, 1), 1, 1e-15);
+		gp_costtab_free(ct);
 		gp_scenario_free(s);
 	}
 	gp_scenario_free(one);
 	assert_true(k->jitter > 0.01 && k->jitter < 0.05);
+}
+
+/* One stage of TP 8 with R replicas on a pool of `count` H100s, the DP
+ * sync after the compute (not overlapped). */
+static struct gp_result idle_run(int count, int R)
+{
+	struct gp_scenario *s = scen(
+		"return { dcs = { { name = 'ams', pools = { { gpu = 'H100', count = %d } } } },"
+		" model = 'GPT-3-XL', job = { seq = 2048, global_batch = %d, zero = 0,"
+		"   sync = { overlap = false } },"
+		" plan = { pipelines = { { micro_batches = 2, replicas = %d, stages = {"
+		"   { dc = 'ams', tp = 8, layers = { 1, 24 } } } } } } }", count, 2 * R, R);
+	struct gp_result r;
+	struct gp_err e;
+	assert_int_equal(gp_simulate(s, &s->plan, NULL, &r, &e), 0);
+	gp_scenario_free(s);
+	return r;
+}
+
+/* Trial finding N1: idle GPUs added to the DC do not slow a fixed plan
+ * (the straggler's N is the plan's 16 GPUs, not the pool's 80), and the
+ * term still grows with the plan's own DP size: 10 replicas on the same
+ * 80 take the compute 1 + J sqrt(2 ln 80) against 1 + J sqrt(2 ln 16)
+ * of 2 replicas' (J = JITTER; the work per GPU is the same). */
+static void test_idle_gpus(void **state)
+{
+	(void)state;
+	struct gp_result a = idle_run(16, 2), b = idle_run(80, 2), c = idle_run(80, 10);
+	assert_true(a.iteration_time == b.iteration_time);
+	assert_true(a.compute_end == b.compute_end);
+	double j = gp_default_constants()->jitter;
+	double grow = (1 + j * sqrt(2 * log(80))) / (1 + j * sqrt(2 * log(16)));
+	assert_close(c.compute_end / a.compute_end, grow, 1e-9);
+	assert_true(c.iteration_time > a.iteration_time);
+	gp_result_free(&a);
+	gp_result_free(&b);
+	gp_result_free(&c);
 }
 
 /* The 22B layer of Korthikanti et al. (h 6144, 64 heads, s 2048, b 4, TP
@@ -404,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_stage_memory),
 		cmocka_unit_test(test_block_time_by_parts),
 		cmocka_unit_test(test_straggler),
+		cmocka_unit_test(test_idle_gpus),
 		cmocka_unit_test(test_korthikanti_layer),
 		cmocka_unit_test(test_flat_allreduce_time),
 		cmocka_unit_test(test_hierarchical_allreduce_time),
