@@ -58,15 +58,15 @@ void gp_cmd_sensitivity(struct gp_app *a, int argc, char **argv)
 		free(g);
 		return;
 	}
-	gp_unit_format(base, GP_U_TIME, b, sizeof b);
+	gp_unit_time4(base, b, sizeof b);   /* 4 digits, zeros kept: a column */
 	fprintf(f, "iteration %s now; each row one figure 10 %% better\n\n", b);
 	/* Saved as the batch gives it, in seconds and percent. */
 	/* 72 columns: the box fits an 80-column terminal whole. */
 	fprintf(f, "%-26s %-16s %9s %9s %8s\n", "", "made better", "iteration", "saved", "%");
 	for (int i = 0; i < n && i < SENS_ROWS; i++) {
 		char sv[24];
-		gp_unit_format(g[i].t, GP_U_TIME, t, sizeof t);
-		gp_unit_format(g[i].saved, GP_U_TIME, sv, sizeof sv);
+		gp_unit_time4(g[i].t, t, sizeof t);
+		gp_unit_time4(g[i].saved, sv, sizeof sv);
 		if (isnan(g[i].t))
 			fprintf(f, "%-26.26s %-16.16s %9s\n", g[i].what, g[i].knob, "failed");
 		else
@@ -156,7 +156,7 @@ static void sweep_row(struct gp_app *a, FILE *f, const struct gp_sweep *sw, long
 		wrapped(f, named);
 		return;
 	}
-	gp_unit_format(m->iteration_time, GP_U_TIME, t, sizeof t);
+	gp_unit_time4(m->iteration_time, t, sizeof t);
 	gp_unit_rate(m->tokens_per_s, tok, sizeof tok);
 	fprintf(f, "%-*.*s %10s %10s %6.1f %% %4s\n", w, w, lab, t, tok, 100 * m->mfu,
 		m->fits ? "yes" : "no");

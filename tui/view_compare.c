@@ -65,7 +65,7 @@ static const struct metric metrics[] = {
 static void value(enum fmt f, double v, char *buf, size_t n)
 {
 	switch (f) {
-	case F_TIME: gp_unit_format(v, GP_U_TIME, buf, n); break;
+	case F_TIME: gp_unit_time4(v, buf, n); break;   /* 1.410s beside 1.481s */
 	case F_COUNT: gp_unit_grouped(v, buf, n); break;
 	case F_RATE:   /* as the plan screen: grouped, decimals under 1000 */
 		(v >= 1000 ? gp_unit_grouped : gp_unit_rate)(v, buf, n);
