@@ -206,11 +206,13 @@ static const char *opt_desc(const struct pm *m, const struct pm_opt *o, char *bu
 	if (o->one)
 		snprintf(buf, n, "one replica");
 	else if (o->uni)
-		snprintf(buf, n, "%d-%d replicas of one class, DP inside each DC", o->d, o->dhi);
+		snprintf(buf, n, "the option of %d-%d replicas of one class, DP inside each DC",
+			 o->d, o->dhi);
 	else if (o->K < 2)
-		snprintf(buf, n, "%d-%d replicas in one DC", o->d, o->dhi);
+		snprintf(buf, n, "the option of %d-%d replicas in one DC", o->d, o->dhi);
 	else
-		snprintf(buf, n, "%d-%d replicas, <= %d DCs on links >= %.3g GB/s%s", o->d, o->dhi, o->K,
+		snprintf(buf, n, "the option of %d-%d replicas, <= %d DCs on links >= %.3g GB/s%s",
+			 o->d, o->dhi, o->K,
 			 o->wbw / 1e9, m->sc->job.sync_mode != GP_SYNC_AUTO ? ""
 			 : o->mode == GP_SYNC_FLAT ? ", flat sync" : ", hierarchical sync");
 	return buf;
@@ -408,15 +410,17 @@ static double own_sim(const struct pm *m, const struct gp_plan *p)
 static void report_note(const struct pm *m, const struct pm_best *best, const struct pm_sol *sol,
 			int pipes, bool warm, struct gp_plan_report *rep)
 {
-	char od[96], tb[32];
+	char od[112], tb[32], sp[64] = "";
 	int used = 0;
 	for (int i = 0; i < m->nc; i++)
 		used += sol->y[i] > 0;
+	if (m->Sproof && m->Sproof < m->Smax)   /* the proof's space is the shallower */
+		snprintf(sp, sizeof sp, " (<= %d in every class set: the proof's)", m->Sproof);
 	snprintf(rep->note, sizeof rep->note,
-		 "milp: T = %s by %d covering MILPs (%d undecided, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipeline%s; S <= %d%s%s",
+		 "milp: T = %s by %d covering MILPs (%d undecided, %d screened out, %d settled by the rounded LP, %d warm) in %.3f s over %d options (winner: %s); %d classes, %d used, %d pipeline%s; S <= %d%s%s%s",
 		 gp_fmt_time(best->T, 4, tb, sizeof tb), m->probes, m->undecided, m->screened, m->rounded, m->warm_used, rep->seconds, m->nopt,
 		 opt_desc(m, &m->opt[best->opt], od, sizeof od), m->nc, used, pipes,
-		 pipes == 1 ? "" : "s", m->Smax, m->no_two ? "; two-segment classes dropped (too many)" :
+		 pipes == 1 ? "" : "s", m->Smax, sp, m->no_two ? "; two-segment classes dropped (too many)" :
 		 m->trunc_two ? "; two-segment classes only inside a DC (too many)" : "",
 		 m->trunc_chain ? "; chain classes cut (count or time)" : "");
 	size_t l0 = strlen(rep->note);
