@@ -279,19 +279,13 @@ static double bucket_wan(const struct pm *m, double bytes, const struct pm_opt *
 
 /* One bucket's sync (all of it, and its local part) and the optimizer
  * step of a stage of kind kd with n layers (first, last: the ends, which
- * hold the embedding), in nb buckets: they depend on these only, so they
- * are memoised for the option the memo holds. */
-static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_opt *o, int kd,
-					    int n, bool first, bool last, int nb, int dz)
+ * hold the embedding), in nb buckets, into v; no ring the tail assumes
+ * holds more than pcap replicas. */
+static void stage_calc(const struct pm *m, const struct pm_opt *o, int kd, int n, bool first,
+		       bool last, int nb, int dz, int pcap, struct pm_stagev *v)
 {
 	const struct gp_scenario *s = m->sc;
 	const struct pm_kind *k = &m->k[kd];
-	struct pm_memo *mm = m->memo;
-	size_t key = (((size_t)kd * (size_t)(m->L + 1) + (size_t)n) * 2 + first) * 2 + last;
-	struct pm_stagev *v = &mm->v[key];
-	if (mm->at[key] == mm->gen)
-		return v;
-	mm->at[key] = mm->gen;
 	double params = n * m->Lp + (first ? m->Ep : 0) + (last ? m->Ep : 0);
 	double grad = params * gp_grad_reduce_bytes(&s->job);
 	v->tau = v->loc = 0;
@@ -300,8 +294,8 @@ static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_
 			   ? m->dc_gpus[k->dc] / k->tp : m->gpus / k->tp;
 		if (pmax > m->N)
 			pmax = m->N;
-		if (pmax > o->dhi)
-			pmax = o->dhi;   /* no ring holds more than the plan's replicas */
+		if (pmax > pcap)
+			pmax = pcap;   /* no ring holds more than the plan's replicas */
 		if (pmax < 2)
 			pmax = 2;
 		v->tau = bucket_time(m, k, grad / nb, o, pmax);
@@ -315,6 +309,20 @@ static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_
 			v->loc = fmax(v->tau - bucket_wan(m, grad / nb, o), 0);
 	}
 	v->opt = gp_costtab_optimizer(m->ct, k->dc, k->pool, params / k->tp / dz);
+}
+
+/* stage_calc at the option's replica cap, memoised for the option the
+ * memo holds (the values depend on kd, n, first and last only there). */
+static const struct pm_stagev *stage_values(const struct pm *m, const struct pm_opt *o, int kd,
+					    int n, bool first, bool last, int nb, int dz)
+{
+	struct pm_memo *mm = m->memo;
+	size_t key = (((size_t)kd * (size_t)(m->L + 1) + (size_t)n) * 2 + first) * 2 + last;
+	struct pm_stagev *v = &mm->v[key];
+	if (mm->at[key] == mm->gen)
+		return v;
+	mm->at[key] = mm->gen;
+	stage_calc(m, o, kd, n, first, last, nb, dz, o->dhi, v);
 	return v;
 }
 
@@ -549,10 +557,11 @@ static void stage_span(const struct pm *m, const struct pm_class *c, int i, doub
 }
 
 /* Pipeline (c, mb)'s buckets' ready times folded into env[l], the
- * latest any holder of layer l makes it (buckets as pm_class_tail's,
- * each ready with its lowest layer over the last backward). */
-static void fold_ready(const struct pm *m, const struct pm_class *c, int mb,
-		       const struct pm_opt *o, double *env)
+ * latest any holder of layer l makes it (buckets as sim.c's add_buckets
+ * makes them for the plan's D replicas, each ready with its lowest layer
+ * over the last backward). */
+static void fold_ready(const struct pm *m, const struct pm_class *c, int mb, int D,
+		       double *env)
 {
 	double F = pm_curve(m, c, mb);
 	for (int i = 0; i < c->S; i++) {
@@ -560,7 +569,7 @@ static void fold_ready(const struct pm *m, const struct pm_class *c, int mb,
 		int lo, top;
 		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
 		int n = top - lo + 1, g = bucket_layers(m, &m->k[c->kind[pm_seg_of(c, i, NULL)]], n,
-							  i == 0, i == c->S - 1, o->d);
+							  i == 0, i == c->S - 1, D);
 		/* Layer l is made with its bucket's lowest layer. */
 		for (int l = top; l >= lo; l--) {
 			int bot = top - ((top - l) / g + 1) * g + 1;
@@ -573,7 +582,8 @@ static void fold_ready(const struct pm *m, const struct pm_class *c, int mb,
 /* One bucket's sync of a stage of kind kd when the ring of its layers
  * stays in one DC (every replica holding them sits there): the option's
  * ring without its WAN part, as gp_simulate runs a one-DC ring. */
-static double local_tau(const struct pm *m, const struct pm_opt *o, int kd, double bytes)
+static double local_tau(const struct pm *m, const struct pm_opt *o, int kd, double bytes,
+			int D)
 {
 	const struct pm_kind *k = &m->k[kd];
 	struct pm_opt o1 = *o;
@@ -582,31 +592,37 @@ static double local_tau(const struct pm *m, const struct pm_opt *o, int kd, doub
 	int pmax = m->gpus / k->tp;
 	pmax = pmax > m->N ? m->N : pmax;
 	pmax = pmax > o->dhi ? o->dhi : pmax;
+	pmax = pmax > D ? D : pmax;
 	return bucket_time(m, k, bytes, &o1, pmax < 2 ? 2 : pmax);
 }
 
 /* The end of pipeline (c, mb) when each bucket's collective starts only
  * once every holder of its layers made them (env): per stage its buckets
  * served one after another from their envelope times (buckets and the
- * worst ring's time as pm_class_tail's; a bucket whose layers every
- * replica holds in this stage's DC (span) rings inside it, with no WAN
- * part), the plan-wide WAN work W (only the gradients whose rings cross
+ * worst ring's time as pm_class_tail's, but for the plan's D replicas:
+ * its buckets' sizes as sim.c's add_buckets makes them, rings of at most
+ * D and ZeRO's optimizer shards over D, where pm_class_tail knows only
+ * the option's range; a bucket whose layers every replica holds in this
+ * stage's DC (span) rings inside it, with no WAN part), the plan-wide
+ * WAN work W (only the gradients whose rings cross
  * DCs) after the earliest bucket (r0) for a stage with a bucket on the
  * WAN, the optimizer; a class cut across DCs pays W on top (as
  * pm_class_tail). */
 static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 			  const struct pm_opt *o, const double *env, const int *span, double W,
-			  double r0, int dz)
+			  double r0, int D)
 {
+	int dz = m->sc->job.zero && D > 1 ? D : 1, pcap = D < o->dhi ? D : o->dhi;
 	double F = pm_curve(m, c, mb), end = F, f1 = 0;
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
 		int lo, top;
 		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
 		int kd = c->kind[pm_seg_of(c, i, NULL)], n = top - lo + 1, dc = m->k[kd].dc;
-		int g = bucket_layers(m, &m->k[kd], n, i == 0, i == c->S - 1, o->d);
+		int g = bucket_layers(m, &m->k[kd], n, i == 0, i == c->S - 1, D);
 		int nb = (n + g - 1) / g;
-		const struct pm_stagev *v = stage_values(m, o, kd, n, i == 0, i == c->S - 1, nb, dz);
+		struct pm_stagev sv, *v = &sv;
+		stage_calc(m, o, kd, n, i == 0, i == c->S - 1, nb, dz, pcap, v);
 		double fin = -INF, tl = -1;   /* the channel is free from the start */
 		bool wan = false;
 		for (int hi = top; hi >= lo; hi -= g) {
@@ -619,7 +635,8 @@ static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
 			if (here && tl < 0) {
 				double params = n * m->Lp + (i == 0 ? m->Ep : 0) +
 						(i == c->S - 1 ? m->Ep : 0);
-				tl = fmin(local_tau(m, o, kd, params * gp_grad_reduce_bytes(&m->sc->job) / nb), v->tau);
+				tl = fmin(local_tau(m, o, kd, params * gp_grad_reduce_bytes(&m->sc->job) / nb, D),
+					  v->tau);
 			}
 			wan = wan || !here;
 			fin = fmax(fin, r) + (here ? tl : v->tau);
@@ -684,28 +701,30 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 		env[l] = -INF;
 		span[l] = -1;
 	}
+	int D = 0;   /* the plan's replicas: every one holds every layer */
+	for (int i = 0; i < m->nc; i++)
+		D += sol->y[i] > 0 && sol->x[i] > 0 ? sol->y[i] : 0;
 	for (int i = 0; i < m->nc; i++) {
 		int y = sol->y[i], x = sol->x[i];
 		if (y < 1 || x < 1)
 			continue;
-		fold_ready(m, &m->c[i], (x + y - 1) / y, o, env);
+		fold_ready(m, &m->c[i], (x + y - 1) / y, D, env);
 		if (x % y && x / y >= 1)
-			fold_ready(m, &m->c[i], x / y, o, env);
+			fold_ready(m, &m->c[i], x / y, D, env);
 		fold_span(m, &m->c[i], span);
 	}
 	double r0 = INF, T = -INF, W = 0;
 	for (int l = 1; l <= m->L; l++)
 		r0 = fmin(r0, env[l]);
-	int dz = m->sc->job.zero && o->d > 1 ? o->d : 1;
 	for (int i = 0; i < m->nc; i++) {
 		int y = sol->y[i], x = sol->x[i];
 		if (y < 1 || x < 1)
 			continue;
 		pm_class_tail(m, &m->c[i], o);   /* the memo, for o */
 		W = m->memo->W * span_share(m, span);
-		T = fmax(T, barrier_end(m, &m->c[i], (x + y - 1) / y, o, env, span, W, r0, dz));
+		T = fmax(T, barrier_end(m, &m->c[i], (x + y - 1) / y, o, env, span, W, r0, D));
 		if (x % y && x / y >= 1)
-			T = fmax(T, barrier_end(m, &m->c[i], x / y, o, env, span, W, r0, dz));
+			T = fmax(T, barrier_end(m, &m->c[i], x / y, o, env, span, W, r0, D));
 	}
 	free(env);
 	free(span);
