@@ -287,6 +287,21 @@ double pm_split_walk(const struct pm *m, const struct pm_class *c, const int *la
 bool pm_curve_le(const struct pm *m, const struct pm_class *a, double ea,
 		 const struct pm_class *b, double eb);
 
+/* place_flow.c: a plan's DP sync channels sharing the WAN ring. A
+ * bucket: when it may start (every holder made it), its local
+ * reduce-scatter, its transfer's work on the link alone (s), the ring's
+ * latency, its local all-gather. A channel serves its nb buckets from
+ * b0 in order; pm_flow sets each end (when its last bucket is synced,
+ * -INFINITY for none). -1: out of memory. */
+struct pm_fbk {
+	double ready, rs, wan, lat, ag;
+};
+struct pm_fch {
+	int b0, nb;
+	double end;
+};
+int pm_flow(struct pm_fch *ch, int nch, const struct pm_fbk *bk);
+
 /* place_classes.c */
 void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
 int pm_enum_classes(struct pm *m, int d);

@@ -596,59 +596,101 @@ static double local_tau(const struct pm *m, const struct pm_opt *o, int kd, doub
 	return bucket_time(m, k, bytes, &o1, pmax < 2 ? 2 : pmax);
 }
 
-/* The end of pipeline (c, mb) when each bucket's collective starts only
- * once every holder of its layers made them (env): per stage its buckets
- * served one after another from their envelope times (buckets and the
- * worst ring's time as pm_class_tail's, but for the plan's D replicas:
- * its buckets' sizes as sim.c's add_buckets makes them, rings of at most
- * D and ZeRO's optimizer shards over D, where pm_class_tail knows only
- * the option's range; a bucket whose layers every replica holds in this
- * stage's DC (span) rings inside it, with no WAN part), the plan-wide
- * WAN work W (only the gradients whose rings cross
- * DCs) after the earliest bucket (r0) for a stage with a bucket on the
- * WAN, the optimizer; a class cut across DCs pays W on top (as
- * pm_class_tail). */
-static double barrier_end(const struct pm *m, const struct pm_class *c, int mb,
-			  const struct pm_opt *o, const double *env, const int *span, double W,
-			  double r0, int D)
+/* The barrier's view of the plan: its pipelines (a class at one count
+ * of micro-batches, R replicas), a sync channel per stage of each, and
+ * their buckets for pm_flow. */
+struct bpipe {
+	const struct pm_class *c;
+	int mb, R;
+};
+struct bchan {
+	double t1, loc, opt, tau, f1;   /* its last backward's end; stage_calc's; forward so far */
+	int kd, nb;
+};
+struct bview {
+	const struct pm_opt *o;
+	const double *env;
+	const int *span;
+	int D, dz, pcap, nch, nbk;
+	double wsec, wlat;              /* all gradients' ring work on the link, s; a ring's latency */
+	struct bchan *cs;
+	struct pm_fch *ch;
+	struct pm_fbk *bk;
+};
+
+/* Channels and buckets of pipeline p into v: per stage its buckets as
+ * sim.c's add_buckets makes them for the plan's D replicas, each to
+ * start once every holder of its layers made them (env); a bucket whose
+ * layers every replica holds in this stage's DC (span) rings inside it
+ * (the local ring's time), else reduce-scatter, this pipeline's share
+ * (R / D) of the ring's WAN work, its latency, all-gather (a flat ring
+ * has no local phases). Rings, ZeRO's shards at D, where pm_class_tail
+ * knows only the option's range. */
+static void chan_build(const struct pm *m, struct bview *v, const struct bpipe *p)
 {
-	int dz = m->sc->job.zero && D > 1 ? D : 1, pcap = D < o->dhi ? D : o->dhi;
-	double F = pm_curve(m, c, mb), end = F, f1 = 0;
+	const struct pm_class *c = p->c;
+	const struct pm_opt *o = v->o;
+	const struct gp_job *j = &m->sc->job;
+	bool hier = o->K >= 2 && o->mode == GP_SYNC_HIER;
+	double F = pm_curve(m, c, p->mb), f1 = 0;
+	double all = (m->L * m->Lp + 2 * m->Ep) * gp_grad_reduce_bytes(j);
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
 		int lo, top;
 		stage_span(m, c, i, F, &t0, &t1, &lo, &top);
 		int kd = c->kind[pm_seg_of(c, i, NULL)], n = top - lo + 1, dc = m->k[kd].dc;
-		int g = bucket_layers(m, &m->k[kd], n, i == 0, i == c->S - 1, D);
-		int nb = (n + g - 1) / g;
-		struct pm_stagev sv, *v = &sv;
-		stage_calc(m, o, kd, n, i == 0, i == c->S - 1, nb, dz, pcap, v);
-		double fin = -INF, tl = -1;   /* the channel is free from the start */
-		bool wan = false;
-		for (int hi = top; hi >= lo; hi -= g) {
-			double r = 0;
-			bool here = o->K >= 2;
-			for (int l = hi - g + 1 > lo ? hi - g + 1 : lo; l <= hi; l++) {
-				r = fmax(r, env[l]);
-				here = here && span[l] == dc;
-			}
-			if (here && tl < 0) {
-				double params = n * m->Lp + (i == 0 ? m->Ep : 0) +
-						(i == c->S - 1 ? m->Ep : 0);
-				tl = fmin(local_tau(m, o, kd, params * gp_grad_reduce_bytes(&m->sc->job) / nb, D),
-					  v->tau);
-			}
-			wan = wan || !here;
-			fin = fmax(fin, r) + (here ? tl : v->tau);
-		}
-		if (W > 0 && wan)
-			fin = fmax(fin, r0 + nb * v->loc + W);
 		const struct pm_kind *k = &m->k[kd];
+		int g = bucket_layers(m, k, n, i == 0, i == c->S - 1, v->D);
+		int nb = (n + g - 1) / g;
+		struct pm_stagev sv;
+		stage_calc(m, o, kd, n, i == 0, i == c->S - 1, nb, v->dz, v->pcap, &sv);
+		double grad = (n * m->Lp + (i == 0 ? m->Ep : 0) + (i == c->S - 1 ? m->Ep : 0)) *
+			      gp_grad_reduce_bytes(j);
+		double tl = -1;
 		f1 += n * (k->x - k->bl) + (i == c->S - 1 ? k->lx - k->lb : 0);
-		double ready = t1 + contended(m, k, o, fmax(0, fin - t1), nb * v->loc);
-		end = fmax(end, ready + v->opt + gather_cost(m, k, o, v->tau, nb, f1));
+		struct pm_fch *ch = &v->ch[v->nch];
+		v->cs[v->nch++] = (struct bchan){ t1, nb * sv.loc, sv.opt, sv.tau, f1, kd, nb };
+		ch->b0 = v->nbk;
+		ch->nb = 0;
+		for (int hi = top; hi >= lo; hi -= g) {
+			int bot = hi - g + 1 > lo ? hi - g + 1 : lo;
+			struct pm_fbk *b = &v->bk[v->nbk++];
+			bool here = o->K >= 2;
+			b->ready = 0;
+			for (int l = bot; l <= hi; l++) {
+				b->ready = fmax(b->ready, v->env[l]);
+				here = here && v->span[l] == dc;
+			}
+			ch->nb++;
+			b->wan = b->lat = b->ag = 0;
+			if (o->K < 2) {
+				b->rs = sv.tau;   /* the whole ring inside the DC */
+				continue;
+			}
+			if (here) {
+				if (tl < 0)
+					tl = fmin(local_tau(m, o, kd, grad / nb, v->D), sv.tau);
+				b->rs = tl;
+				continue;
+			}
+			double share = grad * (hi - bot + 1) / n / all;
+			b->rs = b->ag = hier ? sv.loc / 2 : 0;
+			b->wan = v->wsec * share * p->R / v->D;
+			b->lat = v->wlat;
+		}
 	}
-	return end + (W > 0 && c->la >= 0 ? W : 0);
+}
+
+/* The end of channel i of v after pm_flow: its sync past its last
+ * backward, with the contention share of the local phases under compute
+ * (contended), then the optimizer and ZeRO's all-gather. */
+static double chan_end(const struct pm *m, const struct bview *v, int i)
+{
+	const struct bchan *b = &v->cs[i];
+	const struct pm_kind *k = &m->k[b->kd];
+	double fin = v->ch[i].end > -INF ? v->ch[i].end : b->t1;
+	double ready = b->t1 + contended(m, k, v->o, fmax(0, fin - b->t1), b->loc);
+	return ready + b->opt + gather_cost(m, k, v->o, b->tau, b->nb, b->f1);
 }
 
 /* Pipeline (c, mb)'s stages' DCs folded into span[l]: the one DC every
@@ -679,9 +721,12 @@ static double span_share(const struct pm *m, const int *span)
  * has produced it, so a pipeline's sync waits for the latest class
  * holding the same layers; and a layer's ring spans the DCs its
  * replicas sit in, so a layer every replica holds in one DC pays no WAN
- * sync (the covering model's E_c charges every layer's). Equals max
- * over its pipelines of t_c(mb) + E_c when they all make each layer at
- * the same time and every layer's ring crosses DCs. -INF for one
+ * sync (the covering model's E_c charges every layer's); and every
+ * stage's sync channel shares the WAN ring with the others (pm_flow),
+ * where E_c assumes the link idles during each stage's local phases.
+ * Buckets, rings and ZeRO's shards at the plan's D replicas. With one
+ * channel on the link, every layer made at one time by all and every
+ * layer's ring across DCs, it is E_c's lockstep form. -INF for one
  * replica or a uniform option (one class). */
 double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 {
@@ -713,19 +758,61 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 			fold_ready(m, &m->c[i], x / y, D, env);
 		fold_span(m, &m->c[i], span);
 	}
-	double r0 = INF, T = -INF, W = 0;
-	for (int l = 1; l <= m->L; l++)
-		r0 = fmin(r0, env[l]);
-	for (int i = 0; i < m->nc; i++) {
+	/* The plan's pipelines as make_plan forms them: per class, x mod y
+	 * replicas at ceil(x / y) micro-batches, the rest at floor. */
+	int np = 0, nch = 0, nbk = 0;
+	struct bpipe *pp = gp_xcalloc((size_t)2 * m->nc + 1, sizeof *pp);
+	for (int i = 0; pp && i < m->nc; i++) {
 		int y = sol->y[i], x = sol->x[i];
 		if (y < 1 || x < 1)
 			continue;
-		pm_class_tail(m, &m->c[i], o);   /* the memo, for o */
-		W = m->memo->W * span_share(m, span);
-		T = fmax(T, barrier_end(m, &m->c[i], (x + y - 1) / y, o, env, span, W, r0, D));
-		if (x % y && x / y >= 1)
-			T = fmax(T, barrier_end(m, &m->c[i], x / y, o, env, span, W, r0, D));
+		if (x % y)
+			pp[np++] = (struct bpipe){ &m->c[i], x / y + 1, x % y };
+		if (x / y >= 1)
+			pp[np++] = (struct bpipe){ &m->c[i], x / y, y - x % y };
 	}
+	for (int i = 0; i < np; i++) {
+		nch += pp[i].c->S;
+		nbk += m->L + 2;
+	}
+	const struct gp_job *j = &m->sc->job;
+	bool hier = o->mode == GP_SYNC_HIER;
+	int p = hier ? o->K : D;
+	struct bview v = { .o = o, .env = env, .span = span, .D = D,
+			   .dz = j->zero && D > 1 ? D : 1, .pcap = D < o->dhi ? D : o->dhi,
+			   .cs = gp_xcalloc((size_t)nch + 1, sizeof *v.cs),
+			   .ch = gp_xcalloc((size_t)nch + 1, sizeof *v.ch),
+			   .bk = gp_xcalloc((size_t)nbk + 1, sizeof *v.bk) };
+	/* The ring's work on each edge for all the gradients (2 (p - 1) / p
+	 * of them, p the DCs or, flat, the replicas) and its latency, as
+	 * sim.c's on_sync. */
+	if (o->K >= 2 && p >= 2) {
+		double G = gp_grad_reduce_bytes(j) * (m->L * m->Lp + 2 * m->Ep);
+		v.wsec = 2.0 * (p - 1) / p * G / j->sync_every / ring_bw(m, o);
+		v.wlat = 2.0 * (p - 1) * ring_lat(m, o) / j->sync_every;
+	}
+	double T = -INF;
+	if (pp && v.cs && v.ch && v.bk) {
+		for (int i = 0; i < np; i++)
+			chan_build(m, &v, &pp[i]);
+		if (pm_flow(v.ch, v.nch, v.bk) == 0) {
+			pm_class_tail(m, pp[0].c, o);   /* the memo's W, for o */
+			double W = m->memo->W * span_share(m, span);
+			for (int i = 0, ci = 0; i < np; i++) {
+				const struct pm_class *c = pp[i].c;
+				double end = pm_curve(m, c, pp[i].mb);
+				for (int s = 0; s < c->S; s++, ci++)
+					end = fmax(end, chan_end(m, &v, ci));
+				/* A class cut across DCs pays W on top (as
+				 * pm_class_tail). */
+				T = fmax(T, end + (W > 0 && c->la >= 0 ? W : 0));
+			}
+		}
+	}
+	free(pp);
+	free(v.cs);
+	free(v.ch);
+	free(v.bk);
 	free(env);
 	free(span);
 	return T;
