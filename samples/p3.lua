@@ -25,15 +25,14 @@
 --    its 4 GPUs.
 --  * Efficiency calibrated to Sailor's profiled OPT-350M layer times on
 --    A100-40 (b 1, TP 1: forward 2.79 ms, backward 5.91 ms, 8.70 ms in
---    all) when attention was materialised: efficiency 0.18 gave 2.77 ms
---    and 5.54 ms. With fused attention, the default now, 0.18 gives 1.47
---    and 3.26 ms, about half; efficiency 0.096 gives 2.72 and 6.04 ms
---    (check with geoplan.layer_time(1, 1, 1) in a heuristic script,
---    geoplan-lua(7)) and takes the iteration below to 1.23 s. The figures
---    in this file are at 0.18. The model at its A100 default (about 0.89,
---    fitted on larger Megatron runs) gives about a ninth of Sailor's times:
---    Sailor's small layers (h 1024, b 1) pay overheads the model does not
---    know. Delete the override to use the default.
+--    all): with fused attention, the default, efficiency 0.096 gives 2.72
+--    and 6.04 ms (check with geoplan.layer_time(1, 1, 1) in a heuristic
+--    script, geoplan-lua(7)). (0.18 matched them when attention was
+--    materialised; with fused attention it gives 1.47 and 3.26 ms, about
+--    half.) The model at its A100 default (about 0.89, fitted on larger
+--    Megatron runs) gives about a ninth of Sailor's times: Sailor's small
+--    layers (h 1024, b 1) pay overheads the model does not know. Delete
+--    the override to use the default.
 --  * GPU price: $3.00 per GPU hour, an assumption for illustration only.
 --
 -- Plan: pure data parallelism (PP1, TP1) in the four same-region zones,
@@ -45,16 +44,20 @@
 -- 512) = 1.4 GB: fits in 40 GB.
 -- The remote zone gets no work: 1024 sequences on 640 GPUs still leave
 -- some GPU with 2 of them, so it would not shorten the compute (about
--- 2 * (24 * 4.73 + 12.2 logits) ms = 0.25 s), while pulling it into the
--- gradient all-reduce adds a 0.6 GB/s leg: 2 * 4/5 * 0.71 GB / 0.6 GB/s
--- = 1.9 s and $0.02/GB. Inside the region the all-reduce costs about
+-- 2 * 233 ms = 0.47 s, F + B as geoplan sim prints them), while pulling
+-- it into the gradient all-reduce adds a 0.6 GB/s leg: 2 * 4/5 * 0.71
+-- GB / 0.6 GB/s = 1.9 s and $0.02/GB. Inside the region the all-reduce costs about
 -- 2 * 3/4 * 0.71 GB / 2.5 GB/s = 0.43 s, partly hidden behind backward.
 -- The remote zone stays in the scenario so `geoplan plan` can weigh it.
+-- This plan simulates 1.23 s, 765 ms of it gradient sync after the last
+-- backward; `geoplan plan` finds 1.14 s (two stages per zone, 64
+-- replicas each: the second stage's gradients start the WAN ring while
+-- the first stage still computes).
 -- GPUs: 128 of 128 in each of the four zones, 0 of 128 in the remote one.
 return {
   name = "p3-sailor-geo",
   gpus = {
-    ["A100-40"] = { efficiency = 0.18, price_per_hour = 3.00 },
+    ["A100-40"] = { efficiency = 0.096, price_per_hour = 3.00 },
   },
   dcs = {
     { name = "us-central1-a", pools = {

@@ -16,24 +16,24 @@
 --    pairs); no links, since everything is in one zone.
 --  * Efficiency calibrated to Sailor's profiled OPT-350M layer times
 --    (b 1, TP 1, forward / backward): A100-40 2.79 / 5.91 ms, V100-16
---    7.79 / 17.20 ms. When attention was materialised, efficiency 0.18
---    (A100-40) and 0.13 (V100-16) gave 2.77 / 5.54 ms and 7.75 / 15.49 ms
---    per layer; with fused attention, the default now, they give 1.46 /
---    3.23 ms and 5.00 / 11.11 ms, and 0.096 and 0.083 give 2.70 / 6.00 ms
---    and 7.78 / 17.32 ms (geoplan.layer_time in a heuristic script,
---    geoplan-lua(7)). The figures in this file are at 0.18 and 0.13. At
---    the fitted A100 default, 0.89, the model gives about a ninth of Sailor's
---    times: its small layers pay overheads the model does not know.
---    Delete the overrides to use the default.
+--    7.79 / 17.20 ms. With fused attention, the default, efficiency
+--    0.096 (A100-40) and 0.083 (V100-16) give 2.70 / 6.00 ms and 7.78 /
+--    17.32 ms per layer (geoplan.layer_time in a heuristic script,
+--    geoplan-lua(7)). (0.18 and 0.13 matched them when attention was
+--    materialised; with fused attention they give 1.46 / 3.23 ms and
+--    5.00 / 11.11 ms.) At the fitted A100 default, 0.89, the model gives
+--    about a ninth of Sailor's times: its small layers pay overheads the
+--    model does not know. Delete the overrides to use the default.
 --  * GPU prices: $3.00 (A100-40) and $2.50 (V100-16) per GPU hour,
 --    assumptions for illustration only.
 --
 -- Plan: 32 identical heterogeneous pipelines, one A100 and three V100s
 -- each, so every GPU is used. Per micro-batch, forward + backward, per
--- layer about 4.7 ms on an A100 and 16.1 ms on a V100, so 14 A100 layers
--- (66 ms) balance 4 V100 layers (64 ms), the last stage also
--- carrying the logits (geoplan sim prints each stage's F and B).
--- Layers 1-14, 15-18, 19-22, 23-24 tile 1..24.
+-- layer about 8.7 ms on an A100 and 25.1 ms on a V100, so 14 A100 layers
+-- (122 ms) against 4 V100 layers (100 ms), the last stage also
+-- carrying the logits (geoplan sim prints each stage's F and B): the
+-- A100 stage is the slowest. Layers 1-14, 15-18, 19-22, 23-24 tile
+-- 1..24. This plan simulates 4.24 s; `geoplan plan` finds 3.98 s.
 -- Memory without recomputation, stage 1: 4 micro-batches in flight *
 -- 14 layers * s*b*h*34 B (fused attention stores no scores) = 4 * 14 *
 -- 2048*1024*34 B = 4.0 GB of 40 GB; a V100 stage holds at most 3 * 4
@@ -44,8 +44,8 @@
 return {
   name = "p4-sailor-hetero",
   gpus = {
-    ["A100-40"] = { efficiency = 0.18, price_per_hour = 3.00 },
-    ["V100-16"] = { efficiency = 0.13, price_per_hour = 2.50 },
+    ["A100-40"] = { efficiency = 0.096, price_per_hour = 3.00 },
+    ["V100-16"] = { efficiency = 0.083, price_per_hour = 2.50 },
   },
   dcs = {
     { name = "zone", pools = {

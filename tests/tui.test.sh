@@ -284,7 +284,7 @@ has "the plan screen's optimal is qualified" "engine milp, optimal in its space:
 has "the solver screen has the batch's proof line" "^ proof +optimal over 1F1B plans \(the schedule the model times\) of" \
 	samples/p1.lua --keys 'p<Wait>2 4'
 # The plan screen says what the batch does of GPUs left unused.
-has "the plan screen counts N of M GPUs" "iteration +1\.016s  512 of 640 GPUs; fits" \
+has "the plan screen counts N of M GPUs" "iteration +1\.23s  512 of 640 GPUs; fits" \
 	samples/p3.lua --view plan --size 120x40
 has "... and says why a DC is unused, as sim does" \
 	"^ unused +us-west1-b: all 128 GPUs, no stage there: its links to the DCs in use reach 4\.80" \
@@ -355,14 +355,14 @@ golden edit-typing-replaces samples/default.lua --size 100x30 --keys '<Enter>A10
 ok_if "x writes geoplan-scenario.svg" test -s "$tmp/geoplan-scenario.svg"
 ok_if "a second x offers a new name" grep -q "write the screen to: geoplan-scenario-2.svg" "$tmp/x2.txt"
 # The Gantt tells the whole story: the critical path runs through the
-# exposed DP sync to the optimizer at the iteration's end (p3: 767 ms of
-# sync after an 80 ms last backward); sync has slack like any task;
+# exposed DP sync to the optimizer at the iteration's end (p3: 765 ms of
+# sync after a 160 ms last backward); sync has slack like any task;
 # the plan screen's idle time matches; axis labels share a unit, count
 # from a base deep in a zoom, and leave the cursor's mark alone; a
 # transfer says when it arrives.
-has "the critical path ends with the optimizer at 1.016s" "^optimizer step on p1 s1 .*to 1\.016s .*critical" \
+has "the critical path ends with the optimizer at 1.230s" "^optimizer step on p1 s1 .*to 1\.230s .*critical" \
 	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjC'
-has "the critical path runs through DP sync" "^DP gradient sync on p1 s1 .*, 128 replicas: .* to 1\.016s" \
+has "the critical path runs through DP sync" "^DP gradient sync on p1 s1 .*, 128 replicas: .* to 1\.230s" \
 	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjCC'
 has "... with no slack" "^critical \(slack 0\)" samples/p3.lua --view gantt --size 100x30 --keys 'jjjjCC'
 has "a sync span off the path has its slack" "^DP gradient sync on us-central1-a>us-central1-b.*, slack [0-9.]+m?s" \
