@@ -556,14 +556,13 @@ static void stage_span(const struct pm *m, const struct pm_class *c, int i, doub
 	*t0 = *t1 - (lay[i] * k->bl + (i == c->S - 1 ? k->lb : 0));
 }
 
-/* Pipeline (c, mb)'s buckets' ready times folded into env[l], the
- * latest any holder of layer l makes it (buckets as sim.c's add_buckets
+/* The buckets' ready times of a pipeline of class c whose stage 0 ends
+ * its last backward at F folded into env[l], the latest any holder of layer l makes it (buckets as sim.c's add_buckets
  * makes them for the plan's D replicas, each ready with its lowest layer
  * over the last backward). */
-static void fold_ready(const struct pm *m, const struct pm_class *c, int mb, int D,
+static void fold_ready(const struct pm *m, const struct pm_class *c, double F, int D,
 		       double *env)
 {
-	double F = pm_curve(m, c, mb);
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
 		int lo, top;
@@ -602,9 +601,11 @@ static double local_tau(const struct pm *m, const struct pm_opt *o, int kd, doub
 struct bpipe {
 	const struct pm_class *c;
 	int mb, R;
+	double F;                       /* its stage 0's last backward ends */
 };
 struct bchan {
 	double t1, loc, opt, tau, f1;   /* its last backward's end; stage_calc's; forward so far */
+	double gl;                      /* its buckets' one-DC ring times (ZeRO's gather follows) */
 	int kd, nb;
 };
 struct bview {
@@ -632,7 +633,7 @@ static void chan_build(const struct pm *m, struct bview *v, const struct bpipe *
 	const struct pm_opt *o = v->o;
 	const struct gp_job *j = &m->sc->job;
 	bool hier = o->K >= 2 && o->mode == GP_SYNC_HIER;
-	double F = pm_curve(m, c, p->mb), f1 = 0;
+	double F = p->F, f1 = 0;
 	double all = (m->L * m->Lp + 2 * m->Ep) * gp_grad_reduce_bytes(j);
 	for (int i = 0; i < c->S; i++) {
 		double t0, t1;
@@ -649,7 +650,8 @@ static void chan_build(const struct pm *m, struct bview *v, const struct bpipe *
 		double tl = -1;
 		f1 += n * (k->x - k->bl) + (i == c->S - 1 ? k->lx - k->lb : 0);
 		struct pm_fch *ch = &v->ch[v->nch];
-		v->cs[v->nch++] = (struct bchan){ t1, nb * sv.loc, sv.opt, sv.tau, f1, kd, nb };
+		struct bchan *cs = &v->cs[v->nch++];
+		*cs = (struct bchan){ t1, nb * sv.loc, sv.opt, sv.tau, f1, 0, kd, nb };
 		ch->b0 = v->nbk;
 		ch->nb = 0;
 		for (int hi = top; hi >= lo; hi -= g) {
@@ -665,12 +667,14 @@ static void chan_build(const struct pm *m, struct bview *v, const struct bpipe *
 			b->wan = b->lat = b->ag = 0;
 			if (o->K < 2) {
 				b->rs = sv.tau;   /* the whole ring inside the DC */
+				cs->gl += b->rs;
 				continue;
 			}
 			if (here) {
 				if (tl < 0)
 					tl = fmin(local_tau(m, o, kd, grad / nb, v->D), sv.tau);
 				b->rs = tl;
+				cs->gl += b->rs;
 				continue;
 			}
 			double share = grad * (hi - bot + 1) / n / all;
@@ -683,14 +687,17 @@ static void chan_build(const struct pm *m, struct bview *v, const struct bpipe *
 
 /* The end of channel i of v after pm_flow: its sync past its last
  * backward, with the contention share of the local phases under compute
- * (contended), then the optimizer and ZeRO's all-gather. */
+ * (contended), then the optimizer and ZeRO's all-gather of the buckets
+ * that ring in one DC (sim.c gathers those only, whatever the option). */
 static double chan_end(const struct pm *m, const struct bview *v, int i)
 {
 	const struct bchan *b = &v->cs[i];
 	const struct pm_kind *k = &m->k[b->kd];
 	double fin = v->ch[i].end > -INF ? v->ch[i].end : b->t1;
 	double ready = b->t1 + contended(m, k, v->o, fmax(0, fin - b->t1), b->loc);
-	return ready + b->opt + gather_cost(m, k, v->o, b->tau, b->nb, b->f1);
+	struct pm_opt o1 = *v->o;
+	o1.K = 1;
+	return ready + b->opt + gather_cost(m, k, &o1, b->gl, 1, b->f1);
 }
 
 /* Pipeline (c, mb)'s stages' DCs folded into span[l]: the one DC every
@@ -714,6 +721,39 @@ static double span_share(const struct pm *m, const int *span)
 		if (span[l] == -2)
 			x += m->Lp + (l == 1 ? m->Ep : 0) + (l == m->L ? m->Ep : 0);
 	return all > 0 ? x / all : 1;
+}
+
+/* Each pipeline's F, its stage 0's last backward's end: its class's
+ * curve, or where its replicas and the others' cross a link together,
+ * the class walked with each boundary message sharing the link with
+ * theirs (latency + y bb / bandwidth, y the replicas crossing that link
+ * direction; as the uniform options' uni_T and gp_simulate's processor
+ * sharing). */
+static void pipes_F(const struct pm *m, struct bpipe *pp, int np)
+{
+	const struct gp_scenario *s = m->sc;
+	int *yl = gp_xcalloc((size_t)s->nlinks + 1, sizeof *yl);
+	for (int i = 0; yl && i < np; i++)
+		for (int b = 0; b + 1 < pp[i].c->nseg; b++)
+			if (pp[i].c->lk[b][0] >= 0)
+				yl[pp[i].c->lk[b][0]] += pp[i].R;
+	for (int i = 0; i < np; i++) {
+		const struct pm_class *c = pp[i].c;
+		pp[i].F = pm_curve(m, c, pp[i].mb);
+		double dx[PM_MAXSEG];
+		bool shared = false;
+		for (int b = 0; b < PM_MAXSEG; b++) {
+			dx[b] = c->dcross[b];
+			int l = b + 1 < c->nseg ? c->lk[b][0] : -1;
+			if (yl && l >= 0 && yl[l] > 1) {
+				dx[b] = m->wan[l].lat + yl[l] * m->bb / m->wan[l].bw;
+				shared = true;
+			}
+		}
+		if (shared)
+			pp[i].F = fmax(pp[i].F, pm_class_eval(m, c, dx, pp[i].mb));
+	}
+	free(yl);
 }
 
 /* The estimate of plan sol (a covering option's) under the DP sync's
@@ -749,15 +789,6 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 	int D = 0;   /* the plan's replicas: every one holds every layer */
 	for (int i = 0; i < m->nc; i++)
 		D += sol->y[i] > 0 && sol->x[i] > 0 ? sol->y[i] : 0;
-	for (int i = 0; i < m->nc; i++) {
-		int y = sol->y[i], x = sol->x[i];
-		if (y < 1 || x < 1)
-			continue;
-		fold_ready(m, &m->c[i], (x + y - 1) / y, D, env);
-		if (x % y && x / y >= 1)
-			fold_ready(m, &m->c[i], x / y, D, env);
-		fold_span(m, &m->c[i], span);
-	}
 	/* The plan's pipelines as make_plan forms them: per class, x mod y
 	 * replicas at ceil(x / y) micro-batches, the rest at floor. */
 	int np = 0, nch = 0, nbk = 0;
@@ -767,9 +798,14 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 		if (y < 1 || x < 1)
 			continue;
 		if (x % y)
-			pp[np++] = (struct bpipe){ &m->c[i], x / y + 1, x % y };
+			pp[np++] = (struct bpipe){ &m->c[i], x / y + 1, x % y, 0 };
 		if (x / y >= 1)
-			pp[np++] = (struct bpipe){ &m->c[i], x / y, y - x % y };
+			pp[np++] = (struct bpipe){ &m->c[i], x / y, y - x % y, 0 };
+	}
+	pipes_F(m, pp, np);
+	for (int i = 0; i < np; i++) {
+		fold_ready(m, pp[i].c, pp[i].F, D, env);
+		fold_span(m, pp[i].c, span);
 	}
 	for (int i = 0; i < np; i++) {
 		nch += pp[i].c->S;
@@ -800,12 +836,21 @@ double pm_barrier_T(const struct pm *m, const struct pm_sol *sol)
 			double W = m->memo->W * span_share(m, span);
 			for (int i = 0, ci = 0; i < np; i++) {
 				const struct pm_class *c = pp[i].c;
-				double end = pm_curve(m, c, pp[i].mb);
+				double end = pp[i].F;
 				for (int s = 0; s < c->S; s++, ci++)
 					end = fmax(end, chan_end(m, &v, ci));
 				/* A class cut across DCs pays W on top (as
 				 * pm_class_tail). */
 				T = fmax(T, end + (W > 0 && c->la >= 0 ? W : 0));
+			}
+			/* Each link direction carries its pipelines' messages. */
+			for (int l = 0; l < m->sc->nlinks; l++) {
+				double bytes = 0;
+				for (int i = 0; i < np; i++)
+					for (int b = 0; b + 1 < pp[i].c->nseg; b++)
+						if (pp[i].c->lk[b][0] == l || pp[i].c->lk[b][1] == l)
+							bytes += m->bb * pp[i].R * pp[i].mb;
+				T = fmax(T, bytes / m->wan[l].bw);
 			}
 		}
 	}

@@ -4,12 +4,14 @@
  *
  * The plan's pipelines become classes of one or two segments (chains,
  * and stages of no kind, give no warm start), re-split by the model; the
- * first option that admits it (replicas, DCs, links, sync mode) and
- * accepts it at its own breakpoint T_w (the slowest class's at its
- * micro-batches per replica; the covering MILP decides, the plan's
- * counts are one witness) gives the incumbent the search starts below.
- * Uniform plans are scored under covering options, which charge a WAN
- * sync their in-DC rings never make: a weak incumbent, never a wrong one.
+ * first option that admits it (replicas, DCs, links, sync mode) gives
+ * the incumbent the search starts below: the plan's own counts when
+ * they hold the covering MILP's rows, timed as the search times a mix
+ * (pm_barrier_T: each bucket waits for its layers' latest holder, and a
+ * layer's ring spans only the DCs its replicas sit in, so a uniform
+ * plan's in-DC rings pay no WAN sync); else a probe at the plan's
+ * breakpoint T_w (the slowest class's at its micro-batches per
+ * replica), where the covering MILP decides.
  */
 #include "place_int.h"
 
@@ -143,6 +145,42 @@ static bool warm_counts(struct pm *m, const struct pm_opt *o, const struct gp_pl
 	return ok;
 }
 
+/* Does the plan in cur (its counts in the classes of m) hold the
+ * covering MILP's rows itself: each pool's GPUs, each class's replica
+ * limit, each link's cycle rows (sum y bb / U_c <= its bandwidth), the
+ * budget? */
+static bool warm_fits(const struct pm *m, const struct pm_sol *cur)
+{
+	const struct gp_scenario *s = m->sc;
+	long *use = gp_xcalloc((size_t)m->npools + 1, sizeof *use);
+	double *row = gp_xcalloc((size_t)s->nlinks + 1, sizeof *row), price = 0;
+	bool ok = use && row;
+	for (int i = 0; ok && i < m->nc; i++) {
+		const struct pm_class *c = &m->c[i];
+		int f[2], g[2];
+		if (cur->y[i] < 1)
+			continue;
+		ok = cur->y[i] <= c->ymax;
+		pm_class_use(m, c, f, g);
+		for (int q = 0; q < 2; q++)
+			if (f[q] >= 0)
+				use[f[q]] += (long)cur->y[i] * g[q];
+		for (int b = 0; b + 1 < c->nseg; b++)
+			for (int w = 0; w < 2; w++)
+				if (c->lk[b][w] >= 0)
+					row[c->lk[b][w]] += cur->y[i] * m->bb / c->U;
+		price += cur->y[i] * c->price;
+	}
+	for (int q = 0; ok && q < m->npools; q++)
+		ok = use[q] <= m->pl[q]->count;
+	for (int l = 0; ok && l < s->nlinks; l++)
+		ok = row[l] <= m->wan[l].bw * (1 + 1e-9);
+	ok = ok && !(m->budget > 0 && price > m->budget * (1 + 1e-12));
+	free(use);
+	free(row);
+	return ok;
+}
+
 /* A warm start from a plan (a heuristic's): its pipelines as classes of
  * one or two segments, re-split by the model; for every option that
  * admits the result, T_w = the slowest class's breakpoint at its
@@ -167,9 +205,6 @@ int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best
 	int ndc = 0, cap = m->nc;
 	for (int a = 0; a < s->ndcs; a++)
 		ndc += dcs[a];
-	/* Uniform plans (megatron's, atlas's) are scored here under covering
-	 * options, which charge a WAN sync their in-DC rings never make: a
-	 * weak incumbent, never a wrong one. */
 	for (int oi = 0; idx && cur.y && cur.x && oi < m->nopt; oi++) {
 		const struct pm_opt *o = &m->opt[oi];
 		if (!warm_admits(m, o, warm, D, ndc))
@@ -193,14 +228,22 @@ int pm_warm_start(struct pm *m, const struct gp_plan *warm, struct pm_best *best
 		for (int c = 0; c < m->nc; c++)
 			if (!m->c[c].on && cur.y[c] > 0)
 				idx[nn++] = c;
-		int r = pm_probe(m, oi, idx, nn, T, PM_FEAS, &cur, e);
+		/* The plan itself, when it holds the rows: its time under the
+		 * DP sync's barrier, each layer's ring over the DCs its
+		 * replicas sit in (the tails charge every layer a WAN ring). */
+		cur.opt = oi;
+		double Tw = warm_fits(m, &cur) ? pm_barrier_T(m, &cur) : -INF;
+		int r = Tw > -INF ? 1 : pm_probe(m, oi, idx, nn, T, PM_FEAS, &cur, e);
 		if (r < 0) {
 			took = -1;
 			break;
 		}
-		/* Its time under the DP sync's barrier (as the search's). */
-		if (r == 1)
-			T = fmax(T, pm_barrier_T(m, &cur));
+		/* Else the probe's plan, under the barrier (as the search's). */
+		double Tb = Tw > -INF ? Tw : r == 1 ? pm_barrier_T(m, &cur) : -INF;
+		if (Tb > -INF)
+			T = Tb;
+		if (!(T < best->T))
+			continue;
 		if (r == 1 && pm_take_incumbent(m, best, sol, &cur, T, oi, s->job.zero ? o->d : 1) == 0) {
 			best->lo = -INF;
 			took++;

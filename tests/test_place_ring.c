@@ -84,10 +84,10 @@ static void test_ring_in_one_dc(void **state)
 	milp(s, &p, &q, &rw);
 	assert_non_null(strstr(rw.note, "warm start: the given plan as classes at "));
 	/* The search kept that incumbent or found better. (The warm start
-	 * values a plan's classes with the covering options' tails, a WAN
-	 * ring for each: timing the plan's own counts under the barrier
-	 * undervalued a plan cut across DCs by 10 % once the DP tail became
-	 * ZeRO's reduce-scatter, so it is not used.) */
+	 * times the plan's own counts under the barrier, pm_barrier_T, with
+	 * lockstep replicas sharing the links they cross and ZeRO's
+	 * all-gather for rings inside a DC: without those two it undervalued
+	 * atlas's plan of samples/default.lua, cut across DCs, by 10 %.) */
 	assert_true(sim_T(s, &q) <= own * 1.001);
 	gp_plan_free(&q);
 	gp_plan_free(&p);
