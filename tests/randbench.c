@@ -4,8 +4,10 @@
  * two pools of different types at times), chain, star or mesh WANs of
  * 1-100 Gbit/s and 1-80 ms, OPT-350M to Llama-3.1-405B on 2 to 6 times
  * the GPU memory their state needs, global batches of 32 to 1024, ZeRO
- * and recomputation drawn too. The family is this file's generator (its
- * own LCG, so the cases are the same on every machine), not hand-picked.
+ * and recomputation drawn too; one case in three with heavier compute
+ * (every GPU at efficiency 0.1-0.3, micro-batches of 1-4). The family is
+ * this file's generator (its own LCG, so the cases are the same on every
+ * machine), not hand-picked.
  *
  * Per case: the MILP's own plan (no polish) as simulated against the best
  * plan of every engine (megatron, dp-across-dcs, atlas, search and the
@@ -91,10 +93,7 @@ static void gen(unsigned seed, char *buf, size_t n)
 	static const char *const rcs[4] = { "none", "auto", "selective", "full" };
 	unsigned st = seed * 2654435761u + 1;
 	size_t o = 0;
-	PUT("return { name = 'rand%u', gpus = {", seed);
-	for (int g = 0; g < 5; g++)
-		PUT("['%s'] = { price_per_hour = %g },", gpus[g].name, gpus[g].price);
-	PUT("}, dcs = {");
+	PUT("return { name = 'rand%u', dcs = {", seed);
 	int nd = ndcs[draw(&st, 8)], nt = 1 + (int)draw(&st, 4), g0 = (int)draw(&st, 5);
 	int mi = (int)draw(&st, 7), topo = (int)draw(&st, 3);
 	/* GPUs per pool: the state (16 B a parameter) times 2-6 over the
@@ -119,8 +118,25 @@ static void gen(unsigned seed, char *buf, size_t n)
 	int zero = (int)draw(&st, 2), rc = (int)draw(&st, 4);
 	if (models[mi].bparams > 50 && rc == 0)
 		rc = 3;
-	PUT("}, model = '%s', job = { seq = %d, global_batch = %d, micro_batch = 1, zero = %d, recompute = '%s' } }",
-	    models[mi].name, seq, gb, zero, rcs[rc]);
+	/* Heavier compute in one case of three (drawn last, so the other
+	 * draws stay the cases' of before): every GPU at a low efficiency
+	 * (0.1-0.3, Sailor's small layers measure about 0.1 on an A100) and
+	 * micro-batches of 1, 2 or 4. */
+	static const double effs[3] = { 0.1, 0.18, 0.3 };
+	static const int mbs[3] = { 1, 2, 4 };
+	bool heavy = draw(&st, 3) == 0;
+	double eff = effs[draw(&st, 3)];
+	int mb = mbs[draw(&st, 3)];
+	PUT("}, model = '%s', job = { seq = %d, global_batch = %d, micro_batch = %d, zero = %d, recompute = '%s' }",
+	    models[mi].name, seq, gb, heavy ? mb : 1, zero, rcs[rc]);
+	PUT(", gpus = {");
+	for (int g = 0; g < 5; g++) {
+		PUT("['%s'] = { price_per_hour = %g", gpus[g].name, gpus[g].price);
+		if (heavy)
+			PUT(", efficiency = %g", eff);
+		PUT(" },");
+	}
+	PUT("} }");
 }
 #undef PUT
 
