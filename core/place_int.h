@@ -38,6 +38,11 @@
  *    breakpoints below the best T so far, one probe each (place_search.c);
  *    T* is optimal for this model. A given plan can seed the incumbent
  *    (place_warm.c).
+ *  * A mix found is then timed as the simulator runs it (pm_barrier_T,
+ *    place_tail.c): each bucket's collective after the latest holder of
+ *    its layers, buckets and rings at the plan's replicas, lockstep
+ *    replicas sharing the links they cross, and every stage's sync
+ *    channel sharing the WAN ring (place_flow.c).
  *  * Objectives. time: T*. wan_bytes: the fewest WAN bytes per iteration
  *    over plans with T <= 1.05 T*. cost: the fewest $ per iteration, by
  *    branch and bound over intervals of T (place_objective.c). The
