@@ -126,7 +126,11 @@ static bool un_budget(const struct un_ctx *c, int d, int q, char *why, size_t n)
 		return false;
 	for (int k = 0; k < s->dcs[d].npools; k++) {
 		double price = s->gpus[s->dcs[d].pools[k].gpu].price_per_hour;
-		if ((q < 0 || k == q) && (one == 0 || price < one))
+		if (q >= 0 && k != q)
+			continue;
+		if (!(price > 0))
+			return false;   /* a GPU without a price costs the budget nothing */
+		if (one == 0 || price < one)
 			one = price;
 	}
 	double usd = gp_plan_usd_per_hour(s, c->p);

@@ -200,6 +200,23 @@ static void test_budget(void **state)
 	free(u);
 	gp_result_free(&r);
 	gp_scenario_free(s);
+	/* A DC with a pool of a GPU type without a price: one more of those
+	 * costs the budget nothing, so the budget is not the reason. */
+	s = scen("return { gpus = { H100 = { price_per_hour = 2.5 } }, dcs = {\n"
+		 "  { name = 'a', pools = { { gpu = 'H100', count = 8 } } },\n"
+		 "  { name = 'b', pools = { { gpu = 'A100-80', count = 8 }, { gpu = 'H100', count = 8 } } } },\n"
+		 " links = { { 'a', 'b', bandwidth = Gbps(100), latency = ms(4) } },\n"
+		 " budget = { usd_per_hour = 21 },\n"
+		 " model = 'OPT-350M', job = { seq = 2048, global_batch = 8 },\n"
+		 " plan = { pipelines = { { micro_batches = 8, stages = {\n"
+		 "  { dc = 'a', tp = 8, layers = { 1, 24 } } } } } } }");
+	u = find(s, &n, &r);
+	assert_int_equal(n, 1);
+	assert_int_equal(u[0].dc, 1);
+	assert_true(strstr(u[0].why, "budget") == NULL);
+	free(u);
+	gp_result_free(&r);
+	gp_scenario_free(s);
 }
 
 int main(void)
