@@ -187,7 +187,7 @@ static double objective_of(const struct gp_scenario *s, const struct gp_result *
  * cost or WAN bytes) than the plan shown, which still runs, fits and
  * keeps the budget in the edited scenario (before, its time): said, and
  * true (not taken). */
-static bool slower_than_shown(struct gp_app *a, struct gp_job_result *res, double before)
+static bool worse_than_shown(struct gp_app *a, struct gp_job_result *res, double before)
 {
 	char why[96];
 	if (a->job_purpose != GP_JOB_LIVE || !isfinite(before) || !a->run.has_res ||
@@ -200,13 +200,20 @@ static bool slower_than_shown(struct gp_app *a, struct gp_job_result *res, doubl
 	const char *worse;
 	double was = objective_of(a->run.sc, &a->run.res, &worse);
 	double now = objective_of(a->run.sc, &res->run->res, &worse);
+	bool tied = a->run.sc->objective != GP_OBJ_TIME && fabs(now - was) <= 1e-9 * fmax(now, was);
+	if (tied) {
+		/* A tie in dollars or bytes (both 0 B in one DC): time decides. */
+		was = a->run.res.iteration_time;
+		now = res->run->res.iteration_time;
+		worse = "slower at the same objective";
+	}
 	if (!(now > was * (1 + 1e-9)))
 		return false;
 	char t[32], b[32];
-	if (a->run.sc->objective == GP_OBJ_COST) {
+	if (a->run.sc->objective == GP_OBJ_COST && !tied) {
 		gp_fmt_usd(now, t, sizeof t);
 		gp_fmt_usd(was, b, sizeof b);
-	} else if (a->run.sc->objective == GP_OBJ_WAN) {
+	} else if (a->run.sc->objective == GP_OBJ_WAN && !tied) {
 		gp_fmt_bytes(now, t, sizeof t);
 		gp_fmt_bytes(was, b, sizeof b);
 	} else {
@@ -251,7 +258,7 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 		       a->prev->res.iteration_time > 0;
 	if (dropped)
 		before = a->prev->res.iteration_time;
-	else if (slower_than_shown(a, res, before)) {
+	else if (worse_than_shown(a, res, before)) {
 		a->open_plan = false;
 		return;
 	}
