@@ -203,6 +203,25 @@ static int un_blocked_elsewhere(const struct un_ctx *c, int i, int d, int q)
 	return -1;
 }
 
+/* A pool of a DC in use where the plan has no stage: when every GPU of
+ * the plan holds more than the pool's GPU has, that fact (the memory of
+ * the stages as simulated, not a guess at what else would fit). */
+static void un_memory(const struct un_ctx *c, int d, int q, char *why, size_t n)
+{
+	const struct gp_scenario *s = c->sc;
+	const struct gp_gpu *g = &s->gpus[s->dcs[d].pools[q].gpu];
+	if (!c->r || c->r->ndevs == 0)
+		return;
+	double least = c->r->devs[0].mem_peak;
+	for (int i = 1; i < c->r->ndevs; i++)
+		least = fmin(least, c->r->devs[i].mem_peak);
+	if (least <= g->memory)
+		return;
+	char a[32], b[32];
+	snprintf(why, n, "the least any GPU of the plan holds is %s, more than a %s's %s",
+		 gp_fmt_gib(least, a, sizeof a), g->name, gp_fmt_gib(g->memory, b, sizeof b));
+}
+
 /* A pool used in part, and why when replicas come whole: the GPUs left
  * are fewer than one more replica of any pipeline there takes of it, or
  * that replica would also need GPUs another pool no longer has. Nothing
@@ -225,6 +244,10 @@ static void un_partial(const struct un_ctx *c, int d, int q, int idle, char *why
 			other = b;
 			oi = i;
 		}
+	}
+	if (least == 0) {   /* no stage there */
+		un_memory(c, d, q, why, n);
+		return;
 	}
 	if (other < 0) {
 		snprintf(why, n, "a replica of the pipelines there takes %d of its GPUs, more than the %d left",
@@ -296,6 +319,10 @@ void gp_unused_text(const struct gp_scenario *sc, const struct gp_unused *u, cha
 	if (u->pool < 0)
 		snprintf(buf, n, "%s: all %d GPUs, no stage there%s%s", dc->name, u->count,
 			 u->why[0] ? ": " : "", u->why);
+	else if (u->idle == u->count)
+		snprintf(buf, n, "%s/%s: all %d GPUs, no stage there%s%s", dc->name,
+			 sc->gpus[dc->pools[u->pool].gpu].name, u->count, u->why[0] ? ": " : "",
+			 u->why);
 	else
 		snprintf(buf, n, "%s/%s: %d of %d GPUs%s%s", dc->name,
 			 sc->gpus[dc->pools[u->pool].gpu].name, u->idle, u->count,

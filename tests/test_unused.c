@@ -5,7 +5,8 @@
  * link; gradients too slow for an iteration, in bytes and seconds worked
  * out here from the model's shape), and a pool used in part: replicas
  * that do not fit in what is left of it or of another pool, or room;
- * and a budget the plan fills.
+ * a pool of a DC in use with no stage, whose GPU holds less than any
+ * GPU of the plan; and a budget the plan fills.
  */
 #include "testutil.h"
 #include "cost.h"
@@ -105,6 +106,51 @@ static void test_pool_in_part(void **state)
 	free(u);
 	gp_result_free(&r);
 	gp_scenario_free(s);
+}
+
+/* DC a also has 8 small GPUs the plan leaves alone: "all 8 GPUs, no
+ * stage there", and the memory fact when each GPU of the plan holds
+ * more than one of them has (not when it would fit). */
+static void test_pool_without_stage(void **state)
+{
+	(void)state;
+	const char *mem[] = { "GiB(0.25)", "GiB(64)" };
+	for (int k = 0; k < 2; k++) {
+		struct gp_scenario *s = scen(
+			"return { gpus = { ['V100-16'] = { memory = %s } }, dcs = {\n"
+			"  { name = 'a', pools = { { gpu = 'H100', count = 8 }, { gpu = 'V100-16', count = 8 } } },\n"
+			"  { name = 'b', pools = { { gpu = 'H100', count = 8 } } } },\n"
+			" links = { { 'a', 'b', bandwidth = Gbps(100), latency = ms(4) } },\n"
+			" model = 'OPT-350M', job = { seq = 2048, global_batch = 8 },\n"
+			" plan = { pipelines = { { micro_batches = 8, stages = {\n"
+			"  { dc = 'a', gpu = 'H100', tp = 4, layers = { 1, 12 } },\n"
+			"  { dc = 'b', tp = 4, layers = { 13, 24 } } } } } } }",
+			mem[k]);
+		struct gp_result r;
+		int n;
+		struct gp_unused *u = find(s, &n, &r);
+		assert_int_equal(n, 3);   /* a/H100 and b/H100 half used, a/V100-16 unused */
+		int v = u[0].pool == 1 ? 0 : u[1].pool == 1 ? 1 : 2;
+		assert_int_equal(u[v].dc, 0);
+		assert_int_equal(u[v].idle, 8);
+		double least = r.devs[0].mem_peak;
+		for (int i = 1; i < r.ndevs; i++)
+			least = fmin(least, r.devs[i].mem_peak);
+		assert_true(least > 0.25 * 1073741824.0 && least < 64 * 1073741824.0);
+		char want[256], a[32], line[512];
+		if (k == 0)
+			snprintf(want, sizeof want,
+				 "the least any GPU of the plan holds is %s, more than a V100-16's 256.0 MiB",
+				 gp_fmt_gib(least, a, sizeof a));
+		else
+			want[0] = '\0';
+		assert_string_equal(u[v].why, want);
+		gp_unused_text(s, &u[v], line, sizeof line);
+		assert_true(strncmp(line, "a/V100-16: all 8 GPUs, no stage there", 37) == 0);
+		free(u);
+		gp_result_free(&r);
+		gp_scenario_free(s);
+	}
 }
 
 static void test_latency_in_seconds(void **state)
@@ -227,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_no_link),
 		cmocka_unit_test(test_gradients_too_slow),
 		cmocka_unit_test(test_pool_in_part),
+		cmocka_unit_test(test_pool_without_stage),
 		cmocka_unit_test(test_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
