@@ -289,6 +289,12 @@ has "the plan screen counts N of M GPUs" "iteration +1\.23s  512 of 640 GPUs; fi
 has "... and says why a DC is unused, as sim does" \
 	"^ unused +us-west1-b: all 128 GPUs, no stage there: its links to the DCs in use reach 4\.80" \
 	samples/p3.lua --view plan --size 120x40
+# A wrapped line on a wide terminal is wrapped narrower where a cell's
+# bytes run out, so no word is lost (once "its slower direction), against
+# an" went missing at 200 columns).
+has "a wide terminal's wrapped unused line keeps every word" \
+	"^ +direction\), against an iteration of 1\.64 s" \
+	samples/default.lua --size 200x30 --keys "$E<Wait>2"
 # A column of times has one precision: "27.00ms" beside "12.94ms".
 has "the stage table's times keep their trailing zeros" "ams H100 +4 +1-13 none +12\.94ms 27\.00ms" \
 	samples/default.lua --view plan

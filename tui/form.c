@@ -73,6 +73,28 @@ void gp_form_row(struct gp_form *f)
 	add_line(f, GP_FL_ROW);
 }
 
+/* Bytes of the first line of p wrapped to w cells (w <= 8: no wrap)
+ * that fit cap bytes: a line too long in bytes for its buffer (wide
+ * terminals, multi-byte text) wraps narrower, so no word is lost. */
+static int fit_wrap(const char *p, int w, int cap, int *next)
+{
+	if (w <= 8) {
+		int len = (int)strlen(p);
+		if (len >= cap)
+			len = cap - 1;
+		*next = len;
+		return len;
+	}
+	int len = gp_cv_wrap(p, w, next);
+	while (len >= cap && w > 8)
+		len = gp_cv_wrap(p, --w, next);
+	if (len >= cap)   /* one unbroken word longer than the buffer */
+		len = *next = cap - 1;
+	while (len > 1 && ((unsigned char)p[len] & 0xC0) == 0x80)
+		len = --*next;   /* not inside a character */
+	return len;
+}
+
 void gp_form_text(struct gp_form *f, enum gp_role role, const char *fmt, ...)
 {
 	char text[1024];
@@ -86,11 +108,7 @@ void gp_form_text(struct gp_form *f, enum gp_role role, const char *fmt, ...)
 		if (!l)
 			return;
 		l->role = role;
-		int next, len = f->width > 8 ? gp_cv_wrap(p, f->width, &next) : (int)strlen(p);
-		if (f->width <= 8)
-			next = len;
-		if (len >= (int)sizeof l->text)
-			len = next = (int)sizeof l->text - 1;
+		int next, len = fit_wrap(p, f->width, (int)sizeof l->text, &next);
 		snprintf(l->text, sizeof l->text, "%.*s", len, p);
 		p += next;
 	} while (*p);
@@ -138,7 +156,7 @@ void gp_form_cell_wrap(struct gp_form *f, int x, int w, enum gp_role role, const
 	for (bool first = true; first || *p; first = false) {
 		if (!first)
 			gp_form_row(f);
-		int next, len = w > 8 ? gp_cv_wrap(p, w, &next) : (next = (int)strlen(p));
+		int next, len = fit_wrap(p, w, (int)sizeof f->spare.text, &next);
 		gp_form_cell(f, x, w, role, "%.*s", len, p);
 		p += next;
 	}
