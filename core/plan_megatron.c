@@ -8,6 +8,7 @@
  * (estimate.c); the best MEGATRON_SIMS are simulated.
  */
 #include "baseline.h"
+#include "fmt.h"
 
 #include <limits.h>
 #include <math.h>
@@ -150,11 +151,25 @@ static int mg_no_fit(struct bl_ctx *c, struct gp_plan_report *rep, struct gp_err
 		int G = type_slots(s, gi, 1, NULL, NULL, 0);
 		if (!G)
 			continue;
-		double need = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
-			      16 / s->gpus[gi].memory;
-		len += snprintf(msg + len, sizeof msg - (size_t)len,
-				"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %.1f GiB without ZeRO",
-				s->gpus[gi].name, G, ceil(need), s->gpus[gi].memory / 1073741824.0);
+		/* The room a GPU of this type gives the job: its memory less the
+		 * reserve of its first pool, as the MILP's and the simulator's
+		 * memory check take it (the pools of one type share the model's
+		 * reserve unless a cost model says otherwise). */
+		int d0, q0;
+		type_slots(s, gi, 1, &d0, &q0, 1);
+		double room = s->gpus[gi].memory - gp_costtab_reserve(c->ct, d0, q0);
+		double state = (L * gp_layer_params(&s->model) + 2 * gp_embedding_params(&s->model)) *
+			       gp_costtab_state_bytes(c->ct, 1);
+		char r[32], m[32];
+		if (room <= 0)
+			len += snprintf(msg + len, sizeof msg - (size_t)len,
+					"; %s: %d GPUs, and its reserve takes all of its %s",
+					s->gpus[gi].name, G, gp_fmt_gib(s->gpus[gi].memory, m, sizeof m));
+		else
+			len += snprintf(msg + len, sizeof msg - (size_t)len,
+					"; %s: %d GPUs, and weights, gradients and optimizer state alone need %.0f GPUs of %s (%s less a reserve) without ZeRO",
+					s->gpus[gi].name, G, ceil(state / room), gp_fmt_gib(room, r, sizeof r),
+					gp_fmt_gib(s->gpus[gi].memory, m, sizeof m));
 	}
 	if (c->why[0] && len < (int)sizeof msg)
 		snprintf(msg + len, sizeof msg - (size_t)len, " (closest: %s)", c->why);
