@@ -163,7 +163,9 @@ static int run(const struct args *a)
 		rc = cli_error(EXIT_INPUT, "compare: out of memory");
 	}
 	if (!a->json && rc == EXIT_OK)
-		printf("\niteration: as simulated; gap: the row's plan to a proven bound%s\n",
+		printf("\niteration: as simulated; status and gap: against the bound the MILP\n"
+		       "proved over its space of plans (geoplan plan's proof line says which:\n"
+		       "1F1B plans of so many stages), not over every schedule%s\n",
 		       unpriced ? ";\n$/iteration: - where no prices are given (gpus' price_per_hour,\n"
 		       "links' price_per_gb)" : "");
 	gp_table_free(&t);
