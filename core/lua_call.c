@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "lua_view.h"
 
 const char *const lc_key_names[K_N] = { "compute", "efficiency", "memory", "p2p",
@@ -193,6 +194,34 @@ static void check_magnitude(struct call *c, double v, double lo, double hi, cons
 	lc->warned[c->k] = true;
 }
 
+/* A forward faster than the layer's FLOPs at the GPUs' peak (FP8's
+ * when the job runs FP8 and the GPU has it): over 100 % of peak, which
+ * no GPU reaches, so a figure in the wrong unit or a lost factor. Said
+ * once per operation, as a warning: the plan still runs on it. */
+static void check_peak(struct call *c, const struct gp_layer_q *q, double f)
+{
+	struct gp_lua_cost *lc = c->lc;
+	const struct gp_job *j = &q->sc->job;
+	const struct gp_model *m = &q->sc->model;
+	double b = j->micro_batch, sq = j->seq;
+	double flops = q->logits ? gp_logits_flops_fwd(m, b, sq) : gp_layer_flops_fwd(m, b, sq);
+	double peak = (j->precision == GP_PREC_FP8 && q->gpu->fp8_flops > 0 ? q->gpu->fp8_flops
+									    : q->gpu->flops) *
+		      q->tp;
+	double least = peak > 0 ? flops / peak : 0;
+	if (f <= 0 || f >= least || lc->warned[c->k] || !lc->log)
+		return;
+	char what[300], line[700], ft[32], lt[32], fl[32];
+	describe(c, what, sizeof what);
+	snprintf(line, sizeof line,
+		 "%s:%d: warning: %s returned %s, faster than peak: the layer's %s take %s at the peak of %d %s (%.0f %% of peak)",
+		 lc->name, lc->line[c->k], what, gp_fmt_time(f, 3, ft, sizeof ft),
+		 gp_fmt_si(flops, 3, "FLOP", fl, sizeof fl), gp_fmt_time(least, 3, lt, sizeof lt),
+		 q->tp, q->gpu->name, 100 * least / f);
+	lc->log(lc->log_ud, line);
+	lc->warned[c->k] = true;
+}
+
 /* The GPU as the script sees it: its efficiency is the script's own
  * when it has an efficiency function. */
 static bool same_query(const struct gp_layer_q *a, const struct gp_layer_q *b)
@@ -279,6 +308,7 @@ static void op_layer_time(void *ud, const struct gp_layer_q *q, struct gp_layer_
 			*out = t;
 		}
 		check_magnitude(&c, t.f, 1e-9, 1e3, "seconds per layer and micro-batch expected (milliseconds instead of seconds?)");
+		check_peak(&c, q, t.f);
 	}
 	done(&c);
 }

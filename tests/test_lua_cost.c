@@ -363,6 +363,63 @@ static void test_impure_model_found(void **state)
 	unlink(path);
 }
 
+static void count_peak(void *ud, const char *line)
+{
+	if (strstr(line, "faster than peak"))
+		++*(int *)ud;
+	snprintf((char *)ud + sizeof(int), 512, "%s", line);
+}
+
+/* A forward under the layer's FLOPs at peak (the closed forms test_cost
+ * checks by hand) is warned of, once, with the figures; one just above
+ * it is not, nor is the default model on any sample. */
+static void test_faster_than_peak(void **state)
+{
+	(void)state;
+	struct gp_err e = { "" };
+	struct gp_scenario *s = scen("return { gpus = { X = { tflops = 1e15, memory = 1e12,"
+				     "   hbm_bandwidth = 1e12, nvlink = 1e11, efficiency = 0.5 } },"
+				     " dcs = { { name = 'a', pools = { { gpu = 'X', count = 2, per_node = 2 } } } },"
+				     " model = 'OPT-350M', job = { seq = 2048, global_batch = 2 } }");
+	double block = gp_layer_flops_fwd(&s->model, 1, 2048) / 1e15;
+	double logits = gp_logits_flops_fwd(&s->model, 1, 2048) / 1e15;
+	for (int k = 0; k < 2; k++) {
+		char text[200];
+		double x = k == 0 ? 0.5 : 1.01;
+		snprintf(text, sizeof text,
+			 "return { compute = function(l) return l.kind == 'logits' and %.17g or %.17g end }",
+			 logits * (k == 0 ? 1.01 : x), block * x);
+		struct gp_lua_cost *lc = script(text);
+		struct { int n; char last[512]; } got = { 0, "" };
+		gp_lua_cost_set_log(lc, count_peak, &got);
+		struct gp_costtab *ct = gp_costtab_new(s, gp_lua_cost_model(lc), &e);
+		assert_non_null(ct);
+		assert_int_equal(got.n, k == 0 ? 1 : 0);
+		if (k == 0) {
+			assert_non_null(strstr(got.last, "(200 % of peak)"));
+			assert_non_null(strstr(got.last, "at the peak of 1 X"));
+		}
+		gp_costtab_free(ct);
+		gp_lua_cost_free(lc);
+	}
+	gp_scenario_free(s);
+	struct gp_lua_cost *lc = gp_lua_cost_load("scripts/default-model.lua", &e);
+	assert_non_null(lc);
+	struct { int n; char last[512]; } got = { 0, "" };
+	gp_lua_cost_set_log(lc, count_peak, &got);
+	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+		s = gp_scenario_load(samples[i], &e);
+		assert_non_null(s);
+		struct gp_costtab *ct = gp_costtab_new(s, gp_lua_cost_model(lc), &e);
+		assert_non_null(ct);
+		gp_costtab_free(ct);
+		gp_scenario_free(s);
+	}
+	if (got.n)
+		fail_msg("%s", got.last);
+	gp_lua_cost_free(lc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_bad_scripts_refused),
 		cmocka_unit_test(test_never_called_outside_tables),
 		cmocka_unit_test(test_impure_model_found),
+		cmocka_unit_test(test_faster_than_peak),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
