@@ -110,9 +110,13 @@ sed '/links = {/,/^  },/d' samples/default.lua >"$tmp/nolink.lua"
 has "a file's plan refused on opening is said with the plan made" \
 	"^planned by milp \([a-z ]+\), the file's plan left out \(plan\.pipelines\[1\]\.stages\[3\]\.dc: no link" \
 	"$tmp/nolink.lua" --size 160x30 --keys '<Wait>'
-has "the opening's plan undone leaves the file as it is: no [+]" \
-	"^ 1 Scenario .* samples/default\.lua  no iteration" \
+# ... nor does u take it back, nor the plan screen call it one.
+has "u leaves the opening's plan: it is no edit" \
+	"^nothing to undo: the plan made on opening is no edit \(:set plan=nil drops it\)" \
 	samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>u'
+has "the plan screen does not call the opening's plan an edit" \
+	"DP sync; made on opening, no edit \(s writes it into the file\)" \
+	samples/default.lua --set 'plan=nil' --size 100x30 --keys '<Wait>2'
 # A re-plan cancelled in milp's warm start: the engine line names the
 # job's engine and whose report it last had, the bound is the solver's,
 # and the plan row says its figures are an earlier job's.
@@ -152,6 +156,14 @@ E='<Tab><Tab><Enter><C-u>10G<Enter>'
 golden live-stale-plan samples/default.lua --size 100x30 --keys "${E}2"
 golden live-replanned samples/default.lua --size 100x30 --keys "$E<Wait>"
 golden live-replanned-plan samples/default.lua --size 100x30 --keys "$E<Wait>2"
+# Undo and redo bring a re-plan back with how it was found (not "the
+# scenario file's plan"): the 10G re-plan's estimate, after a second
+# edit and its re-plan are undone, and after both are and one redone.
+for k in u uuU; do
+	has "$k brings back a re-plan's report" "^ engine milp, [a-z ]+: estimate 1\.642s" \
+		samples/default.lua --size 100x30 \
+		--keys "$E<Wait>:set job.global_batch=128<Enter><Wait>${k}2"
+done
 golden solver-mid-solve samples/default.lua --size 100x30 --keys "${E}4<Wait 3>"
 golden solver-cancelled samples/default.lua --size 100x30 --keys "${E}4<Wait 3><Esc>"
 golden solver-done samples/default.lua --size 100x30 --keys "${E}4<Wait>"

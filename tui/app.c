@@ -151,7 +151,9 @@ void gp_app_free(struct gp_app *a)
 		free(a->redo[i].set);
 	free(a->redo);
 	gp_app_free_saved(a);
-	free(a->plan_set);
+	for (int i = 0; i < a->nmade; i++)
+		free(a->made[i].set);
+	free(a->made);
 	gp_cv_free(&a->cv);
 	gp_cl_free(&a->cl);
 	free(a->table);

@@ -158,10 +158,13 @@ struct gp_app {
 	char save_path[512];         /* the last file saved as */
 	char pending[512];           /* GP_MODE_OVERWRITE: the file to write */
 	enum gp_mode pending_mode;   /* what writes it: GP_MODE_SAVE_AS or _EXPORT */
-	/* The plan p made, kept as the override plan_set (so undo, save
-	 * and the quit prompt treat it as an edit), and how it was found. */
-	char *plan_set;
-	struct gp_plan_report plan_rep;
+	/* The plans engines made this session, each kept as its override
+	 * (so undo, save and the quit prompt treat it as an edit) with how
+	 * it was found, the newest last: undo and redo bring an older plan
+	 * back, and its report with it (at most GP_APP_MADE, the oldest
+	 * forgotten). */
+	struct gp_plan_made { char *set; struct gp_plan_report rep; } *made;
+	int nmade;
 	char search[128];
 	double prev_time;            /* the iteration before the last edit */
 	struct gp_form_cursor sc, pl, help;
@@ -296,6 +299,10 @@ void gp_app_compare_stale(struct gp_app *a);
 /* Edits since the last save (or loading): overrides not saved (a
  * re-plan joined to its edit not counted) plus saved ones undone. */
 int gp_app_unsaved(const struct gp_app *a);
+/* The overrides are the ones given at start and the plan a plan-less
+ * file got on opening, nothing since: that plan is no edit (u does not
+ * take it back, the plan screen does not call it one). */
+bool gp_app_opening_plan(const struct gp_app *a);
 /* An engine's status as the screens say it: "optimal in its space"
  * where a proof names its space (the plan screen, the status line),
  * else gp_milp_status_name's word. */

@@ -456,6 +456,11 @@ void gp_app_undo(struct gp_app *a)
 		gp_app_say(a, GP_R_WARN, "nothing to undo");
 		return;
 	}
+	if (gp_app_opening_plan(a)) {
+		gp_app_say(a, GP_R_WARN,
+			   "nothing to undo: the plan made on opening is no edit (:set plan=nil drops it)");
+		return;
+	}
 	while (n - k > 0 && gp_app_joined(a, n - k))
 		k++;
 	char *sets[64];

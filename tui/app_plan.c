@@ -10,9 +10,10 @@
  * save writes and a reload reads. A re-plan after an edit is undone
  * with that edit (one step: the scenario and its plan as they were);
  * p's plan is a step of its own. How the engine found it (bound, gap,
- * polish) is kept beside the override, for the plan screen. The one
- * exception: the plan a plan-less file gets on opening is counted as
- * saved (the user made no edit; s still writes it).
+ * polish) is kept beside the override, for the plan screen, and comes
+ * back with it on undo and redo. The one exception: the plan a
+ * plan-less file gets on opening is counted as saved (the user made no
+ * edit; u does not take it back; s still writes it).
  *
  * A re-plan after an edit never answers with a plan worse by the job's
  * objective (time, cost or WAN bytes) than the one shown, as simulated
@@ -30,6 +31,28 @@
 #include "fmt.h"
 #include "plan.h"
 #include "report.h"
+
+/* Plans made this session that undo and redo can bring back. */
+#define GP_APP_MADE 64
+
+/* The plan override set (taken) and its report, the newest of a->made;
+ * when there is no room, set is the one forgotten. */
+static void remember(struct gp_app *a, char *set, const struct gp_plan_report *rep)
+{
+	if (!a->made) {
+		a->made = calloc(GP_APP_MADE, sizeof *a->made);
+		if (!a->made) {
+			free(set);
+			return;
+		}
+	}
+	if (a->nmade == GP_APP_MADE) {
+		free(a->made[0].set);
+		memmove(a->made, a->made + 1, sizeof *a->made * (GP_APP_MADE - 1));
+		a->nmade--;
+	}
+	a->made[a->nmade++] = (struct gp_plan_made){ set, *rep };
+}
 
 /* "plan={ schedule = ... }" on one line, malloc'ed; NULL on failure. */
 static char *plan_override(const struct gp_scenario *sc, const struct gp_plan *p)
@@ -110,9 +133,7 @@ static int adopt(struct gp_app *a, const struct gp_run *jr, char *why, size_t n)
 		free(set);
 		return snprintf(why, n, "the scenario's plan schema cannot say it"), -1;
 	}
-	free(a->plan_set);
-	a->plan_set = set;
-	a->plan_rep = jr->rep;
+	remember(a, set, &jr->rep);
 	/* A re-plan undoes with the edit it was for, when nothing came
 	 * between. */
 	gp_app_set_joined(a, r->nsets - 1, a->job_purpose == GP_JOB_LIVE &&
@@ -267,7 +288,7 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	struct gp_plan_report rep = res->run->rep;
 	int how = adopt(a, res->run, why, sizeof why);
 	/* A plan-less file's plan on opening is no edit of the user's: no
-	 * [+], q does not ask (s still writes it; u still takes it back). */
+	 * [+], q does not ask, u does not take it back (s still writes it). */
 	if (how == 0 && a->open_plan && a->run.nsets == a->base_sets + 1) {
 		gp_app_mark_saved(a);
 		a->saved_open_plan = true;
@@ -324,15 +345,19 @@ const struct gp_plan_report *gp_app_plan_report(const struct gp_app *a, int *sin
 	*since = 0;
 	if (r->src == GP_SRC_ENGINE && r->has_rep)
 		return &r->rep;
-	if (!a->plan_set || r->src != GP_SRC_FILE)
+	if (r->src != GP_SRC_FILE)
 		return NULL;
-	/* The last plan override decides the scenario's plan. */
+	/* The last plan override decides the scenario's plan: the report
+	 * of the newest plan made with that text (undo and redo bring
+	 * plans back as they were). */
 	for (int i = r->nsets - 1; i >= 0; i--)
 		if (!strncmp(r->sets[i], "plan=", 5)) {
-			if (strcmp(r->sets[i], a->plan_set))
-				return NULL;
-			*since = r->nsets - 1 - i;
-			return &a->plan_rep;
+			for (int k = a->nmade - 1; k >= 0; k--)
+				if (!strcmp(r->sets[i], a->made[k].set)) {
+					*since = r->nsets - 1 - i;
+					return &a->made[k].rep;
+				}
+			return NULL;
 		}
 	return NULL;
 }

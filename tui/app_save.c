@@ -56,6 +56,12 @@ int gp_app_unsaved(const struct gp_app *a)
 	return edits + (a->nsaved - common);
 }
 
+bool gp_app_opening_plan(const struct gp_app *a)
+{
+	return a->saved_open_plan && a->run.nsets == a->nsaved &&
+	       a->run.nsets == a->base_sets + 1 && gp_app_unsaved(a) == 0;
+}
+
 bool gp_app_dirty(const struct gp_app *a)
 {
 	return gp_app_unsaved(a) > 0;

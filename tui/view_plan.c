@@ -207,8 +207,9 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 					   : "the polish found nothing faster");
 	}
 	gp_form_text(fm, GP_R_DIM, "%s, %s DP sync%s", gp_sched_name(p->schedule), sync,
-		     run->src == GP_SRC_FILE ? "; an edit of the scenario (u undoes, s saves)"
-					     : "; not in the scenario: s will not save it");
+		     run->src != GP_SRC_FILE ? "; not in the scenario: s will not save it"
+		     : gp_app_opening_plan(a) ? "; made on opening, no edit (s writes it into the file)"
+					      : "; an edit of the scenario (u undoes, s saves)");
 }
 
 /* Columns of the stage table: stage, DC, GPU, TP, layers, recompute,
