@@ -172,7 +172,7 @@ double gp_dp_ring_gather(const struct gp_job *j, double shard, int p, double bw,
  * { gp_default_cost.ops, &my_constants }. */
 #define GP_DEFAULT_K(X) \
 	X(gemm_x0) X(gemm_y0) X(k_rep) X(k_att) X(k_bwd) X(flash_eff) X(flash_bwd) X(tp_ov) \
-	X(fp8_eff) X(k_fp8) X(ce_bytes) X(eta_nvlink) X(eta_net) X(ring_step) X(opt_bytes) \
+	X(fp8_eff) X(k_fp8) X(ce_bytes) X(ce_unfused_f) X(ce_unfused_b) X(eta_nvlink) X(eta_net) X(ring_step) X(opt_bytes) \
 	X(reserve) X(frag) X(dp_cont) X(jitter)
 struct gp_default_k {
 #define GP_K_FIELD(n) double n;

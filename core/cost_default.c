@@ -48,6 +48,24 @@
  *                    GEMM it feeds this is 1/h of the work, which is why FP8
  *                    gains less on small models than on large ones.
  *  CE_BYTES          bytes per logit a pass of the fused cross-entropy moves.
+ *  CE_UNFUSED_F,     bytes per logit the unfused cross-entropy moves on top
+ *  CE_UNFUSED_B      (job.cross_entropy = "unfused"), forward and backward:
+ *                    set from the operations of Megatron-Core's
+ *                    tensor_parallel/cross_entropy.py, not fitted. Forward
+ *                    (_VocabParallelCrossEntropy.forward) on the 16-bit
+ *                    logits: .float() reads 2 and writes 4; max over the
+ *                    vocabulary reads 4; the in-place subtraction of the
+ *                    max reads and writes 4 + 4; exp in place 4 + 4; the
+ *                    sum reads 4; the in-place division by it 4 + 4: 38.
+ *                    Backward: mul_ of the kept fp32 softmax by the loss's
+ *                    gradient 4 + 4, then autograd's backward of .float()
+ *                    casts the gradient to 16 bits, 4 + 2: 14 (the target
+ *                    mask and the one-hot update are per token, not per
+ *                    logit). The fused kernel's CE_BYTES stays charged
+ *                    under them (so the fused rows keep their fit), which
+ *                    over-counts the unfused path by that 2.5 B of 38.
+ *                    Memory is the same either way: both keep the fp32
+ *                    softmax, 4 B a logit, until the backward.
  *  ETA_NVLINK        NCCL's bus bandwidth over NVSwitch against the nominal
  *                    per-direction NVLink figure: set to what nccl-tests'
  *                    all_reduce_perf measures on DGX A100 (about 230 of
@@ -90,6 +108,8 @@
 #define FP8_EFF 0.80704
 #define K_FP8 4
 #define CE_BYTES 2.4732
+#define CE_UNFUSED_F 38
+#define CE_UNFUSED_B 14
 #define ETA_NVLINK 0.77
 #define ETA_NET 0.95
 #define RING_STEP 1.1713e-05
@@ -104,7 +124,8 @@ const struct gp_default_k *gp_default_constants(void)
 	static const struct gp_default_k k = {
 		.gemm_x0 = GEMM_X0, .gemm_y0 = GEMM_Y0, .k_rep = K_REP, .k_att = K_ATT,
 		.k_bwd = K_BWD, .flash_eff = FLASH_EFF, .flash_bwd = FLASH_BWD, .tp_ov = TP_OV,
-		.fp8_eff = FP8_EFF, .k_fp8 = K_FP8, .ce_bytes = CE_BYTES, .eta_nvlink = ETA_NVLINK,
+		.fp8_eff = FP8_EFF, .k_fp8 = K_FP8, .ce_bytes = CE_BYTES,
+		.ce_unfused_f = CE_UNFUSED_F, .ce_unfused_b = CE_UNFUSED_B, .eta_nvlink = ETA_NVLINK,
 		.eta_net = ETA_NET, .ring_step = RING_STEP, .opt_bytes = OPT_BYTES,
 		.reserve = RESERVE, .frag = FRAG, .dp_cont = DP_CONT, .jitter = JITTER,
 	};
@@ -254,15 +275,20 @@ static void block_parts(const struct gp_default_k *k, const struct gp_layer_q *q
 
 /* The logits layer: one large GEMM at the ceiling (16-bit, as the output
  * layer stays outside FP8), and the fused cross-entropy over its s x b x
- * V / t logits in each pass. */
+ * V / t logits in each pass; unfused, its separate operations' bytes on
+ * top (CE_UNFUSED_F, CE_UNFUSED_B), at HBM speed. */
 static void logits_time(const struct gp_default_k *k, const struct gp_layer_q *q,
 			struct gp_layer_time *out)
 {
 	const struct gp_model *m = &q->sc->model;
 	double b = q->sc->job.micro_batch, s = q->sc->job.seq;
 	double f = gp_logits_flops_fwd(m, b, s) / (q->gpu->flops * q->gpu->efficiency * q->tp);
-	double ce = k->ce_bytes * b * s * m->vocab / q->tp / q->gpu->hbm_bw;
-	*out = (struct gp_layer_time){ f + ce, f + ce, f };
+	double ce = k->ce_bytes * b * s * m->vocab / q->tp / q->gpu->hbm_bw, cf = ce, cb = ce;
+	if (q->sc->job.cross_entropy == GP_CE_UNFUSED) {
+		cf += k->ce_unfused_f * b * s * m->vocab / q->tp / q->gpu->hbm_bw;
+		cb += k->ce_unfused_b * b * s * m->vocab / q->tp / q->gpu->hbm_bw;
+	}
+	*out = (struct gp_layer_time){ f + cf, f + cb, f };
 }
 
 static void default_layer_time(void *ud, const struct gp_layer_q *q,

@@ -304,7 +304,8 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	return a->seq == b->seq && a->micro_batch == b->micro_batch &&
 	       a->precision_bytes == b->precision_bytes && a->precision == b->precision &&
 	       a->attention == b->attention && a->sequence_parallel == b->sequence_parallel &&
-	       a->tp_overlap == b->tp_overlap && a->optimizer == b->optimizer;
+	       a->tp_overlap == b->tp_overlap && a->optimizer == b->optimizer &&
+	       a->cross_entropy == b->cross_entropy;
 }
 
 /* The pool's inputs to the cost operations: the count too, which a

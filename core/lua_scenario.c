@@ -490,12 +490,13 @@ static int conv_links(struct lh_cv *c, int top)
 
 static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
 	"precision", "optimizer", "zero", "recompute", "attention", "sequence_parallel",
-	"tp_overlap", "p2p_overlap", "p2p_scatter", "grad_reduce", "defer_embedding_wgrad", "sync", NULL };
+	"tp_overlap", "p2p_overlap", "p2p_scatter", "grad_reduce", "defer_embedding_wgrad", "cross_entropy", "sync", NULL };
 static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
 static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const attentions[] = { "flash", "materialised", NULL };
 static const char *const optimizers[] = { "adam", "adam-bf16", NULL };
 static const char *const grad_reduces[] = { "bf16", "fp16", "fp32", NULL };
+static const char *const cross_entropies[] = { "fused", "unfused", NULL };
 const char *const lh_recomputes[] = { "none", "selective", "full", "auto", NULL };
 static const char *const sync_modes[] = { "flat", "hierarchical", "auto", NULL };
 
@@ -505,7 +506,7 @@ static int conv_job(struct lh_cv *c, int top)
 	struct gp_job *j = &c->s->job;
 	if (lh_get_table(c, top, "", "job", 1) != 1)
 		return -1;
-	int prec, opt, rc, mode, att, gred;
+	int prec, opt, rc, mode, att, gred, ce;
 	bool scatter;
 	if (lh_check_keys(c, -1, "job", job_keys, 0) ||
 	    lh_get_num(c, -1, "job", "seq", LH_REQ | LH_POS | LH_INT, 0, &j->seq) ||
@@ -523,9 +524,11 @@ static int conv_job(struct lh_cv *c, int top)
 	    lh_get_bool(c, -1, "job", "p2p_scatter", true, &scatter) ||
 	    lh_get_enum(c, -1, "job", "grad_reduce", grad_reduces, GP_GR_BF16, &gred) ||
 	    lh_get_int(c, -1, "job", "defer_embedding_wgrad", LH_NONNEG, GP_DEFER_WGRAD,
-		       &j->defer_wgrad))
+		       &j->defer_wgrad) ||
+	    lh_get_enum(c, -1, "job", "cross_entropy", cross_entropies, GP_CE_FUSED, &ce))
 		goto fail;
 	j->grad_reduce = gred;
+	j->cross_entropy = ce;
 	j->p2p_whole = !scatter;
 	j->precision_bytes = 2;
 	j->precision = prec;

@@ -19,6 +19,7 @@ static const char *const rc_names[] = { "none", "selective", "full" };
 static const char *const lv_precision_names[] = { "bf16", "fp16", "fp8" };
 static const char *const lv_attention_names[] = { "flash", "materialised" };
 static const char *const lv_optimizer_names[] = { "adam", "adam-bf16" };
+static const char *const lv_cross_entropy_names[] = { "fused", "unfused" };
 static const char *const ch_names[] = { "nvlink", "nic", "wan" };
 
 const char *lv_recompute_name(enum gp_recompute rc)
@@ -114,7 +115,7 @@ void lv_push_layer(lua_State *L, const struct gp_layer_q *q)
 {
 	const struct gp_model *m = &q->sc->model;
 	double b = q->sc->job.micro_batch, s = q->sc->job.seq;
-	lua_createtable(L, 0, 14);
+	lua_createtable(L, 0, 16);
 	set_str(L, "kind", q->logits ? "logits" : "block");
 	set_str(L, "model", m->name);
 	set_int(L, "layers", m->layers);
@@ -130,6 +131,7 @@ void lv_push_layer(lua_State *L, const struct gp_layer_q *q)
 	set_str(L, "precision", lv_precision_names[q->sc->job.precision]);
 	set_str(L, "attention", lv_attention_names[q->sc->job.attention]);
 	set_str(L, "optimizer", lv_optimizer_names[q->sc->job.optimizer]);
+	set_str(L, "cross_entropy", lv_cross_entropy_names[q->sc->job.cross_entropy]);
 	lua_pushboolean(L, q->sc->job.sequence_parallel);
 	lua_setfield(L, -2, "sequence_parallel");
 	lua_pushboolean(L, q->sc->job.tp_overlap);
@@ -291,6 +293,8 @@ static void rd_stack(lua_State *L, struct gp_job *j)
 	j->precision = (enum gp_precision)rd_opt_choice(L, "precision", lv_precision_names, 3);
 	j->attention = (enum gp_attention)rd_opt_choice(L, "attention", lv_attention_names, 2);
 	j->optimizer = (enum gp_optimizer)rd_opt_choice(L, "optimizer", lv_optimizer_names, 2);
+	j->cross_entropy = (enum gp_cross_entropy)rd_opt_choice(L, "cross_entropy",
+								lv_cross_entropy_names, 2);
 	j->sequence_parallel = rd_opt_bool(L, "sequence_parallel");
 	j->tp_overlap = rd_opt_bool(L, "tp_overlap");
 }

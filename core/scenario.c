@@ -215,7 +215,7 @@ static bool same_job(const struct gp_job *a, const struct gp_job *b)
 	       a->sequence_parallel == b->sequence_parallel &&
 	       a->tp_overlap == b->tp_overlap && a->p2p_overlap == b->p2p_overlap &&
 	       a->p2p_whole == b->p2p_whole && a->grad_reduce == b->grad_reduce &&
-	       a->defer_wgrad == b->defer_wgrad;
+	       a->defer_wgrad == b->defer_wgrad && a->cross_entropy == b->cross_entropy;
 }
 
 int gp_plan_pool_gpus(const struct gp_plan *p, int dc, int pool)

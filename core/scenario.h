@@ -52,6 +52,11 @@ enum gp_optimizer { GP_OPT_ADAM, GP_OPT_ADAM_BF16 };
  * requires gradient accumulation and all-reduce to be done in fp32") and
  * Megatron-Bridge's recipes default to outside its performance presets. */
 enum gp_grad_reduce { GP_GR_BF16, GP_GR_FP16, GP_GR_FP32 };
+/* The loss over the logits (job.cross_entropy): Megatron-Core's fused
+ * vocab-parallel cross-entropy (cross_entropy_loss_fusion, which NeMo 2
+ * and Megatron-Bridge set), or its unfused PyTorch operations, what
+ * Megatron-LM runs unless --cross-entropy-loss-fusion is given. */
+enum gp_cross_entropy { GP_CE_FUSED, GP_CE_UNFUSED };
 
 /* job.defer_embedding_wgrad's default: none, as Megatron-Core's
  * defer_embedding_wgrad_compute = False; NVIDIA's NeMo and Megatron-Bridge
@@ -112,6 +117,7 @@ struct gp_job {
 	enum gp_attention attention;
 	enum gp_optimizer optimizer;
 	enum gp_grad_reduce grad_reduce;  /* 16-bit or fp32 gradient reduction */
+	enum gp_cross_entropy cross_entropy;  /* the loss fused or not */
 	bool sequence_parallel;     /* norms and dropouts split over the TP group */
 	bool tp_overlap;            /* TP collectives overlap the GEMMs */
 	bool p2p_overlap;           /* stage boundaries do not block compute */

@@ -376,6 +376,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	static const char *const atts[] = { "flash", "materialised" };
 	static const char *const opts[] = { "adam", "adam-bf16" };
 	static const char *const greds[] = { "bf16", "fp16", "fp32" };
+	static const char *const ces[] = { "fused", "unfused" };
 	w->where = "job";
 	fprintf(w->f, "  job = {\n");
 	put_num(w, "    ", "seq", j->seq, Q_PLAIN);
@@ -395,6 +396,7 @@ static void write_job(struct wr *w, const struct gp_job *j)
 	put_bool(w, "    ", "p2p_scatter", !j->p2p_whole);
 	put_name(w, "    ", "grad_reduce", greds, 3, (int)j->grad_reduce);
 	put_int(w, "    ", "defer_embedding_wgrad", j->defer_wgrad);
+	put_name(w, "    ", "cross_entropy", ces, 2, (int)j->cross_entropy);
 	fprintf(w->f, "    sync = {\n");
 	put_name(w, "      ", "mode", modes, 3, (int)j->sync_mode);
 	put_int(w, "      ", "every", j->sync_every);

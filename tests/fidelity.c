@@ -52,7 +52,7 @@
 enum col {
 	K_LAYERS, K_HIDDEN, K_HEADS, K_KV, K_FFN, K_VOCAB, K_MLP, K_SEQ, K_GPUS, K_PER_NODE,
 	K_NIC, K_GPU, K_TP, K_PP, K_DP, K_MB, K_GBS, K_VS, K_RC, K_SP, K_SYNC_OV, K_PREC,
-	K_ATT, K_TPOV, K_P2POV, K_P2PSC, K_GRED, K_DEFER, K_ZERO, K_OPT, K_SEC, K_MSEC, K_MODEL, K_RUN, K_PARAMS, NCOL
+	K_ATT, K_TPOV, K_P2POV, K_P2PSC, K_GRED, K_CE, K_DEFER, K_ZERO, K_OPT, K_SEC, K_MSEC, K_MODEL, K_RUN, K_PARAMS, NCOL
 };
 
 static const struct {
@@ -85,6 +85,7 @@ static const struct {
 	[K_P2POV] = { "p2p_overlap", { 0 } },
 	[K_P2PSC] = { "p2p_scatter", { 0 } },
 	[K_GRED] = { "grad_reduce", { 0 } },
+	[K_CE] = { "cross_entropy", { 0 } },
 	[K_DEFER] = { "defer_embedding_wgrad", { 0 } },
 	[K_ZERO] = { "zero", { 0 } },
 	[K_OPT] = { "optimizer", { 0 } },
@@ -302,7 +303,7 @@ static char *row_text(const struct run *run, const struct row *r)
 {
 	size_t n = 1 << 16;
 	char *buf = malloc(n), *stages = malloc(n / 2), gpus[1024], att[64], sp[64], tpo[64],
-	     p2p[64], p2ps[64], prec[64], opt[64], gred[64], defer[64];
+	     p2p[64], p2ps[64], prec[64], opt[64], gred[64], ce[64], defer[64];
 	if (!buf || !stages) {
 		free(buf);
 		free(stages);
@@ -314,6 +315,7 @@ static char *row_text(const struct run *run, const struct row *r)
 	opt_str(prec, sizeof prec, "precision", r->v[K_PREC]);
 	opt_str(opt, sizeof opt, "optimizer", r->v[K_OPT]);
 	opt_str(gred, sizeof gred, "grad_reduce", r->v[K_GRED]);
+	opt_str(ce, sizeof ce, "cross_entropy", r->v[K_CE]);
 	opt_int(defer, sizeof defer, "defer_embedding_wgrad", r->v[K_DEFER]);
 	opt_bool(sp, sizeof sp, "sequence_parallel", r->v[K_SP]);
 	opt_bool(tpo, sizeof tpo, "tp_overlap", r->v[K_TPOV]);
@@ -331,14 +333,14 @@ static char *row_text(const struct run *run, const struct row *r)
 		 " model = { layers = %.0f, hidden = %.0f, heads = %.0f, kv_heads = %.0f, ffn = %.0f,\n"
 		 "   vocab = %.0f, gated = %s },\n"
 		 " job = { seq = %.0f, global_batch = %.0f, micro_batch = %.0f, recompute = '%s',\n"
-		 "   zero = %.0f, %s%s%s%s%s%s%s%s%s sync = { overlap = %s } },\n"
+		 "   zero = %.0f, %s%s%s%s%s%s%s%s%s%s sync = { overlap = %s } },\n"
 		 " plan = { schedule = '%s', chunks = %.0f, pipelines = { { micro_batches = %.0f,\n"
 		 "   replicas = %.0f, stages = { %s } } } } }\n",
 		 gpus, r->v[K_GPU][0] ? r->v[K_GPU] : "H100", tp * pp * dp, num(r, K_PER_NODE, 8),
 		 num(r, K_NIC, 400), num(r, K_LAYERS, 0), h, heads, num(r, K_KV, heads),
 		 num(r, K_FFN, 4 * h), num(r, K_VOCAB, 50257), gated ? "true" : "false",
 		 num(r, K_SEQ, 2048), gbs, mb, r->v[K_RC][0] ? r->v[K_RC] : "none",
-		 num(r, K_ZERO, 1), prec, opt, att, sp, tpo, p2p, p2ps, gred, defer,
+		 num(r, K_ZERO, 1), prec, opt, att, sp, tpo, p2p, p2ps, gred, ce, defer,
 		 r->v[K_SYNC_OV][0] && !yes(r->v[K_SYNC_OV]) ? "false" : "true",
 		 vs > 1 ? "interleaved" : "1f1b", vs, gbs / (mb * dp), dp, stages);
 	free(stages);

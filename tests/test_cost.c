@@ -247,6 +247,42 @@ static void test_block_time_by_parts(void **state)
 	gp_scenario_free(s);
 }
 
+/* The unfused cross-entropy (job.cross_entropy = "unfused") on one H100
+ * of the catalog (HBM 3.35e12 B/s), micro-batch 1, s 4096, V 131072, TP
+ * 1: 536870912 logits; Megatron-Core's cross_entropy.py moves 38 bytes a
+ * logit forward and 14 backward on top of the fused kernel's, by hand
+ * 20401094656 B / 3.35e12 B/s = 6.0898790 ms and 7516192768 B / 3.35e12
+ * B/s = 2.2436396 ms. The weight gradient and the memory (the fp32
+ * softmax, 4 B a logit) do not change; neither do the blocks. */
+static void test_cross_entropy(void **state)
+{
+	(void)state;
+	const char *fmt = "return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 1 } } } },"
+			  " model = { layers = 2, hidden = 4096, heads = 32, vocab = 131072 },"
+			  " job = { seq = 4096, global_batch = 1%s } }";
+	struct gp_scenario *fu = scen(fmt, ""), *un = scen(fmt, ", cross_entropy = 'unfused'");
+	assert_int_equal(fu->job.cross_entropy, GP_CE_FUSED);
+	assert_int_equal(un->job.cross_entropy, GP_CE_UNFUSED);
+	assert_close(un->gpus[un->dcs[0].pools[0].gpu].hbm_bw, 3.35e12, 1e-15);
+	struct gp_layer_time a = layer_of(fu, 1, GP_RC_NONE, 1), c = layer_of(un, 1, GP_RC_NONE, 1);
+	assert_close(c.f - a.f, 6.0898790e-3, 1e-7);
+	assert_close(c.b - a.b, 2.2436396e-3, 1e-7);
+	assert_close(c.w, a.w, 1e-15);
+	struct gp_layer_mem ma, mc;
+	const struct gp_pool *p = &un->dcs[0].pools[0];
+	struct gp_layer_q q = { .sc = un, .gpu = &un->gpus[p->gpu], .pool = p, .tp = 1, .logits = 1 };
+	gp_default_cost.ops->layer_memory(NULL, &q, &mc);
+	q.sc = fu;
+	gp_default_cost.ops->layer_memory(NULL, &q, &ma);
+	assert_close(mc.act, 4 * 536870912.0, 1e-15);
+	assert_close(ma.act, mc.act, 1e-15);
+	a = layer_of(fu, 1, GP_RC_NONE, 0);
+	c = layer_of(un, 1, GP_RC_NONE, 0);
+	assert_layer(&c, a.f, a.b, a.w);
+	gp_scenario_free(fu);
+	gp_scenario_free(un);
+}
+
 /* The straggler term: a plan on N GPUs takes every layer time at the
  * pace of the slowest, 1 + JITTER sqrt(2 ln N) (sqrt(2 ln 8) = 2.0393,
  * sqrt(2 ln 2048) = 3.9050) times the one GPU's, which is what the
@@ -450,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_llama70b_counts),
 		cmocka_unit_test(test_stage_memory),
 		cmocka_unit_test(test_block_time_by_parts),
+		cmocka_unit_test(test_cross_entropy),
 		cmocka_unit_test(test_straggler),
 		cmocka_unit_test(test_idle_gpus),
 		cmocka_unit_test(test_korthikanti_layer),

@@ -162,6 +162,12 @@ static void test_update_touches_only_what_changed(void **state)
 	s->job.seq = 2048;
 	assert_int_equal(gp_costtab_update(ct, s, &e), 0);
 	assert_int_equal(gp_costtab_evals(ct), before + full);
+
+	/* The cross-entropy kernel (the logits entries read it): everything. */
+	before = gp_costtab_evals(ct);
+	s->job.cross_entropy = GP_CE_UNFUSED;
+	assert_int_equal(gp_costtab_update(ct, s, &e), 0);
+	assert_int_equal(gp_costtab_evals(ct), before + full);
 	assert_int_equal(gp_costtab_evals(ct), calls);
 	gp_costtab_free(ct);
 	gp_scenario_free(s);

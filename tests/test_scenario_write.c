@@ -159,7 +159,8 @@ static const char *rich =
 	" model = { name = 'tiny', layers = 8, hidden = 1024, heads = 16, kv_heads = 4,"
 	"           ffn = 2816, vocab = 32000, gated = true },"
 	" job = { seq = 2048, global_batch = 64, micro_batch = 2, zero = 0,"
-	"         recompute = 'selective', sync = { mode = 'flat', every = 4, overlap = false } },"
+	"         recompute = 'selective', cross_entropy = 'unfused',"
+	"         sync = { mode = 'flat', every = 4, overlap = false } },"
 	" objective = 'cost', budget = { usd_per_hour = 123.5 },"
 	" plan = { schedule = 'interleaved', chunks = 2, sync = 'flat', pipelines = {"
 	"   { micro_batches = 16, replicas = 2, stages = {"
@@ -183,6 +184,7 @@ static void test_keeps_what_defaults_would_lose(void **state)
 	assert_true(b->budget_usd_per_hour == 123.5);
 	assert_int_equal(b->job.zero, 0);
 	assert_int_equal(b->job.sync_every, 4);
+	assert_int_equal(b->job.cross_entropy, GP_CE_UNFUSED);
 	const struct gp_gpu *x1 = &b->gpus[b->dcs[a].pools[0].gpu];
 	assert_string_equal(x1->name, "X1");
 	assert_true(x1->memory == 24.0 * 1073741824 && x1->price_per_hour == 1.25);
@@ -196,6 +198,7 @@ static void test_keeps_what_defaults_would_lose(void **state)
 	assert_non_null(strstr(text, "      hbm_bandwidth = 123456789012.25, -- 123.5 GB/s\n"));
 	assert_non_null(strstr(text, "          network = 3333333333.3, -- 26.67 Gbit/s\n"));
 	assert_non_null(strstr(text, "      bandwidth = Gbps(40),\n"));
+	assert_non_null(strstr(text, "    cross_entropy = \"unfused\",\n"));
 	assert_non_null(strstr(text, "      \"b\", \"a\",\n"));
 	/* Unused GPU types: the custom one and the overridden catalog one
 	 * are written, an untouched catalog one is not. */

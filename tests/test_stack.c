@@ -298,7 +298,7 @@ static void test_boundary_scatter(void **state)
 
 /* scripts/default-model.lua reads every stack field of the layer it is
  * given: for each feature off, its tables are the C model's, bit for
- * bit, and differ from the defaults'. */
+ * bit (blocks and the logits layer), and differ from the defaults'. */
 static void test_lua_default_follows_the_stack(void **state)
 {
 	(void)state;
@@ -307,12 +307,13 @@ static void test_lua_default_follows_the_stack(void **state)
 		", tp_overlap = false", ", precision = 'fp8'", ", optimizer = 'adam-bf16'",
 		(", attention = 'materialised', sequence_parallel = false, tp_overlap = false,"
 		 "  recompute = 'selective'"),
+		", cross_entropy = 'unfused'",
 	};
 	struct gp_err e = { "" };
 	struct gp_lua_cost *lc = gp_lua_cost_load("scripts/default-model.lua", &e);
 	if (!lc)
 		fail_msg("%s", e.msg);
-	double f0 = 0;
+	double f0 = 0, l0 = 0;
 	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
 		struct gp_scenario *s = scen(
 			"return { dcs = { { name = 'a', pools = { { gpu = 'H100', count = 8 } } } },"
@@ -324,11 +325,19 @@ static void test_lua_default_follows_the_stack(void **state)
 		for (int rc = GP_RC_NONE; rc <= GP_RC_FULL; rc++)
 			assert_memory_equal(gp_costtab_layer(c, 0, 0, 4, rc),
 					    gp_costtab_layer(l, 0, 0, 4, rc), sizeof(struct gp_layer_cost));
+		assert_memory_equal(gp_costtab_logits(c, 0, 0, 4), gp_costtab_logits(l, 0, 0, 4),
+				    sizeof(struct gp_layer_cost));
 		const struct gp_layer_cost *x = gp_costtab_layer(c, 0, 0, 4, GP_RC_NONE);
-		if (i == 0)
+		const struct gp_layer_cost *lg = gp_costtab_logits(c, 0, 0, 4);
+		if (i == 0) {
 			f0 = x->t.f + x->m.act;
-		else if (i != 5)   /* the optimizer changes state, not layers */
+			l0 = lg->t.f + lg->t.b;
+		} else if (i == 7) {   /* the loss changes the logits layer only */
+			assert_true(x->t.f + x->m.act == f0);
+			assert_true(lg->t.f + lg->t.b > l0);
+		} else if (i != 5) {   /* the optimizer changes state, not layers */
 			assert_true(x->t.f + x->m.act != f0);
+		}
 		assert_true(gp_costtab_state_bytes(c, 8) == gp_costtab_state_bytes(l, 8));
 		assert_true(gp_costtab_reserve(c, 0, 0) == gp_costtab_reserve(l, 0, 0));
 		gp_costtab_free(c);
