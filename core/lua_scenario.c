@@ -490,7 +490,8 @@ static int conv_links(struct lh_cv *c, int top)
 
 static const char *const job_keys[] = { "seq", "global_batch", "micro_batch",
 	"precision", "optimizer", "zero", "recompute", "attention", "sequence_parallel",
-	"tp_overlap", "p2p_overlap", "p2p_scatter", "grad_reduce", "defer_embedding_wgrad", "cross_entropy", "sync", NULL };
+	"tp_overlap", "p2p_overlap", "p2p_scatter", "grad_reduce", "defer_embedding_wgrad",
+	"cross_entropy", "sync", NULL };
 static const char *const sync_keys[] = { "mode", "every", "overlap", NULL };
 static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const attentions[] = { "flash", "materialised", NULL };

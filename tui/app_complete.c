@@ -44,7 +44,8 @@ static void paths(const struct gp_app *a, struct gp_words *ws)
 	static const char *const fixed[] = { "model=", "job.seq=", "job.global_batch=",
 		"job.micro_batch=", "job.precision=", "job.optimizer=", "job.zero=",
 		"job.recompute=", "job.attention=", "job.sequence_parallel=", "job.tp_overlap=",
-		"job.p2p_overlap=", "job.sync.mode=", "job.sync.every=", "job.sync.overlap=",
+		"job.p2p_overlap=", "job.p2p_scatter=", "job.grad_reduce=",
+		"job.defer_embedding_wgrad=", "job.cross_entropy=", "job.sync.mode=", "job.sync.every=", "job.sync.overlap=",
 		"budget.usd_per_hour=", "objective=", "cost_model=", "heuristic=", "mouse=", "live=",
 		"ascii=" };
 	static const char *const gk[] = { "tflops", "memory", "hbm_bandwidth", "efficiency",
