@@ -323,8 +323,9 @@ has "a script's error is one line in the status line" "\(field 'hiden'\) while e
 # job field the loader reads.
 has "a cut completion list counts the rest" "\(57 more of 64: type more to narrow\)" \
 	samples/p3.lua --keys ':set links[us-c<Tab>'
-has "job.<Tab> lists precision and sequence_parallel" "job\.precision=.*job\.sequence_parallel=" \
-	samples/default.lua --keys ':set job.<Tab>'
+for f in precision sequence_parallel cross_entropy; do
+	has "job.<Tab> lists $f" "job\.$f=" samples/default.lua --keys ':set job.<Tab>'
+done
 # A failed job says why on its line, cut at a word at 80 columns, and
 # its one report is no "no reports yet".
 has "a failed job's line gives the reason" \
@@ -338,10 +339,15 @@ has "... and its report is counted, not \"no reports yet\"" \
 has "after an undo, A is the plan undone" "^ A before undoing job\.zero = 0$" \
 	samples/default.lua --size 100x30 --keys ':set live=off<Enter>:set job.zero=0<Enter>u5'
 # A re-plan after an edit that dropped the file's plan still says
-# before -> after (the iteration before the edit).
+# before -> after (the iteration before the edit); of a job that trains
+# more tokens an iteration, tokens/s first (177 k: 64 x 4096 tokens in
+# 1.481 s).
 has "a re-plan after the file's plan was dropped says so, and before -> after" \
-	"^re-planned by milp \((feasible|optimal in its space)\), old plan invalid; u undoes: iteration 1\.481s -> [0-9.]+m?s \([+-]" \
-	samples/default.lua --size 120x30 --keys ':set job.global_batch=128<Enter><Wait>'
+	"^re-planned by milp \((feasible|optimal in its space)\), old plan invalid; u undoes: tokens/s 177 k -> [0-9.]+ k \([+-][0-9.]+ %\); iteration 1\.481s -> [0-9.]+m?s, of another job" \
+	samples/default.lua --size 160x30 --keys ':set job.global_batch=128<Enter><Wait>'
+has "a live edit of the job says the iteration before it in tokens/s" \
+	"^re-planned by milp \([a-z ]+\); u undoes: iteration [0-9.]+m?s -> [0-9.]+m?s \([+-][0-9.]+ %\); tokens/s 177 k before the edit" \
+	samples/default.lua --size 160x30 --keys ':set job.seq=2048<Enter><Wait>'
 # The Gantt's legend: only the kinds the chart has (p3 has no act or
 # grad), and the column's time whole at 60 columns, or not at all.
 has "the Gantt legend lists only the kinds drawn" "^(█|F) F (█|B) B (█|S|#) sync (█|O) opt .* mixed" \

@@ -180,7 +180,6 @@ struct gp_app {
 	unsigned job;                /* the job whose plan is awaited, 0: none */
 	enum gp_purpose job_purpose;
 	int job_top;                 /* overrides when it was asked for (-1: saved since) */
-	double job_before;           /* the iteration then (NAN: none) */
 	char job_note[160];          /* how the last job ended, for the solver pane */
 	const struct gp_engine *engine;   /* what plans (NULL: the default) */
 	double time_limit, gap;      /* its limits (0: the engine's) */
@@ -349,11 +348,19 @@ void gp_app_cycle_choice(struct gp_app *a, int dir);
 void gp_app_undo(struct gp_app *a);
 void gp_app_redo(struct gp_app *a);
 void gp_app_clear_redo(struct gp_app *a);
-/* The iteration time now (NAN: none), and the status line's "what:
- * iteration 2.681s -> 3.385s (+26.3 %)" after a change ("what; why"
- * when nothing simulates now). */
+/* The iteration time now (NAN: none). */
 double gp_app_now_time(const struct gp_app *a);
-void gp_app_say_change(struct gp_app *a, const char *what, double before);
+/* What a change is said against: the iteration time (NAN: none) and the
+ * tokens an iteration trains (0: no scenario). */
+struct gp_app_then {
+	double time, tokens;
+};
+struct gp_app_then gp_app_now(const struct gp_app *a);
+/* The status line's "what: iteration 2.681s -> 3.385s (+26.3 %)" after
+ * a change ("what; why" when nothing simulates now); when the job's
+ * tokens per iteration changed, tokens/s first, the iterations being of
+ * different work. */
+void gp_app_say_change(struct gp_app *a, const char *what, struct gp_app_then before);
 /* A loader's message without the file name it starts with (nor the
  * batch's "--set '...'": the path as typed), DCs named as the screens
  * name them (dcs[ams], not dcs[1]), on one line. */

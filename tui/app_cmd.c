@@ -132,7 +132,7 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 static void c_sim(struct gp_app *a, int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	double before = gp_app_now_time(a);
+	struct gp_app_then before = gp_app_now(a);
 	gp_app_simulate(a);
 	if (a->run.has_res)
 		gp_app_say_change(a, "simulated again", before);

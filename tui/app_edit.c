@@ -173,8 +173,29 @@ static void describe(const char *set, char *buf, size_t n)
 	snprintf(buf, n, "%.*s = %s", (int)(eq - set), set, eq + 1);
 }
 
-void gp_app_say_change(struct gp_app *a, const char *what, double before)
+/* "x -> y (+z %)", or a factor from ten times on, as the compare screen
+ * writes it (not "+11423184.3 %"). */
+static void change_rel(double x, double y, char *buf, size_t n)
 {
+	if (y >= 10 * x || y <= x / 10)
+		snprintf(buf, n, "%.3gx", y / x);
+	else
+		snprintf(buf, n, "%+.1f %%", 100 * (y - x) / x);
+}
+
+static double tokens_of(const struct gp_scenario *s)
+{
+	return s ? (double)s->job.global_batch * s->job.seq : 0;
+}
+
+struct gp_app_then gp_app_now(const struct gp_app *a)
+{
+	return (struct gp_app_then){ gp_app_now_time(a), tokens_of(a->run.sc) };
+}
+
+void gp_app_say_change(struct gp_app *a, const char *what, struct gp_app_then then)
+{
+	double before = then.time;
 	if (!a->run.has_res) {
 		/* Done, but nothing simulates (gp_app_simulate said why): say
 		 * both, or "u" reads as if it failed. */
@@ -187,15 +208,20 @@ void gp_app_say_change(struct gp_app *a, const char *what, double before)
 	const char *fit = a->run.res.fits ? "" : "; does not fit in memory";
 	char b[24], now[24];
 	gp_unit_time4(t, now, sizeof now);
-	if (isfinite(before) && before > 0) {
+	double tok = tokens_of(a->run.sc);
+	if (isfinite(before) && before > 0 && then.tokens > 0 && tok != then.tokens && t > 0) {
+		/* Iterations of different jobs: tokens/s is the verdict. */
+		char tb[32], tn[32], rel[32];
 		gp_unit_time4(before, b, sizeof b);
-		/* From ten times on a factor, as the compare screen writes it
-		 * (not "+11423184.3 %"). */
+		change_rel(then.tokens / before, tok / t, rel, sizeof rel);
+		gp_app_say(a, a->run.res.fits ? GP_R_OK : GP_R_WARN,
+			   "%s: tokens/s %s -> %s (%s); iteration %s -> %s, of another job%s", what,
+			   gp_fmt_si(then.tokens / before, 3, "", tb, sizeof tb),
+			   gp_fmt_si(tok / t, 3, "", tn, sizeof tn), rel, b, now, fit);
+	} else if (isfinite(before) && before > 0) {
+		gp_unit_time4(before, b, sizeof b);
 		char rel[32];
-		if (t >= 10 * before || t <= before / 10)
-			snprintf(rel, sizeof rel, "%.3gx", t / before);
-		else
-			snprintf(rel, sizeof rel, "%+.1f %%", 100 * (t - before) / before);
+		change_rel(before, t, rel, sizeof rel);
 		gp_app_say(a, a->run.res.fits ? GP_R_OK : GP_R_WARN,
 			   "%s: iteration %s -> %s (%s)%s", what, b, now, rel, fit);
 	} else {
@@ -248,7 +274,7 @@ static void say_unpriced(struct gp_app *a, unsigned long long was, char *what, s
 
 bool gp_app_set(struct gp_app *a, const char *set)
 {
-	double before = gp_app_now_time(a);
+	struct gp_app_then before = gp_app_now(a);
 	unsigned long long priced = a->run.sc ? priced_pools(a->run.sc) : 0;
 	struct gp_err e = { "" };
 	struct gp_pin *was = gp_pin_of_run(&a->run, "");   /* the compare screen's A */
@@ -467,7 +493,7 @@ void gp_app_undo(struct gp_app *a)
 	k = k < 64 ? k : 64;
 	for (int i = 0; i < k; i++)
 		sets[i] = strdup(a->run.sets[n - 1 - i]);
-	double before = gp_app_now_time(a);
+	struct gp_app_then before = gp_app_now(a);
 	struct gp_err e = { "" };
 	bool oom = false;
 	for (int i = 0; i < k; i++)
@@ -509,7 +535,7 @@ void gp_app_redo(struct gp_app *a)
 		gp_app_say(a, GP_R_WARN, "nothing to redo");
 		return;
 	}
-	double before = gp_app_now_time(a);
+	struct gp_app_then before = gp_app_now(a);
 	char what[600] = "redone ";
 	describe(a->redo[a->nredo - 1].set, what + 7, sizeof what - 7);
 	struct gp_pin *was = gp_pin_of_run(&a->run, "");   /* A: before the redo */

@@ -90,7 +90,6 @@ void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 	a->job = id;
 	a->job_purpose = why;
 	a->job_top = a->run.nsets;
-	a->job_before = gp_app_now_time(a);
 	a->job_note[0] = 0;
 	gp_worker_status(a->worker, &a->js);   /* queued: nothing runs it yet */
 }

@@ -257,9 +257,16 @@ static void after_edit(struct gp_app *a, bool dropped, double before)
 	    !(a->prev->res.iteration_time > 0) ||
 	    fabs(a->prev->res.iteration_time - before) <= 1e-9 * before)
 		return;   /* (an edit that left the time as it was: one figure) */
-	char t[24];
-	gp_unit_time4(a->prev->res.iteration_time, t, sizeof t);
+	char t[32];
 	size_t l = strlen(a->status);
+	const struct gp_job *was = &a->prev->sc->job, *now = &a->run.sc->job;
+	double tokens = (double)was->global_batch * was->seq;
+	if (tokens != (double)now->global_batch * now->seq) {   /* another job's iteration */
+		gp_fmt_si(tokens / a->prev->res.iteration_time, 3, "", t, sizeof t);
+		snprintf(a->status + l, sizeof a->status - l, "; tokens/s %s before the edit", t);
+		return;
+	}
+	gp_unit_time4(a->prev->res.iteration_time, t, sizeof t);
 	snprintf(a->status + l, sizeof a->status - l, "; %s before the edit", t);
 }
 
@@ -272,13 +279,16 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 		say_failed(a, res);
 		return;
 	}
-	double before = gp_app_now_time(a);
+	struct gp_app_then then = gp_app_now(a);
+	double before = then.time;
 	/* An edit that dropped the file's plan left nothing to time: the
 	 * re-plan's "before" is the iteration before that edit (A's). */
 	bool dropped = !isfinite(before) && a->job_purpose == GP_JOB_LIVE && a->prev &&
 		       a->prev->res.iteration_time > 0;
-	if (dropped)
-		before = a->prev->res.iteration_time;
+	if (dropped) {
+		before = then.time = a->prev->res.iteration_time;
+		then.tokens = (double)a->prev->sc->job.global_batch * a->prev->sc->job.seq;
+	}
 	else if (worse_than_shown(a, res, before)) {
 		a->open_plan = false;
 		return;
@@ -315,7 +325,7 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
 		 how == 0 ? "; u undoes" : how > 0 ? ", the same plan as shown" : " (s cannot save it: ",
 		 how < 0 ? why : "", how < 0 ? ")" : "");
-	gp_app_say_change(a, head, before);
+	gp_app_say_change(a, head, then);
 	after_edit(a, dropped, before);
 }
 
