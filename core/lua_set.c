@@ -184,6 +184,52 @@ static void list_hint(lua_State *L, int t, const char *key, char *buf, size_t n)
 		lh_suggest(key, ptr, k, "names", buf, n);
 }
 
+/* Is `name` the name of a DC of the scenario (root: its index)? */
+static bool is_dc(lua_State *L, int root, const char *name)
+{
+	int top = lua_gettop(L);
+	bool hit = false;
+	if (lh_rawfield(L, root, "dcs") == LUA_TTABLE) {
+		int ds = lua_gettop(L);
+		for (lua_Integer i = 1; !hit && i <= (lua_Integer)lua_rawlen(L, ds); i++) {
+			if (lua_rawgeti(L, ds, i) == LUA_TTABLE &&
+			    lh_rawfield(L, -1, "name") == LUA_TSTRING)
+				hit = !strcmp(lua_tostring(L, -1), name);
+			lua_settop(L, ds);
+		}
+	}
+	lua_settop(L, top);
+	return hit;
+}
+
+/* links[a-b] (or a>b) naming no link of list t, at the path's first
+ * segment, between two DCs the scenario has: a new entry { "a", "b" }
+ * at the end of the list, pushed. 0 (nothing pushed) when key is not
+ * such a pair. A new link gets what --set gives it; the loader asks for
+ * the rest (its bandwidth and latency). */
+static int new_link(lua_State *L, int t, const char *path, const char *key)
+{
+	char a[GP_NAME_MAX + 1], b[GP_NAME_MAX + 1];
+	const char *cut = strpbrk(key, "->");
+	size_t na = cut ? (size_t)(cut - key) : 0;
+	if (strncmp(path, "links[", 6) || lua_gettop(L) != 4 || !cut || na == 0 ||
+	    na > GP_NAME_MAX || strlen(cut + 1) == 0 || strlen(cut + 1) > GP_NAME_MAX)
+		return 0;
+	memcpy(a, key, na);
+	a[na] = 0;
+	snprintf(b, sizeof b, "%s", cut + 1);
+	if (!strcmp(a, b) || !is_dc(L, 1, a) || !is_dc(L, 1, b))
+		return 0;
+	lua_createtable(L, 2, 2);
+	lua_pushstring(L, a);
+	lua_rawseti(L, -2, 1);
+	lua_pushstring(L, b);
+	lua_rawseti(L, -2, 2);
+	lua_pushvalue(L, -1);
+	lua_rawseti(L, t, (lua_Integer)lua_rawlen(L, t) + 1);
+	return 1;
+}
+
 /* Whether path renames a DC: dcs[X].name. */
 static bool renames_dc(const char *path)
 {
@@ -234,6 +280,37 @@ static void rename_refs(lua_State *L, int root, const char *old, const char *now
 		}
 	}
 	lua_settop(L, top);
+}
+
+/* PATH's last segment names an element of list t (dcs[ams]=..., or
+ * links[a-b]=... of a new link too): the value, a table, is merged into
+ * it field by field, so links[a-b] = { bandwidth = Gbps(50), latency =
+ * ms(3) } adds or changes a link. */
+static int set_element(lua_State *L, int t, const char *path, const char *key)
+{
+	if (!lua_istable(L, 3))
+		return luaL_error(L, "'%s': expected a table of its fields ({ bandwidth = ..., "
+				  "latency = ... } for a link), or a field: %s.FIELD=VALUE", path, path);
+	if (!find_named(L, t, key) && !new_link(L, t, path, key)) {
+		char hint[1024] = "";
+		list_hint(L, t, key, hint, sizeof hint);
+		return luaL_error(L, "'%s': nothing called [%s] here%s%s%s", path, key,
+				  hint[0] ? " (" : "", hint, hint[0] ? ")" : "");
+	}
+	int el = lua_gettop(L);
+	char old[GP_NAME_MAX + 1] = "";   /* dcs[X] = { name = ... }: a rename */
+	if (lh_rawfield(L, el, "name") == LUA_TSTRING)
+		snprintf(old, sizeof old, "%s", lua_tostring(L, -1));
+	if (old[0] && lh_rawfield(L, 3, "name") == LUA_TSTRING && strcmp(old, lua_tostring(L, -1)))
+		rename_refs(L, 1, old, lua_tostring(L, -1));
+	lua_settop(L, el);
+	lua_pushnil(L);
+	while (lua_next(L, 3)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, el);
+	}
+	return 0;
 }
 
 /* One --set: the path, and the value as a string (NULL: the value is
@@ -303,6 +380,8 @@ static int apply_set(lua_State *L)
 			lua_settop(L, t);
 			if (old[0])   /* what names the DC follows it */
 				rename_refs(L, 1, old, lua_tostring(L, 3));
+			if (is_index && !numeric && lua_rawlen(L, t) > 0)
+				return set_element(L, t, path, key);
 			lua_pushvalue(L, 3);
 			if (numeric) {
 				lua_rawseti(L, t, idx);
@@ -318,8 +397,7 @@ static int apply_set(lua_State *L)
 		else if (is_index && find_named(L, t, key)) {
 			keep_reverse(L, key, p);
 			both_ways(L, t, key, p);
-		}
-		else
+		} else if (!(is_index && new_link(L, t, path, key)))
 			lh_rawfield(L, t, key);
 		if (lua_isnil(L, -1)) {
 			/* A list (dcs, links) must name an existing element; a

@@ -166,6 +166,21 @@ t "a unit word that is none: named as typed" 1 "links\[ams-fra\]\.bandwidth: exp
 t "a sweep point's error named as typed" 1 "failed: links\[ams-fra\]\.bandwidth: expected a positive number, got -1" "$G" sweep samples/default.lua --set 'links[ams-fra].bandwidth=10G,-1'
 t "an integer too large names the reader's cap" 1 "job.seq: expected a positive integer of at most 1e9, got 1000000000000" "$G" check samples/default.lua --set job.seq=1e12
 t "set unknown link" 1 "nothing called \[ams-par\]" "$G" check samples/default.lua --set 'links[ams-par].bandwidth=1'
+# A link between two DCs of the scenario that has none is added, whole
+# or field by field (2 directions more); without its latency the loader
+# asks for it; a DC renamed as a table takes its plan's stages along.
+par='dcs[3]={name="par",pools={{gpu="H100",count=8,per_node=8}}}'
+t "links[a-b]={...} adds a link" 0 "ok: 3 DCs, 40 GPUs, 4 link directions" \
+	"$G" check samples/default.lua --set "$par" --set 'links[ams-par]={bandwidth=Gbps(40),latency=ms(9)}'
+t "links[a-b].bandwidth and .latency add a link" 0 "ok: 3 DCs, 40 GPUs, 4 link directions" \
+	"$G" check samples/default.lua --set "$par" --set 'links[par-fra].bandwidth=Gbps(40)' \
+	--set 'links[par-fra].latency=ms(9)'
+t "a new link without its latency: the loader asks for it" 1 "links\[2\]\.latency: required field is missing" \
+	"$G" check samples/default.lua --set "$par" --set 'links[par>fra].bandwidth=Gbps(40)'
+t "a link is set by a table of its fields" 1 "links\[ams-fra\]': expected a table of its fields" \
+	"$G" check samples/default.lua --set 'links[ams-fra]=5'
+t "dcs[X]={name=...} renames the DC where the plan names it" 0 "ok: 2 DCs" \
+	"$G" check samples/default.lua --set 'dcs[fra]={name="lon"}'
 t "set through a number" 1 "seq is not a table" "$G" check samples/default.lua --set job.seq.x=1
 t "set a string" 0 "plan +zb-h1" "$G" sim samples/default.lua --set plan.schedule=zb-h1
 t "a batch no micro-batch size divides is bad input" 1 "job.global_batch: 7 sequences cannot be split into micro-batches of 2" "$G" check samples/default.lua --set job.global_batch=7 --set job.micro_batch=2

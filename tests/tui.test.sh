@@ -307,6 +307,15 @@ has "... and says why a DC is unused, as sim does" \
 has "a wide terminal's wrapped unused line keeps every word" \
 	"^ +direction\), against an iteration of 1\.64 s" \
 	samples/default.lua --size 200x30 --keys "$E<Wait>2"
+# A pair of DCs with no link: its "-" cell says how to add one, and
+# Enter types the :set, the caret in the bandwidth's "()": 40, then 16
+# keys right into the latency's, 9, Enter adds the link both ways.
+par='dcs[3]={name="par",pools={{gpu="H100",count=8,per_node=8}}}'
+has "a missing link's cell says how to add one" "^no link between ams and par: Enter types the :set" \
+	samples/default.lua --set "$par" --size 100x30 --keys '<Tab><Tab><Right><Right>'
+R=$(printf '<Right>%.0s' $(seq 16))
+has "... and Enter adds it from the matrix" "^ par +40Gb/s +9ms +- +\.$" \
+	samples/default.lua --set "$par" --size 100x30 --keys "<Tab><Tab><Right><Right><Enter>40${R}9<Enter>"
 # A column of times has one precision: "27.00ms" beside "12.94ms".
 has "the stage table's times keep their trailing zeros" "ams H100 +4 +1-13 none +12\.94ms 27\.00ms" \
 	samples/default.lua --view plan

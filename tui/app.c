@@ -278,6 +278,17 @@ static void start_edit(struct gp_app *a)
 						    : "; the scenario screen (1) edits values");
 		return;
 	}
+	if (f->command) {   /* a value not there yet: the command that adds it */
+		a->mode = GP_MODE_COMMAND;
+		gp_cl_reset(&a->cl);
+		gp_ed_start(&a->ed, ":", f->path);
+		a->ed.fresh = false;   /* typing fills in, the caret at the first "()" */
+		const char *gap = strstr(a->ed.buf, "()");
+		if (gap)
+			a->ed.cur = (int)(gap - a->ed.buf) + 1;
+		gp_app_say(a, GP_R_DIM, "fill in the figures; Enter adds it, Esc cancels");
+		return;
+	}
 	a->editing = *f;
 	a->mode = GP_MODE_EDIT;
 	gp_ed_start(&a->ed, f->path, f->shown);

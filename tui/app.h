@@ -40,6 +40,8 @@ struct gp_field {
 	double value;
 	char shown[48];              /* as the screen shows it */
 	char choices[384];           /* text: what it can be, "a|b|c" ("": any name) */
+	bool command;                /* path is a command line to start from (a
+				      * link not there yet: :set links[a-b]=...) */
 };
 
 struct gp_app;

@@ -172,9 +172,21 @@ static void links(struct gp_form *fm, const struct gp_scenario *s)
 		for (int b = 0; b < nd; b++) {
 			int x = lw + 1 + cxs[b] + cws[b] - (bw + tw + 1);
 			const struct gp_link *l = a == b ? NULL : gp_find_link(s, a, b);
-			if (!l) {
-				gp_form_cell(fm, x, bw + tw + 1, GP_R_DIM, "%s", a == b ? "." : "-")->right =
-					true;
+			if (!l && a == b) {
+				gp_form_cell(fm, x, bw + tw + 1, GP_R_DIM, "%s", ".")->right = true;
+				continue;
+			}
+			if (!l) {   /* Enter: the command that adds the link */
+				struct gp_form_cell *c = gp_form_cell(fm, x, bw + tw + 1, GP_R_DIM, "%s", "");
+				struct gp_field f = { .text = true, .command = true };
+				snprintf(f.shown, sizeof f.shown, "%s and %s", s->dcs[a].name,
+					 s->dcs[b].name);
+				snprintf(f.path, sizeof f.path,
+					 "set links[%s-%s]={ bandwidth = Gbps(), latency = ms() }",
+					 s->dcs[a].name, s->dcs[b].name);
+				gp_form_edit(fm, c, &f);
+				c->right = true;
+				snprintf(c->text, sizeof c->text, "%s", "-");
 				continue;
 			}
 			struct gp_field f;
@@ -309,6 +321,10 @@ static const struct gp_field *cur_field(struct gp_app *a)
 static void status(struct gp_app *a, char *buf, size_t n)
 {
 	const struct gp_field *f = cur_field(a);
+	if (f && f->command) {
+		snprintf(buf, n, "no link between %s: Enter types the :set that adds one", f->shown);
+		return;
+	}
 	int len = f ? snprintf(buf, n, "%s = %s", f->path, f->shown) : 0;
 	if (f && len + 60 <= a->w)
 		snprintf(buf + len, n - (size_t)len, "   Enter edits, u undoes, s saves, Tab next pane");
