@@ -2,7 +2,9 @@
  * fmt.c: figures with units and SI prefixes (fmt.h). One rule for all:
  * scale by 1000 until the figure lies in [1, 1000), round it to the
  * digits asked, and scale once more when the rounding reached 1000 (so
- * 999.7 ms is "1 s", not "1e+03 ms").
+ * 999.7 ms is "1 s", not "1e+03 ms"). From 1e6 of the largest unit
+ * (a time in seconds, bytes beyond EB) the figure would be too wide for
+ * any column: it takes a short exponent, "3.167e13 s".
  */
 #include "fmt.h"
 #include "scenario.h"
@@ -34,6 +36,30 @@ static void put_number(char *buf, size_t n, double x, int digits)
 	else
 		snprintf(buf, n, "%#.*g", digits, x);
 	gp_c_point(buf);
+}
+
+char *gp_fmt_exp(double x, int digits, int keep_zeros, char *buf, size_t n)
+{
+	char t[64];
+	digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
+	snprintf(t, sizeof t, "%.*e", digits - 1, x);
+	gp_c_point(t);
+	char *e = strchr(t, 'e');
+	if (!e) {   /* not finite */
+		snprintf(buf, n, "%s", t);
+		return buf;
+	}
+	*e = 0;
+	int ex = atoi(e + 1);
+	size_t l = strlen(t);
+	if (!keep_zeros && strchr(t, '.')) {
+		while (l && t[l - 1] == '0')
+			t[--l] = 0;
+		if (l && t[l - 1] == '.')
+			t[--l] = 0;
+	}
+	snprintf(buf, n, "%se%d", t, ex);
+	return buf;
 }
 
 static const char *not_finite(double v)
@@ -70,7 +96,10 @@ static char *scaled(double v, int digits, int lo, int hi, const char *unit, char
 	if (fabs(x) < 1e-3)   /* below the smallest prefix */
 		x = 0;
 	char num[64];
-	put_number(num, sizeof num, x + 0.0, digits);   /* + 0.0: no "-0" */
+	if (fabs(x) >= 1e6)   /* far above the top prefix: too wide whole */
+		gp_fmt_exp(x, digits, 1, num, sizeof num);
+	else
+		put_number(num, sizeof num, x + 0.0, digits);   /* + 0.0: no "-0" */
 	const char *p = x == 0 ? "" : si_prefix[i];
 	snprintf(buf, n, "%s%s%s%s", num, p[0] || unit[0] ? " " : "", p, unit);
 	return buf;

@@ -33,6 +33,21 @@ static void test_time(void **state)
 	assert_string_equal(tm(1e-16, 3, b), "0 s");          /* below ps */
 	assert_string_equal(tm(NAN, 3, b), "nan s");
 	assert_string_equal(tm(INFINITY, 3, b), "inf s");
+	/* From 1e6 s a short exponent, the unit kept: 3.167e13 s whole
+	 * (31670000000000 s) is 16 digits, wider than any column. */
+	assert_string_equal(tm(3.167e13, 4, b), "3.167e13 s");
+	assert_string_equal(tm(3.167e13, 3, b), "3.17e13 s");
+	assert_string_equal(tm(999999, 3, b), "999999 s");      /* whole below 1e6 */
+	assert_string_equal(tm(1e6, 3, b), "1.00e6 s");
+	assert_string_equal(tm(9.9996e6, 4, b), "1.000e7 s");   /* rounding carries */
+	assert_string_equal(tm(-2.5e8, 2, b), "-2.5e8 s");
+	/* Bytes past the top prefix alike: 1e6 EB and more. */
+	assert_string_equal(gp_fmt_bytes(4.2e24, b, sizeof b), "4.20e6 EB");
+	assert_string_equal(gp_fmt_bytes(1234e18, b, sizeof b), "1234 EB");
+	assert_string_equal(gp_fmt_exp(3.167e13, 4, 0, b, sizeof b), "3.167e13");
+	assert_string_equal(gp_fmt_exp(1e6, 4, 0, b, sizeof b), "1e6");
+	assert_string_equal(gp_fmt_exp(1e6, 4, 1, b, sizeof b), "1.000e6");
+	assert_string_equal(gp_fmt_exp(1.5e100, 3, 0, b, sizeof b), "1.5e100");
 }
 
 static void test_si_bytes_rates(void **state)
@@ -99,7 +114,8 @@ static int sig_digits(const char *s)
 
 /* Twenty-four decades, three mantissas each, both signs: never an 'e',
  * never more than the digits asked (whole seconds above 1000 s aside),
- * and a number that reads back within rounding of the value. */
+ * and a number that reads back within rounding of the value; a time
+ * from 1e6 s has a short exponent and still its unit. */
 static void test_no_exponent(void **state)
 {
 	(void)state;
@@ -122,7 +138,12 @@ static void test_no_exponent(void **state)
 				if (fabs(x * mul - v) > 0.006 * fabs(v))
 					fail_msg("%g gave '%s' (%g)", v, b, x * mul);
 				gp_fmt_time(fabs(v), 4, b, sizeof b);
-				if (strchr(b, 'e'))
+				if ((strchr(b, 'e') != NULL) != (fabs(v) >= 1e6))
+					fail_msg("time %g gave '%s'", fabs(v), b);
+				const char *u = strrchr(b, ' ');
+				if (!u || !strstr(" s ms us ns ps", u))
+					fail_msg("time %g gave '%s': no unit", fabs(v), b);
+				if (fabs(v) >= 1 && fabs(strtod(b, NULL) - fabs(v)) > 5e-4 * fabs(v))
 					fail_msg("time %g gave '%s'", fabs(v), b);
 			}
 }

@@ -262,6 +262,11 @@ static void test_short_forms(void **state)
 		{ GP_U_USD, 9.54e-5, "$0.0000954" }, { GP_U_USD, -9.54e-5, "$-0.0000954" },
 		{ GP_U_RATIO, 1.5e-6, "0.0000015" }, { GP_U_USD, 1.23456e-7, "$0.0000001235" },
 		{ GP_U_NUMBER, -1.25, "-1.25" },
+		/* From 1e6 of the largest unit a short exponent, the unit kept. */
+		{ GP_U_TIME, 3.167e13, "3.167e13s" }, { GP_U_TIME, 999999, "999999s" },
+		{ GP_U_TIME, 1e6, "1e6s" }, { GP_U_BANDWIDTH, 5e20, "4e9Tb/s" },
+		{ GP_U_BYTES, 2e21, "1.819e9TiB" }, { GP_U_FLOPS, 3e21, "3e6P" },
+		{ GP_U_USD, 2.5e12, "$2.5e12" },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		char buf[32];
@@ -269,6 +274,15 @@ static void test_short_forms(void **state)
 		if (strcmp(buf, t[i].want))
 			fail_msg("%.17g: \"%s\", expected \"%s\"", t[i].v, buf, t[i].want);
 	}
+	char b[32];
+	gp_unit_time4(1.43, b, sizeof b);
+	assert_string_equal(b, "1.430s");
+	gp_unit_time4(123456, b, sizeof b);
+	assert_string_equal(b, "123456s");
+	gp_unit_time4(3.167e13, b, sizeof b);
+	assert_string_equal(b, "3.167e13s");
+	gp_unit_time4(3e13, b, sizeof b);
+	assert_string_equal(b, "3.000e13s");   /* zeros kept, as beside another */
 }
 
 /* xorshift64: the test's own generator, seeded, so runs repeat. */

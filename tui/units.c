@@ -431,12 +431,15 @@ int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy)
 }
 
 /* x with 4 significant digits and suffix; whole numbers from 9999.5 on
- * (so no "1e+04"), and below 1e-4 as many decimals as 4 digits take,
+ * (so no "1e+04"), from 1e6 a short exponent ("3.167e13s": a figure
+ * that no field is wide enough for whole keeps its unit), below 1e-4 as many decimals as 4 digits take,
  * trailing zeros dropped ("$0.0000954", not "$9.54e-05"). */
 static void put4(char *buf, size_t n, const char *pre, double x, const char *suffix)
 {
 	char num[64];
-	if (fabs(x) >= 9999.5) {
+	if (fabs(x) >= 1e6) {
+		gp_fmt_exp(x, 4, 0, num, sizeof num);
+	} else if (fabs(x) >= 9999.5) {
 		snprintf(num, sizeof num, "%.0f", x);
 	} else if (x != 0 && fabs(x) < 1e-4) {
 		int dec = 3 - (int)floor(log10(fabs(x)));
@@ -537,7 +540,9 @@ void gp_unit_time4(double v, char *buf, size_t n)
 	int i = scale_of(v, secs, 4);
 	double x = v / secs[i];
 	char num[64];
-	if (fabs(x) >= 9999.5)
+	if (fabs(x) >= 1e6)
+		gp_fmt_exp(x, 4, 1, num, sizeof num);
+	else if (fabs(x) >= 9999.5)
 		snprintf(num, sizeof num, "%.0f", x);
 	else
 		snprintf(num, sizeof num, "%#.4g", x);

@@ -41,12 +41,13 @@ int gp_unit_parse(const char *text, enum gp_unit unit, double *value, char *lua,
  * people type). */
 int gp_unit_bare(const char *text, enum gp_unit unit, char *why, size_t nwhy);
 
-/* The short form: "100G" (Gbit/s), "35ms", "80GiB", "989T", "0.45", "$2.50". */
+/* The short form: "100G" (Gbit/s), "35ms", "80GiB", "989T", "0.45", "$2.50";
+ * from 1e6 of the largest unit a short exponent with the unit, "3.167e13s". */
 void gp_unit_format(double v, enum gp_unit unit, char *buf, size_t n);
 
 /* A time read beside another (a change's before and after): 4
  * significant digits, trailing zeros kept ("1.430s", "3.200s",
- * "57.00ms"), so both show the same precision. */
+ * "57.00ms"), so both show the same precision; from 1e6 s "3.167e13s". */
 void gp_unit_time4(double v, char *buf, size_t n);
 
 /* A count with thousands grouped, no exponent: "67,540", "1,692,000"
