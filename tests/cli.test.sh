@@ -162,7 +162,14 @@ c=$("$G" sim samples/default.lua --json --set 'links[ams-fra].bandwidth=10G' | p
 n=$((n + 1))
 if [ "$c" = "$b" ]; then echo "ok $n - --set bandwidth=10G is Gbps(10) ($c s)"; else echo "not ok $n - --set bandwidth=10G gave $c s, Gbps(10) $b s"; fi
 t "sweep takes unit words" 0 "^35ms +[0-9.]+ (ms|s) " "$G" sweep samples/default.lua --set 'links[ams-fra].latency=5ms,35ms'
-t "a unit word that is none: named as typed" 1 "links\[ams-fra\]\.bandwidth: expected a positive number, got \"10Q\"" "$G" check samples/default.lua --set 'links[ams-fra].bandwidth=10Q'
+t "a unit word that is none: named as typed" 1 "links\[ams-fra\]\.bandwidth: unknown unit \"Q\"" "$G" check samples/default.lua --set 'links[ams-fra].bandwidth=10Q'
+# A size where a rate is wanted (and so on) is refused before anything
+# loads or runs, a sweep's values too: never 40GB read as 40 GB/s.
+t "--set refuses a size for a rate" 1 "links\[ams-fra\]\.bandwidth: \"40GB\" is a size, not a rate: did you mean 40Gbit/s or 40GB/s\?" "$G" sim samples/default.lua --set 'links[ams-fra].bandwidth=40GB'
+t "--set refuses a rate for a memory" 1 "memory: \"80GB/s\" is a rate, not a size: did you mean 80GB\?" "$G" check samples/default.lua --set 'gpus["H100"].memory=80GB/s'
+t "--set refuses FLOPs for a peak" 1 "tflops: \"989TFLOP\" is an amount of work, not a FLOP rate: did you mean 989TFLOP/s\?" "$G" check samples/default.lua --set 'gpus["H100"].tflops=989TFLOP'
+t "--set refuses a size for a latency" 1 "latency: \"35GB\" is a size, not a time" "$G" check samples/default.lua --set 'links[ams-fra].latency=35GB'
+t "a sweep with a bad unit is refused before any run" 1 "^geoplan: links\[ams-fra\]\.bandwidth: \"40GB\" is a size" "$G" sweep samples/default.lua --set 'links[ams-fra].bandwidth=10G,40GB'
 t "a sweep point's error named as typed" 1 "failed: links\[ams-fra\]\.bandwidth: expected a positive number, got -1" "$G" sweep samples/default.lua --set 'links[ams-fra].bandwidth=10G,-1'
 t "an integer too large names the reader's cap" 1 "job.seq: expected a positive integer of at most 1e9, got 1000000000000" "$G" check samples/default.lua --set job.seq=1e12
 t "set unknown link" 1 "nothing called \[ams-par\]" "$G" check samples/default.lua --set 'links[ams-par].bandwidth=1'

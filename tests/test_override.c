@@ -87,6 +87,27 @@ static void test_units(void **st)
 	assert_string_equal(out, "job.seq=4k");   /* no unit there: the loader says why */
 	gp_ov_xlate("no equals sign", out, sizeof out);
 	assert_string_equal(out, "no equals sign");
+	/* A unit word the unit refuses, strict or not: never the loader's
+	 * guess (40GB is no rate; -1G no bandwidth); an expression is still
+	 * the loader's. */
+	for (int strict = 0; strict < 2; strict++) {
+		assert_int_equal(gp_ov_units("links[a-b].bandwidth=40GB", strict, out, sizeof out, why,
+					     sizeof why), -1);
+		assert_string_equal(why, "\"40GB\" is a size, not a rate: did you mean 40Gbit/s or 40GB/s?");
+	}
+	assert_int_equal(gp_ov_units("links[a-b].bandwidth=-1G", true, out, sizeof out, why,
+				     sizeof why), -1);
+	assert_non_null(strstr(why, "\"-1G\" is negative"));
+	assert_int_equal(gp_ov_units("links[a-b].bandwidth=2*Gbps(5)", true, out, sizeof out, why,
+				     sizeof why), 0);
+	assert_string_equal(out, "links[a-b].bandwidth=2*Gbps(5)");
+	/* gp_ov_check: each of a sweep's values, the first refused named. */
+	assert_int_equal(gp_ov_check("links[a-b].bandwidth=10G,100G", why, sizeof why), 0);
+	assert_int_equal(gp_ov_check("links[a-b].bandwidth=10G,40GB", why, sizeof why), -1);
+	assert_non_null(strstr(why, "\"40GB\" is a size"));
+	assert_int_equal(gp_ov_check("gpus[\"H100\"].memory=80GB/s", why, sizeof why), -1);
+	assert_string_equal(why, "\"80GB/s\" is a rate, not a size: did you mean 80GB?");
+	assert_int_equal(gp_ov_check("plan.stages={1, 16}", why, sizeof why), 0);
 }
 
 int main(void)

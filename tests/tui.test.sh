@@ -439,7 +439,16 @@ golden cmd-sweep samples/default.lua --size 100x30 --keys ':sweep links[ams-fra]
 # :sweep reads values as :set does (10G is Gbit/s), names a refused
 # value's path as written, wraps the reason; no axis: its usage.
 golden cmd-sweep-units samples/default.lua --size 80x24 --keys ':sweep links[ams-fra].bandwidth=10G,50G,100G<Enter>'
+# A value its unit refuses (-1G) is refused before any point runs.
 golden cmd-sweep-refused samples/default.lua --size 80x24 --keys ':sweep links[ams-fra].bandwidth=-1G,10G<Enter>'
+# A size where a rate is wanted: never read as 40 GB/s, refused with
+# what was likely meant, in the field's edit, by :set and by :sweep.
+has "a rate field refuses a size" 'refused, 100Gb/s kept: "40GB" is a size, not a rate: did you mean 40Gbit/s or 40GB/s\?' \
+	samples/default.lua --size 100x30 --keys '<Tab><Tab><Enter><C-u>40GB<Enter>'
+has ":set refuses a size for a rate" 'refused, old value kept: links\[ams-fra\]\.bandwidth: "40GB" is a size, not a rate' \
+	samples/default.lua --size 120x30 --keys ':set links[ams-fra].bandwidth=40GB<Enter>'
+has ":sweep refuses a size for a rate up front" 'sweep: refused: links\[ams-fra\]\.bandwidth: "40GB" is a size' \
+	samples/default.lua --size 120x30 --keys ':sweep links[ams-fra].bandwidth=10G,40GB<Enter>'
 # Two axes: the paths whole on a line of their own over "values", and a
 # fits column (yes or no).
 golden cmd-sweep-two-axes samples/default.lua --size 80x24 \

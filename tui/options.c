@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "cli.h"
+#include "override.h"
 
 struct opt {
 	const char *key;     /* the name commands list it by */
@@ -53,6 +54,9 @@ static int set_set(struct args *a, const char *flag, const char *v)
 		return cli_usage_error(a, "at most %d --set options", MAX_SETS);
 	if (!strchr(v, '=') || v[0] == '=')   /* a usage error, as the loader would say */
 		return cli_usage_error(a, "--set '%s': expected PATH=VALUE", v);
+	char why[300];
+	if (gp_ov_check(v, why, sizeof why))   /* "bandwidth=40GB": before any run */
+		return cli_fail(a, EXIT_INPUT, "%.*s: %s", (int)(strchr(v, '=') - v), v, why);
 	a->sets[a->nsets++] = v;
 	return 0;
 }

@@ -4,7 +4,9 @@
  * numbered entries named back as the override named them.
  */
 #include "override.h"
+#include "whatif.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,18 @@ enum gp_unit gp_ov_unit_of(const char *path)
 	return GP_U_NUMBER;
 }
 
+/* A number and then only unit letters ("40GB", "-1G", "35 ms", "10Q"):
+ * what the editor reads, not a Lua expression ("2*Gbps(5)", "1e9/8"). */
+static bool unit_word(const char *v, const char *end)
+{
+	if (end == v || !*end)
+		return false;
+	for (const char *p = end; *p; p++)
+		if (!isalpha((unsigned char)*p) && !strchr("/%$ \t", *p) && !((unsigned char)*p & 0x80))
+			return false;
+	return true;
+}
+
 int gp_ov_units(const char *set, bool strict, char *out, size_t n, char *why, size_t nwhy)
 {
 	const char *eq = strchr(set, '=');
@@ -41,12 +55,32 @@ int gp_ov_units(const char *set, bool strict, char *out, size_t n, char *why, si
 	if (strict && gp_unit_bare(eq + 1, u, why, nwhy))
 		return -1;
 	strtod(eq + 1, &end);
-	if (u != GP_U_NUMBER && *end && end != eq + 1 &&
-	    !gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, no, sizeof no))
-		snprintf(out, n, "%s=%s", path, lua);
-	else
-		snprintf(out, n, "%s", set);
+	if (u != GP_U_NUMBER && *end && end != eq + 1) {
+		if (!gp_unit_parse(eq + 1, u, &v, lua, sizeof lua, no, sizeof no)) {
+			snprintf(out, n, "%s=%s", path, lua);
+			return 0;
+		}
+		if (unit_word(eq + 1, end)) {   /* "40GB" for a rate: never the loader's guess */
+			snprintf(out, n, "%s", set);
+			snprintf(why, nwhy, "%s", no);
+			return -1;
+		}
+	}
+	snprintf(out, n, "%s", set);
 	return 0;
+}
+
+int gp_ov_check(const char *set, char *why, size_t nwhy)
+{
+	char **vals, out[512];
+	int nv = gp_whatif_split(set, &vals), rc = 0;
+	for (int i = 0; i < nv && !rc; i++)
+		if (gp_ov_units(vals[i], false, out, sizeof out, why, nwhy))
+			rc = -1;
+	for (int i = 0; i < nv; i++)
+		free(vals[i]);
+	free(vals);
+	return rc;
 }
 
 void gp_ov_xlate(const char *set, char *out, size_t n)

@@ -23,8 +23,16 @@ enum gp_unit gp_ov_unit_of(const char *path);
  * (latency=35) is refused as the editor refuses it: -1 with why ("35
  * s? write 35ms or 35s", nwhy bytes); not strict (the batch's --set,
  * whose bare numbers are SI and warned of by the loader): taken as it
- * is. */
+ * is. Strict or not, a number with a unit word the unit refuses
+ * ("bandwidth=40GB": a size, not a rate; "latency=-1ms"; "10Q") is
+ * refused with why, never left to the loader's guess; out is set as
+ * it is then. */
 int gp_ov_units(const char *set, bool strict, char *out, size_t n, char *why, size_t nwhy);
+
+/* Each value of set ("PATH=v" or a sweep's "PATH=v1,v2,...") read as
+ * gp_ov_units reads it, not strict: -1 and why for the first refused,
+ * before anything is loaded or run (the batch's --set). */
+int gp_ov_check(const char *set, char *why, size_t nwhy);
 
 /* gp_ov_units, not strict, for gp_run's xlate hook: set with its unit
  * words read, or as it is. */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct prefix {
 	const char *name;  /* one letter, matched in either case */
@@ -40,6 +41,7 @@ struct rest {
 
 struct unit_desc {
 	const char *noun;      /* "a bandwidth" */
+	const char *kind;      /* what it is among the others: "a rate" */
 	const char *example;   /* "100G (Gbit/s), 12.5GB/s or Gbps(100)" */
 	const struct prefix *prefixes;  /* NULL or ended by a NULL name */
 	const struct rest *rests;       /* NULL or ended by a NULL name */
@@ -57,17 +59,18 @@ static const struct prefix flops_prefixes[] = {
 	{ "G", 1e9, 0 }, { "T", 1e12, 0 }, { "P", 1e15, 0 }, { "E", 1e18, 0 }, { NULL, 0, 0 },
 };
 
-/* A bare prefix is bits: link speeds are quoted in bits. */
+/* A bare prefix is bits: link speeds are quoted in bits. "GB" is a size,
+ * not a rate: refused (bad_suffix), never read as GB/s. */
 static const struct rest bw_rests[] = {
 	{ "", 1, 8, R_PFX }, { "b/s", 1, 8, R_B }, { "bps", 1, 8, R_B }, { "b", 1, 8, R_B },
 	{ "bit/s", 1, 8, 0 }, { "bits/s", 1, 8, 0 }, { "bit", 1, 8, 0 }, { "bits", 1, 8, 0 },
-	{ "B/s", 1, 1, R_B }, { "Bps", 1, 1, R_B }, { "B", 1, 1, R_B },
+	{ "B/s", 1, 1, R_B }, { "Bps", 1, 1, R_B },
 	{ "byte/s", 1, 1, 0 }, { "bytes/s", 1, 1, 0 }, { NULL, 0, 0, 0 },
 };
 
 /* A bare prefix is bytes: memory and NVLink speeds are quoted in bytes. */
 static const struct rest byterate_rests[] = {
-	{ "", 1, 1, R_PFX }, { "B/s", 1, 1, R_B }, { "Bps", 1, 1, R_B }, { "B", 1, 1, R_B },
+	{ "", 1, 1, R_PFX }, { "B/s", 1, 1, R_B }, { "Bps", 1, 1, R_B },
 	{ "byte/s", 1, 1, 0 }, { "bytes/s", 1, 1, 0 }, { "b/s", 1, 8, R_B }, { "bps", 1, 8, R_B },
 	{ "bit/s", 1, 8, 0 }, { "bits/s", 1, 8, 0 }, { NULL, 0, 0, 0 },
 };
@@ -92,26 +95,26 @@ static const struct rest ratio_rests[] = { { "%", 1, 100, 0 }, { NULL, 0, 0, 0 }
 static const struct rest usd_rests[] = { { "USD", 1, 1, 0 }, { "$", 1, 1, 0 }, { NULL, 0, 0, 0 } };
 
 static const struct unit_desc units[] = {
-	[GP_U_NUMBER] = { "a number", "42, -1.5 or 2e-3", NULL, NULL, -HUGE_VAL, HUGE_VAL,
+	[GP_U_NUMBER] = { "a number", "a number", "42, -1.5 or 2e-3", NULL, NULL, -HUGE_VAL, HUGE_VAL,
 			  "", "", false },
-	[GP_U_COUNT] = { "a whole number of at least 1", "8", NULL, NULL, 1, INT_MAX,
+	[GP_U_COUNT] = { "a whole number of at least 1", "a count", "8", NULL, NULL, 1, INT_MAX,
 			 "less than 1", "more than 2147483647", true },
-	[GP_U_RATIO] = { "a ratio", "0.45 or 45%", NULL, ratio_rests, 0, 1, "negative",
+	[GP_U_RATIO] = { "a ratio", "a ratio", "0.45 or 45%", NULL, ratio_rests, 0, 1, "negative",
 			 "more than 1 (100%)", false },
-	[GP_U_BANDWIDTH] = { "a bandwidth", "100G (Gbit/s), 12.5GB/s or Gbps(100)", si_prefixes,
+	[GP_U_BANDWIDTH] = { "a bandwidth", "a rate", "100G (Gbit/s), 12.5GB/s or Gbps(100)", si_prefixes,
 			     bw_rests, 1e3, 1e15, "less than 1 kB/s (8 kbit/s)",
 			     "more than 1e15 B/s (8 Pbit/s), faster than any real link", false },
-	[GP_U_BYTERATE] = { "a bandwidth in bytes", "450GB/s, 3.35T (TB/s) or GBps(450)",
+	[GP_U_BYTERATE] = { "a bandwidth in bytes", "a rate", "450GB/s, 3.35T (TB/s) or GBps(450)",
 			     si_prefixes, byterate_rests, 1e3, 1e15, "less than 1 kB/s",
 			     "more than 1e15 B/s, faster than any real memory", false },
-	[GP_U_TIME] = { "a time", "35ms, 20us, 1.5s or ms(35)", NULL, time_rests, 0, 86400,
+	[GP_U_TIME] = { "a time", "a time", "35ms, 20us, 1.5s or ms(35)", NULL, time_rests, 0, 86400,
 			"negative", "more than a day (86400 s)", false },
-	[GP_U_BYTES] = { "a size", "80GiB, 80GB, 512MiB or GiB(80)", si_prefixes, bytes_rests, 1,
+	[GP_U_BYTES] = { "a size", "a size", "80GiB, 80GB, 512MiB or GiB(80)", si_prefixes, bytes_rests, 1,
 			 1125899906842624.0, "less than a byte", "more than 1 PiB", false },
-	[GP_U_FLOPS] = { "a FLOP rate", "989T (TFLOP/s), 1.3P or TFLOPS(989)", flops_prefixes,
+	[GP_U_FLOPS] = { "a FLOP rate", "a FLOP rate", "989T (TFLOP/s), 1.3P or TFLOPS(989)", flops_prefixes,
 			 flops_rests, 1e9, 1e18, "less than 1 GFLOP/s", "more than 1 EFLOP/s",
 			 false },
-	[GP_U_USD] = { "an amount in US dollars", "2.5 or $2.50", NULL, usd_rests, 0, 1e9,
+	[GP_U_USD] = { "an amount in US dollars", "an amount", "2.5 or $2.50", NULL, usd_rests, 0, 1e9,
 		       "negative", "more than $1e9", false },
 };
 
@@ -231,22 +234,67 @@ static bool find_suffix(const struct unit_desc *d, const char *suffix, bool bare
 	return false;
 }
 
-/* Why suffix does not fit d: it belongs to another unit (a prefix
- * alone does not tell), or has its b and B mixed up ("80Gb" of memory). */
-static int bad_suffix(const struct unit_desc *d, const char *suffix, char *why, size_t n)
+/* What one would have meant by num and suffix, a unit of other, in a
+ * field of d: "40Gbit/s or 40GB/s" for a size in a link's bandwidth;
+ * "" when nothing is likely. */
+static void meant(const struct unit_desc *d, const struct unit_desc *other, const char *num,
+		  const char *suffix, char *buf, size_t n)
+{
+	char p[2] = { 0, 0 };
+	if (strchr("kKmMgGtTpP", suffix[0]) && suffix[0])
+		p[0] = suffix[0];
+	buf[0] = 0;
+	if (d == &units[GP_U_BANDWIDTH] && other == &units[GP_U_BYTES])
+		snprintf(buf, n, "%s%sbit/s or %s%sB/s", num, p, num, p);
+	else if (d == &units[GP_U_BYTERATE] && other == &units[GP_U_BYTES])
+		snprintf(buf, n, "%s%sB/s", num, p);
+	else if (d == &units[GP_U_BYTES] && !strcmp(other->kind, "a rate"))
+		snprintf(buf, n, "%s%sB", num, p);
+}
+
+/* A count of FLOPs ("989TFLOP"): work, not a rate. */
+static bool flop_count(const char *suffix)
+{
+	size_t l = strlen(suffix);
+	return l >= 4 && !strcasecmp(suffix + l - 4, "flop") && l <= 5;
+}
+
+/* Why suffix (after num, typed as t) does not fit d: it belongs to
+ * another unit ("40GB" is a size, not a rate: did you mean 40Gbit/s or
+ * 40GB/s?), is a count of FLOPs where a rate is wanted, or has its b
+ * and B mixed up ("80Gb" of memory). */
+static int bad_suffix(const struct unit_desc *d, const char *t, const char *num,
+		      const char *suffix, char *why, size_t n)
 {
 	double mul, div;
-	char swapped[64];
+	char swapped[64], like[160];
 	snprintf(swapped, sizeof swapped, "%s", suffix);
 	for (char *c = swapped; *c; c++)
 		if (*c == 'b' || *c == 'B')
 			*c ^= 'b' ^ 'B';
-	if (strcmp(swapped, suffix) && find_suffix(d, swapped, true, &mul, &div))
+	if (strchr(suffix, 'b') && find_suffix(d, swapped, true, &mul, &div))   /* bits typed */
 		return refuse(d, why, n, "\"%s\" is bits (b is bits, B bytes: \"%s\")", suffix,
 			      swapped);
-	for (int u = 0; u < NUNITS; u++)
-		if (&units[u] != d && find_suffix(&units[u], suffix, false, &mul, &div))
-			return refuse(d, why, n, "\"%s\" is a unit of %s", suffix, units[u].noun);
+	if (d == &units[GP_U_FLOPS] && flop_count(suffix)) {
+		if (n)
+			snprintf(why, n, "\"%s\" is an amount of work, not a FLOP rate: did you mean %s%.*sFLOP/s?",
+				 t, num, (int)strlen(suffix) - 4, suffix);
+		return -1;
+	}
+	for (int u = 0; u < NUNITS; u++) {
+		const struct unit_desc *o = &units[u];
+		if (o == d || !find_suffix(o, suffix, false, &mul, &div))
+			continue;
+		if (!strcmp(o->kind, d->kind))   /* the same kind: the unit's own noun */
+			return refuse(d, why, n, "\"%s\" is a unit of %s", suffix, o->noun);
+		meant(d, o, num, suffix, like, sizeof like);
+		if (!like[0])
+			return refuse(d, why, n, "\"%s\" is %s, not %s", t, o->kind, d->kind);
+		if (n)
+			snprintf(why, n, "\"%s\" is %s, not %s: did you mean %s?", t, o->kind,
+				 d->kind, like);
+		return -1;
+	}
 	return refuse(d, why, n, "unknown unit \"%s\"", suffix);
 }
 
@@ -281,9 +329,12 @@ static int parse_value(const struct unit_desc *d, const char *t, double *v, char
 	const char *suffix = s + len;
 	while (*suffix == ' ' || *suffix == '\t')
 		suffix++;
-	if (*suffix && (s != t || !find_suffix(d, suffix, true, &mul, &div)))
+	if (*suffix && (s != t || !find_suffix(d, suffix, true, &mul, &div))) {
+		char num[64];
+		snprintf(num, sizeof num, "%.*s", (int)(len < 63 ? len : 63), s);
 		return s != t ? refuse(d, why, n, "\"%s\" after the number", suffix)
-			      : bad_suffix(d, suffix, why, n);
+			      : bad_suffix(d, t, num, suffix, why, n);
+	}
 	*v = x * mul / div + 0.0;   /* + 0.0: no "-0" */
 	return check_range(d, t, *v, why, n);
 }
