@@ -687,9 +687,14 @@ static void start_opt(struct sim *s, int di)
 	double t0 = fmax(s->now, ready);
 	/* It waited for the last sync phase or the last compute task. */
 	bool synced = d->sync_dep >= 0 && d->sync_ready > ready;
-	record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0, synced ? d->sync_dep : d->span,
-	       synced ? d->sync_ready : ready);
-	push(s, t0 + d->t_opt + gather_cost(s, d), EV_OPT_END, di, 0);
+	int32_t k = record(s, t0, t0 + d->t_opt, di, -1, GP_SPAN_OPT, 0,
+			   synced ? d->sync_dep : d->span, synced ? d->sync_ready : ready);
+	/* The all-gather's share the step waits for is the DP sync's last
+	 * phase on the timeline, so the device's rows run to its end. */
+	double gather = gather_cost(s, d), t1 = t0 + d->t_opt;
+	if (gather > 0)
+		record(s, t1, t1 + gather, di, -1, GP_SPAN_SYNC, 0, k, t1);
+	push(s, t1 + gather, EV_OPT_END, di, 0);
 }
 
 /* Runs the sync channel of device di as far as it can right now. */

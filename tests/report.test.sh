@@ -137,6 +137,37 @@ assert rows[0] == ['row', 'label', 'kind', 'micro_batch', 'chunk', 'start_s', 'e
 assert all(len(r) == 7 for r in rows), [r for r in rows if len(r) != 7][:2]
 assert any(r[1] == 'p1 s1 a,\"ms H100x4' for r in rows)
 " 2>>"$tmp/why"; then ok "csv: a name with a comma and a quote, quoted"; else no "csv quoting"; fi
+# The CSV timeline runs to the iteration's end: with ZeRO (default.lua,
+# zero = 1) each stage's last row is the parameters' all-gather share
+# the step waits for, a sync row from its optimizer step's end (row 0:
+# 1.48079644 s to 1.48114674 s, 0.350 ms), and the last row ends at the
+# iteration time; before, the rows stopped at 1.48079644 s. Without
+# ZeRO there is no such row and the step ends the iteration.
+for z in 1 0; do
+	"$G" sim samples/default.lua --set job.zero=$z --csv >"$tmp/t.csv" 2>"$tmp/why"
+	"$G" sim samples/default.lua --set job.zero=$z --json >"$tmp/t.json" 2>>"$tmp/why"
+	if python3 -c "
+import csv, json
+it = json.load(open('$tmp/t.json'))['iteration_time_s']
+rows = list(csv.DictReader(open('$tmp/t.csv', newline='')))
+end = max(float(r['end_s']) for r in rows)
+assert abs(end - it) <= 1e-8 * it, (end, it)
+opt = {r['row']: float(r['end_s']) for r in rows if r['kind'] == 'opt'}
+assert len(opt) == 4, opt
+for row, t in opt.items():
+    after = [r for r in rows if r['row'] == row and float(r['start_s']) >= t]
+    if $z:
+        assert len(after) == 1 and after[0]['kind'] == 'sync', (row, after)
+        assert float(after[0]['start_s']) == t, (row, after)
+    else:
+        assert not after, (row, after)
+if $z:
+    g = [r for r in rows if r['row'] == '0' and float(r['start_s']) >= opt['0']][0]
+    d = float(g['end_s']) - float(g['start_s'])
+    assert abs(d - 0.350e-3) < 0.001e-3, d
+" 2>>"$tmp/why"; then ok "csv: the timeline runs to the iteration's end (zero = $z)"
+	else no "csv: the timeline's end (zero = $z)"; fi
+done
 # --json failures are JSON, with the exit code.
 "$G" sim "$tmp/nope.lua" --json >"$tmp/j" 2>/dev/null
 rc=$?
