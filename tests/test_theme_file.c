@@ -5,7 +5,8 @@
  * theme from a base changes only what it says; high-contrast's text is
  * 7:1 or more (WCAG's AAA, worked from its colours); colorblind.lua
  * uses only Okabe-Ito colours (and greys); typos and bad colours are
- * refused naming the key; config.lua binds keys by action name.
+ * refused naming the key, every one at its line (up to 10), in a
+ * theme and in config.lua; config.lua binds keys by action name.
  */
 #include "testutil.h"
 #include "actions.h"
@@ -180,6 +181,119 @@ static void test_refused(void **state)
 	refused("return { name = 'x',", "bad.lua:1");
 }
 
+/* Every error of a file is said, each at its line (up to 10, then one
+ * line says there are more), not the first only. */
+static void test_every_error_at_its_line(void **state)
+{
+	(void)state;
+	struct gp_theme t;
+	char nm[32];
+	struct gp_err e = { "" };
+	const char *p = write_tmp("typos.lua",
+				  "-- a theme with typos\n"                                 /* 1 */
+				  "local c = \"#ffffff\"\n"                                 /* 2 */
+				  "return {\n"                                               /* 3 */
+				  "  name = \"x\",\n"                                        /* 4 */
+				  "  roles = {\n"                                            /* 5 */
+				  "    txet = { fg = c },   -- a typo\n"                      /* 6 */
+				  "    text = { fg = \"white\",\n"                            /* 7 */
+				  "             bold = 1 },\n"                               /* 8 */
+				  "  },\n"                                                   /* 9 */
+				  "  kinds = { [\"forward\"] = \"#12345\" },\n"              /* 10 */
+				  "  paper = { fg = (\"#00\" .. \"0000\"), bg = \"#zzzzzz\" },\n" /* 11 */
+				  "  base = \"nope\",\n"                                     /* 12 */
+				  "}\n");
+	assert_int_equal(gp_theme_load(p, &t, nm, sizeof nm, &e), -1);
+	char want[1024];
+	snprintf(want, sizeof want,
+		 "%s:6: roles.txet.fg means nothing in a theme\n"
+		 "%s:12: base: a built-in theme (dark, light, mono)\n"
+		 "%s:7: roles.text.fg: a colour \"#rrggbb\" or \"default\"\n"
+		 "%s:8: roles.text.bold: true or false\n"
+		 "%s:10: kinds.forward: a colour \"#rrggbb\" or \"default\"\n"
+		 "%s:11: paper.bg: a colour \"#rrggbb\" or \"default\"",
+		 p, p, p, p, p, p);
+	assert_string_equal(e.msg, want);
+	/* Twelve typos: ten said, then that there are more. */
+	char text[1024] = "return { name = 'x',\n";
+	for (int i = 0; i < 12; i++) {
+		size_t l = strlen(text);
+		snprintf(text + l, sizeof text - l, "  typo%02d = 1,\n", i);
+	}
+	strcat(text, "}\n");
+	p = write_tmp("many.lua", text);
+	e.msg[0] = 0;
+	assert_int_equal(gp_theme_load(p, &t, nm, sizeof nm, &e), -1);
+	int lines = 1;
+	for (const char *c = e.msg; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 11);
+	snprintf(want, sizeof want, "%s:2: typo00 means nothing in a theme\n", p);
+	assert_true(!strncmp(e.msg, want, strlen(want)));
+	snprintf(want, sizeof want, "%s:11: typo09 means nothing in a theme\n%s: more errors (the first 10 said)", p, p);
+	assert_non_null(strstr(e.msg, want));
+	/* A function value and a bad one beside it: both, at their lines. */
+	p = write_tmp("fn.lua", "return {\n  name = 'x',\n  f = function() end,\n  g = { h = print },\n}\n");
+	e.msg[0] = 0;
+	assert_int_equal(gp_theme_load(p, &t, nm, sizeof nm, &e), -1);
+	assert_non_null(strstr(e.msg, ":3: f: a function, not a string, number or boolean"));
+	assert_non_null(strstr(e.msg, ":4: g.h: a function, not a string, number or boolean"));
+}
+
+/* The shipped dark.lua (comments, ["quoted"] keys) with two mistakes:
+ * each at the line it is on. */
+static void test_lines_of_a_shipped_theme(void **state)
+{
+	(void)state;
+	FILE *f = fopen("themes/dark.lua", "r");
+	assert_non_null(f);
+	static char text[16384];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	char *dim = strstr(text, "\"#8a8a8a\""), *warn = strstr(text, "[\"warn\"]");
+	assert_non_null(dim);
+	assert_non_null(warn);
+	memcpy(dim, "\"grey!!!\"", 9);   /* line 10 */
+	memcpy(warn, "[\"wran\"]", 8);   /* line 24 */
+	const char *p = write_tmp("dark2.lua", text);
+	struct gp_theme t;
+	char nm[32];
+	struct gp_err e = { "" };
+	assert_int_equal(gp_theme_load(p, &t, nm, sizeof nm, &e), -1);
+	char want[256];
+	snprintf(want, sizeof want, "%s:24: roles.wran.bg means nothing in a theme", p);
+	if (!strstr(e.msg, want))
+		fail_msg("%s", e.msg);
+	snprintf(want, sizeof want, "%s:10: roles.dim.fg: a colour", p);
+	assert_non_null(strstr(e.msg, want));
+}
+
+/* config.lua alike: each wrong key at its line. */
+static void test_config_every_error(void **state)
+{
+	(void)state;
+	const char *p = write_tmp("config.lua", "return {\n"
+				  "  mouse = 'no',\n"
+				  "  keys = {\n"
+				  "    qiut = 'Q',\n"
+				  "    quit = { 'q', 'QQ' },\n"
+				  "  },\n"
+				  "  colour = 'red',\n"
+				  "}\n");
+	struct gp_config c;
+	struct gp_err e = { "" };
+	assert_int_equal(gp_config_load(p, &c, &e), -1);
+	char want[1024];
+	snprintf(want, sizeof want,
+		 "%s:7: colour means nothing here (theme, mouse, live, keys)\n"
+		 "%s:4: keys.qiut: no action 'qiut' (the help screen lists them)\n"
+		 "%s:5: keys.quit[2]: one key, as \"q\", \"<F10>\", \"<C-z>\"\n"
+		 "%s:2: mouse: true or false",
+		 p, p, p, p);
+	assert_string_equal(e.msg, want);
+}
+
 static void test_conf(void **state)
 {
 	(void)state;
@@ -228,6 +342,9 @@ int main(void)
 		cmocka_unit_test(test_high_contrast), cmocka_unit_test(test_colorblind),
 		cmocka_unit_test(test_refused), cmocka_unit_test(test_conf),
 		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_every_error_at_its_line),
+		cmocka_unit_test(test_lines_of_a_shipped_theme),
+		cmocka_unit_test(test_config_every_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,52 +27,54 @@ void gp_config_path(char *buf, size_t n)
 	gp_xdg_path("XDG_CONFIG_HOME", ".config", "config.lua", buf, n);
 }
 
-static int bool_of(const struct gp_conf_item *it, int *out, struct gp_err *e, const char *path)
+static int bool_of(struct gp_conf *cf, const struct gp_conf_item *it, int *out, struct gp_err *e)
 {
 	if (it->type != GP_CONF_BOOL)
-		return gp_errf(e, "%s: %s: true or false", path, it->key);
+		return gp_conf_errf(cf, e, it->key, "%s: true or false", it->key);
 	*out = it->b;
 	return 0;
 }
 
 /* keys.ACTION or keys.ACTION[i] = "KEY". */
-static int bind(struct gp_config *c, const struct gp_conf_item *it, struct gp_err *e,
-		const char *path)
+static int bind(struct gp_config *c, struct gp_conf *cf, const struct gp_conf_item *it,
+		struct gp_err *e)
 {
 	char action[64];
 	snprintf(action, sizeof action, "%s", it->key + 5);
 	action[strcspn(action, "[")] = 0;
 	int act = gp_action_find(action);
 	if (act == GP_A_NONE)
-		return gp_errf(e, "%s: %s: no action '%s' (the help screen lists them)", path,
-			       it->key, action);
+		return gp_conf_errf(cf, e, it->key, "%s: no action '%s' (the help screen lists them)",
+				    it->key, action);
 	struct gp_key k[2];
 	int where;
 	if (it->type != GP_CONF_STRING || gp_keys_parse(it->str, k, 2, &where) != 1)
-		return gp_errf(e, "%s: %s: one key, as \"q\", \"<F10>\", \"<C-z>\"", path, it->key);
+		return gp_conf_errf(cf, e, it->key, "%s: one key, as \"q\", \"<F10>\", \"<C-z>\"",
+				    it->key);
 	if (c->nkeys == GP_CONFIG_KEYS)
-		return gp_errf(e, "%s: more than %d keys", path, GP_CONFIG_KEYS);
+		return gp_conf_errf(cf, e, it->key, "more than %d keys", GP_CONFIG_KEYS);
 	c->keys[c->nkeys].key = k[0].code;
 	c->keys[c->nkeys++].action = act;
 	return 0;
 }
 
-static int item(struct gp_config *c, const struct gp_conf_item *it, struct gp_err *e,
-		const char *path)
+static int item(struct gp_config *c, struct gp_conf *cf, const struct gp_conf_item *it,
+		struct gp_err *e)
 {
 	if (!strcmp(it->key, "theme")) {
 		if (it->type != GP_CONF_STRING)
-			return gp_errf(e, "%s: theme: a theme's name", path);
+			return gp_conf_errf(cf, e, it->key, "theme: a theme's name");
 		snprintf(c->theme, sizeof c->theme, "%s", it->str);
 		return 0;
 	}
 	if (!strcmp(it->key, "mouse"))
-		return bool_of(it, &c->mouse, e, path);
+		return bool_of(cf, it, &c->mouse, e);
 	if (!strcmp(it->key, "live"))
-		return bool_of(it, &c->live, e, path);
+		return bool_of(cf, it, &c->live, e);
 	if (!strncmp(it->key, "keys.", 5))
-		return bind(c, it, e, path);
-	return gp_errf(e, "%s: %s means nothing here (theme, mouse, live, keys)", path, it->key);
+		return bind(c, cf, it, e);
+	return gp_conf_errf(cf, e, it->key, "%s means nothing here (theme, mouse, live, keys)",
+			    it->key);
 }
 
 int gp_config_load(const char *path, struct gp_config *c, struct gp_err *e)
@@ -85,10 +87,10 @@ int gp_config_load(const char *path, struct gp_config *c, struct gp_err *e)
 	if (gp_conf_load(path, &cf, e))
 		return -1;
 	int rc = 0;
-	for (int i = 0; i < cf.n && !rc; i++)
-		rc = item(c, &cf.items[i], e, path);
+	for (int i = 0; i < cf.n; i++)   /* every error said, not the first only */
+		rc |= item(c, &cf, &cf.items[i], e);
 	gp_conf_free(&cf);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 int gp_config_action(const struct gp_config *c, int key)

@@ -74,19 +74,18 @@ static int parse_color(const char *s, uint32_t *out)
 	return 0;
 }
 
-static int color_at(const struct gp_conf *c, const char *key, uint32_t *out, struct gp_err *e,
-		    const char *path)
+static int color_at(struct gp_conf *c, const char *key, uint32_t *out, struct gp_err *e)
 {
 	const struct gp_conf_item *it = gp_conf_get(c, key);
 	if (!it)
 		return 0;
 	if (it->type != GP_CONF_STRING || parse_color(it->str, out))
-		return gp_errf(e, "%s: %s: a colour \"#rrggbb\" or \"default\"", path, key);
+		return gp_conf_errf(c, e, key, "%s: a colour \"#rrggbb\" or \"default\"", key);
 	return 0;
 }
 
-static int role_of(const struct gp_conf *c, const char *name, struct gp_style *st,
-		   struct gp_err *e, const char *path)
+/* Every one of the role's values checked: -1 if any is wrong. */
+static int role_of(struct gp_conf *c, const char *name, struct gp_style *st, struct gp_err *e)
 {
 	static const char *const attrs[] = { "bold", "dim", "underline", "reverse", "italic" };
 	char key[GP_CONF_KEY];
@@ -99,26 +98,26 @@ static int role_of(const struct gp_conf *c, const char *name, struct gp_style *s
 	if (!given)
 		return 0;
 	*st = (struct gp_style){ GP_CV_DEFAULT, GP_CV_DEFAULT, 0 };
+	int rc = 0;
 	snprintf(key, sizeof key, "roles.%s.fg", name);
-	if (color_at(c, key, &st->fg, e, path))
-		return -1;
+	rc |= color_at(c, key, &st->fg, e);
 	snprintf(key, sizeof key, "roles.%s.bg", name);
-	if (color_at(c, key, &st->bg, e, path))
-		return -1;
+	rc |= color_at(c, key, &st->bg, e);
 	for (int i = 0; i < 5; i++) {
 		snprintf(key, sizeof key, "roles.%s.%s", name, attrs[i]);
 		const struct gp_conf_item *it = gp_conf_get(c, key);
 		if (it && it->type != GP_CONF_BOOL)
-			return gp_errf(e, "%s: %s: true or false", path, key);
-		if (it)
+			rc = gp_conf_errf(c, e, key, "%s: true or false", key);
+		else if (it)
 			st->attr = it->b ? st->attr | (1u << i) : st->attr & ~(1u << i);
 	}
-	return 0;
+	return rc;
 }
 
-/* Every key the file has must mean something: a typo is said. */
-static int known(const struct gp_conf *c, struct gp_err *e, const char *path)
+/* Every key the file has must mean something: each typo is said. */
+static int known(struct gp_conf *c, struct gp_err *e)
 {
+	int rc = 0;
 	for (int i = 0; i < c->n; i++) {
 		const char *k = c->items[i].key;
 		bool ok = !strcmp(k, "name") || !strcmp(k, "base") || !strcmp(k, "mono") ||
@@ -131,9 +130,26 @@ static int known(const struct gp_conf *c, struct gp_err *e, const char *path)
 		for (int q = 0; !ok && q < GP_SPAN__N; q++)
 			ok = !strncmp(k, "kinds.", 6) && !strcmp(k + 6, kind_names[q]);
 		if (!ok)
-			return gp_errf(e, "%s: %s means nothing in a theme", path, k);
+			rc = gp_conf_errf(c, e, k, "%s means nothing in a theme", k);
 	}
-	return 0;
+	return rc;
+}
+
+/* The file's colours over the base's: every one checked. */
+static int colours(struct gp_conf *c, struct gp_theme *t, struct gp_err *e)
+{
+	int rc = 0;
+	for (int r = 0; r < GP_R__N; r++)
+		rc |= role_of(c, role_names[r], &t->role[r], e);
+	for (int q = 0; q < GP_SPAN__N; q++) {
+		char key[64];
+		snprintf(key, sizeof key, "kinds.%s", kind_names[q]);
+		rc |= color_at(c, key, &t->kind[q], e);
+	}
+	rc |= color_at(c, "idle", &t->idle, e);
+	rc |= color_at(c, "paper.fg", &t->paper_fg, e);
+	rc |= color_at(c, "paper.bg", &t->paper_bg, e);
+	return rc;
 }
 
 int gp_theme_load(const char *path, struct gp_theme *t, char *name, size_t n, struct gp_err *e)
@@ -144,30 +160,21 @@ int gp_theme_load(const char *path, struct gp_theme *t, char *name, size_t n, st
 	const struct gp_conf_item *nm = gp_conf_get(&c, "name"), *base = gp_conf_get(&c, "base"),
 				   *mono = gp_conf_get(&c, "mono");
 	const struct gp_theme *b = gp_theme_find(base ? base->str : "dark");
-	int rc = known(&c, e, path);
-	if (!rc && (!nm || nm->type != GP_CONF_STRING || !nm->str[0]))
-		rc = gp_errf(e, "%s: name = \"...\" is missing", path);
-	if (!rc && !b)
-		rc = gp_errf(e, "%s: base: a built-in theme (dark, light, mono)", path);
+	int rc = known(&c, e);
+	if (!nm || nm->type != GP_CONF_STRING || !nm->str[0])
+		rc = gp_conf_errf(&c, e, "name", "name = \"...\" is missing");
+	if (!b)
+		rc = gp_conf_errf(&c, e, "base", "base: a built-in theme (dark, light, mono)");
+	struct gp_theme th = b ? *b : *gp_theme_find("dark");
+	rc |= colours(&c, &th, e);
 	if (!rc) {
-		*t = *b;
+		*t = th;
 		snprintf(name, n, "%s", nm->str);
 		t->name = name;
 		t->mono = mono ? mono->b : b->mono;
 	}
-	for (int r = 0; !rc && r < GP_R__N; r++)
-		rc = role_of(&c, role_names[r], &t->role[r], e, path);
-	for (int q = 0; !rc && q < GP_SPAN__N; q++) {
-		char key[64];
-		snprintf(key, sizeof key, "kinds.%s", kind_names[q]);
-		rc = color_at(&c, key, &t->kind[q], e, path);
-	}
-	if (!rc)
-		rc = color_at(&c, "idle", &t->idle, e, path) ||
-		     color_at(&c, "paper.fg", &t->paper_fg, e, path) ||
-		     color_at(&c, "paper.bg", &t->paper_bg, e, path) ? -1 : 0;
 	gp_conf_free(&c);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 static bool have(const struct gp_themes *ts, const char *name)
@@ -192,8 +199,13 @@ static void load_dir(struct gp_themes *ts, const char *dir, void (*warn)(void *,
 		struct gp_err e = { "" };
 		int i = ts->n;
 		if (gp_theme_load(path, &ts->t[i], ts->names[i], sizeof ts->names[i], &e)) {
-			if (warn)
-				warn(ud, e.msg);
+			/* Each error on a line of its own, as the log shows them. */
+			for (char *ln = e.msg, *nl; warn && ln; ln = nl ? nl + 1 : NULL) {
+				nl = strchr(ln, '\n');
+				if (nl)
+					*nl = 0;
+				warn(ud, ln);
+			}
 		} else if (!have(ts, ts->names[i])) {
 			ts->n++;
 		}
