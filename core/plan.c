@@ -336,6 +336,37 @@ static void note_warm_failed(struct gp_plan_report *rep, const char *engine, con
 		 l ? "; " : "", engine, gp_fmt_one_line(msg, one, sizeof one));
 }
 
+/* The chunks asked for set on the plan found (the engines time one
+ * chunk, the schedule the model has): kept when the plan can run them
+ * and fits, else the plan runs one and the note says why. */
+static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		       struct gp_plan *p, struct gp_plan_report *rep)
+{
+	bool takes = o->schedule == GP_SCHED_INTERLEAVED || o->schedule == GP_SCHED_XDC_GREEDY ||
+		     o->schedule == GP_SCHED_XDC_MILP;
+	int want = o->chunks > 0 ? o->chunks : o->schedule == GP_SCHED_INTERLEAVED ? 2 : 1;
+	if (!takes || want <= 1 || p->schedule != o->schedule)
+		return;
+	p->chunks = want;
+	struct gp_err e = { "" };
+	const char *why = NULL;
+	if (gp_plan_validate(s, p, &e))
+		why = e.msg;
+	else if (!isfinite(sim_time(s, o, p)))
+		why = "it does not fit in memory or does not simulate";
+	char one[sizeof rep->note];
+	size_t l = strlen(rep->note);
+	if (!why) {
+		snprintf(rep->note + l, sizeof rep->note - l,
+			 "%s%d chunks set on the plan found (the engines time one chunk)",
+			 l ? "; " : "", want);
+		return;
+	}
+	p->chunks = 1;
+	snprintf(rep->note + l, sizeof rep->note - l, "%s%d chunks left out, the plan runs one: %s",
+		 l ? "; " : "", want, gp_fmt_one_line(why, one, sizeof one));
+}
+
 int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
 {
@@ -380,8 +411,10 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 		rep->status = GP_MILP_ERROR;
 		rc = -1;
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		join_shapes(s, &o, out);
+		set_chunks(s, &o, out, rep);
+	}
 	gp_plan_free(&w);
 	return rc;
 }

@@ -38,6 +38,11 @@ struct gp_plan_opts {
 	enum gp_objective objective;
 	double budget_usd_per_hour;   /* 0: none */
 	enum gp_sched schedule;   /* schedule the plan will run (1f1b default) */
+	int chunks;               /* chunks per device the plan runs (interleaved,
+				   * or 2: xdc-*'s V shape); 0: the schedule's
+				   * default, 2 for interleaved, else 1. The
+				   * engines time one chunk; gp_plan_make sets
+				   * the chunks on the plan found */
 	bool polish;              /* gp_plan_make: polish a GP_ENGINE_POLISH engine's
 				   * time plan by the search (plan.c) */
 	bool covering_only;       /* milp: only the covering MILP's options (no

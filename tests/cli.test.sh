@@ -149,6 +149,17 @@ t "a heuristic's plan that does not fit says so" 4 "^solver +oom plan does not f
 	"$G" plan samples/default.lua --engine heuristic --heuristic "$tmp/oom.lua"
 t "compare: a plan that does not fit is 'no fit'" 0 "^oom +[0-9.]+ s .* no fit +- .* does not fit: pipeline 1 stage 1" \
 	"$G" compare samples/default.lua --heuristic "$tmp/oom.lua"
+# plan --schedule interleaved runs chunks (2 unless --chunks says); a
+# stage too short for them runs one and the note says why; --chunks
+# without a schedule that takes them is refused.
+t "plan --schedule interleaved plans 2 chunks" 3 "^plan +interleaved x2 chunks, " \
+	"$G" plan samples/default.lua --schedule interleaved
+t "plan --chunks 3" 3 "^plan +interleaved x3 chunks, " \
+	"$G" plan samples/default.lua --schedule interleaved --chunks 3
+t "plan --chunks a stage cannot hold: one, and why" 0 "4 chunks left out, the plan runs one: .*cannot be split into 4 chunks" \
+	"$G" plan samples/p1.lua --schedule interleaved --chunks 4
+t "plan --chunks without interleaving refused" 2 "--chunks 2 needs --schedule interleaved, xdc-greedy or xdc-milp, not 1f1b" \
+	"$G" plan samples/p1.lua --chunks 2
 # --set overrides a field before validation; bad paths are named.
 t "set link bandwidth" 0 "ams -> fra" "$G" sim samples/default.lua --set 'links[ams-fra].bandwidth=Gbps(10)'
 a=$("$G" sim samples/default.lua --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')

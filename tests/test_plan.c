@@ -267,6 +267,40 @@ static void test_shapes_joined(void **state)
 	gp_scenario_free(s);
 }
 
+/* Interleaving asked for: the plan found runs its chunks (2 by default,
+ * or as asked) when every stage can hold them, else one, with why in
+ * the note; either way it validates, and the chunked plan simulates as
+ * the simulator times that plan with those chunks. */
+static void test_chunks_set_on_the_plan(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = load("samples/default.lua", NULL, 0);
+	int ask[] = { 0, 3, 64 }, want[] = { 2, 3, 1 };
+	for (int k = 0; k < 3; k++) {
+		struct gp_plan_req rq = { .engine = gp_engine_find("milp"),
+					  .o = { .time_limit = 10, .schedule = GP_SCHED_INTERLEAVED,
+						 .chunks = ask[k] } };
+		struct gp_plan p;
+		struct gp_plan_report rep;
+		struct gp_err e = { "" };
+		assert_int_equal(gp_plan_make(s, &rq, &p, &rep, &e), 0);
+		assert_int_equal(p.schedule, GP_SCHED_INTERLEAVED);
+		assert_int_equal(p.chunks, want[k]);
+		assert_int_equal(gp_plan_validate(s, &p, &e), 0);
+		assert_non_null(strstr(rep.note, want[k] > 1 ? "chunks set on the plan found"
+							  : "64 chunks left out, the plan runs one: "));
+		if (want[k] > 1) {   /* not the one-chunk plan's time */
+			struct gp_plan one;
+			assert_int_equal(gp_plan_copy(&one, &p), 0);
+			one.chunks = 1;
+			assert_true(fabs(sim_time(s, &p) - sim_time(s, &one)) > 1e-6);
+			gp_plan_free(&one);
+		}
+		gp_plan_free(&p);
+	}
+	gp_scenario_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_a_cancelled_request_stops_every_engine),
 		cmocka_unit_test(test_every_engine_reads_the_tables),
 		cmocka_unit_test(test_shapes_joined),
+		cmocka_unit_test(test_chunks_set_on_the_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -307,6 +307,10 @@ has "... and says why a DC is unused, as sim does" \
 has "a wide terminal's wrapped unused line keeps every word" \
 	"^ +direction\), against an iteration of 1\.64 s" \
 	samples/default.lua --size 200x30 --keys "$E<Wait>2"
+# :plan schedule= chunks= plans for them, and the plan screen says so.
+has ":plan schedule=interleaved chunks=2 plans 2 chunks" "^ interleaved x2 chunks, hierarchical DP sync" \
+	samples/default.lua --size 120x30 --keys ':plan schedule=interleaved chunks=2<Enter><Wait>2'
+has ":plan chunks=0 is refused" "^chunks: 1 to 64, not '0'" samples/default.lua --keys ':plan chunks=0<Enter>'
 # A pair of DCs with no link: its "-" cell says how to add one, and
 # Enter types the :set, the caret in the bandwidth's "()": 40, then 16
 # keys right into the latency's, 9, Enter adds the link both ways.

@@ -186,7 +186,12 @@ struct gp_app {
 	const struct gp_engine *engine;   /* what plans (NULL: the default) */
 	double time_limit, gap;      /* its limits (0: the engine's) */
 	double work_limit;           /* seconds of counted work (0: the default) */
-	enum gp_sched schedule;      /* the schedule it plans for */
+	enum gp_sched schedule;      /* the schedule it plans for, once :plan
+				      * schedule= picks one (schedule_picked);
+				      * else the plan shown's, 1F1B without one */
+	bool schedule_picked;
+	int chunks;                  /* :plan chunks=: its chunks (0: the plan
+				      * shown's, or the schedule's default) */
 	struct gp_job_status js;     /* the job's status as last read */
 	int base_sets;               /* overrides given at start: not edits */
 	bool open_plan;              /* the job is the plan a plan-less file
@@ -263,6 +268,8 @@ void gp_app_plan(struct gp_app *a);
  * plan is stale and live, else drops a re-plan that no longer applies. */
 void gp_app_changed(struct gp_app *a);
 /* Submits a planning job for the scenario as it is now. */
+/* The schedule and chunks a job plans for (see schedule above). */
+void gp_app_plan_for(const struct gp_app *a, enum gp_sched *sched, int *chunks);
 void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label);
 /* Takes what the worker has sent (log lines, progress, results): true
  * when the screen changed. */

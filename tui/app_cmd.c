@@ -112,6 +112,18 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 				return (void)gp_app_say(a, GP_R_ERROR, "gap: a fraction in [0, 1], not '%s'",
 						       w + 4);
 			a->gap = v;
+		} else if (!strncmp(w, "schedule=", 9)) {
+			enum gp_sched k;
+			if (gp_sched_parse(w + 9, &k))
+				return (void)gp_app_say(a, GP_R_ERROR, "schedule: gpipe, 1f1b, interleaved, "
+						       "zb-h1, xdc-greedy or xdc-milp, not '%s'", w + 9);
+			a->schedule = k;
+			a->schedule_picked = true;
+		} else if (!strncmp(w, "chunks=", 7)) {
+			long v = strtol(w + 7, &end, 10);
+			if (*end || end == w + 7 || v < 1 || v > 64)   /* as --chunks */
+				return (void)gp_app_say(a, GP_R_ERROR, "chunks: 1 to 64, not '%s'", w + 7);
+			a->chunks = (int)v;
 		} else if (!strncmp(w, "objective=", 10)) {
 			char set[96];
 			snprintf(set, sizeof set, "objective=\"%s\"", w + 10);
@@ -122,8 +134,8 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 		} else {
 			char names[256];
 			gp_engine_names(names, sizeof names, 0);
-			return (void)gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, work=, gap= "
-					       "or objective=", w, names);
+			return (void)gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, work=, gap=, "
+					       "schedule=, chunks= or objective=", w, names);
 		}
 	}
 	gp_app_plan(a);
@@ -229,7 +241,7 @@ static void c_help(struct gp_app *a, int argc, char **argv);
 static const struct command commands[] = {
 	{ "set", "PATH=VALUE...", "edit the scenario as --set does (each an edit: u undoes it); "
 	  "mouse=off, live=off, ascii=on switch the planner", c_set, K_PATH },
-	{ "plan", "[ENGINE] [limit=S] [work=S] [gap=G] [objective=time|cost|wan_bytes]",
+	{ "plan", "[ENGINE] [limit=S] [work=S] [gap=G] [schedule=K] [chunks=N] [objective=time|cost|wan_bytes]",
 	  "plan anew in the background; the engine and limits stay for later re-plans", c_plan,
 	  K_ENGINE },
 	{ "sim", "", "simulate the plan shown again", c_sim, K_NONE },

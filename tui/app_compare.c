@@ -77,12 +77,15 @@ void gp_app_compare_engine(struct gp_app *a, const struct gp_engine *eng)
 	}
 	char label[64];
 	snprintf(label, sizeof label, "planning with %s to compare", eng->name);
+	enum gp_sched sched;
+	int chunks;
+	gp_app_plan_for(a, &sched, &chunks);
 	struct gp_plan_job j = {
 		.purpose = GP_JOB_COMPARE, .path = a->run.path,
 		.sets = (const char *const *)a->run.sets, .nsets = a->run.nsets,
 		.cost_path = a->run.cost_path, .heur_path = a->run.heur_path, .engine = eng,
 		.time_limit = a->time_limit, .gap = a->gap, .work_limit = a->work_limit,
-		.schedule = a->schedule,
+		.schedule = sched, .chunks = chunks,
 		.polish = true, .simulate = true, .label = label,
 	};
 	a->cmp_job = gp_worker_submit(a->cmp, &j);

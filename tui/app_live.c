@@ -63,13 +63,22 @@ void gp_app_set_joined(struct gp_app *a, int i, bool joined)
 	a->joined[i] = joined;
 }
 
+void gp_app_plan_for(const struct gp_app *a, enum gp_sched *sched, int *chunks)
+{
+	/* The schedule :plan picked, else the one the plan shown runs
+	 * (plan.schedule, its chunks), as the user chose it; 1F1B without
+	 * a plan. */
+	const struct gp_plan *shown = gp_run_plan_of(&a->run);
+	*sched = a->schedule_picked || !shown ? a->schedule : shown->schedule;
+	*chunks = a->chunks ? a->chunks : a->schedule_picked || !shown ? 0 : shown->chunks;
+}
+
 void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 {
 	a->open_plan = false;   /* a newer job: not the plan on opening */
-	/* Planned for the schedule the plan shown runs (plan.schedule), as
-	 * the user chose it; 1F1B without a plan. */
-	const struct gp_plan *shown = gp_run_plan_of(&a->run);
-	enum gp_sched sched = shown ? shown->schedule : a->schedule;
+	enum gp_sched sched;
+	int chunks;
+	gp_app_plan_for(a, &sched, &chunks);
 	if (!a->worker) {
 		gp_app_say(a, GP_R_ERROR, "no planning thread: %s", label);
 		return;
@@ -79,7 +88,7 @@ void gp_app_submit(struct gp_app *a, enum gp_purpose why, const char *label)
 		.nsets = a->run.nsets, .cost_path = a->run.cost_path, .heur_path = a->run.heur_path,
 		.engine = a->engine, .time_limit = a->time_limit, .gap = a->gap,
 		.work_limit = a->work_limit,
-		.schedule = sched, .polish = true,
+		.schedule = sched, .chunks = chunks, .polish = true,
 		.label = label,
 	};
 	unsigned id = gp_worker_submit(a->worker, &j);

@@ -176,7 +176,7 @@ static int run(const struct args *a)
 const struct cmd cmd_compare = {
 	.name = "compare",
 	.help = "every engine side by side",
-	.opts = "set time-limit work-limit gap seed no-polish warm schedule json cost-model heuristic",
+	.opts = "set time-limit work-limit gap seed no-polish warm schedule chunks json cost-model heuristic",
 	.file = true,
 	.run = run,
 };

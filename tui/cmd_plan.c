@@ -36,7 +36,7 @@ static int run(const struct args *a)
 const struct cmd cmd_plan = {
 	.name = "plan",
 	.help = "find a plan (ignoring the file's) and simulate it",
-	.opts = "set engine time-limit work-limit gap seed no-polish warm schedule json cost-model heuristic",
+	.opts = "set engine time-limit work-limit gap seed no-polish warm schedule chunks json cost-model heuristic",
 	.file = true,
 	.run = run,
 };

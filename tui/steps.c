@@ -81,6 +81,11 @@ int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_re
 	o->schedule = GP_SCHED_1F1B;
 	if (a->schedule)
 		gp_sched_parse(a->schedule, &o->schedule);
+	o->chunks = a->chunks;
+	if (a->chunks > 1 && o->schedule != GP_SCHED_INTERLEAVED &&
+	    o->schedule != GP_SCHED_XDC_GREEDY && o->schedule != GP_SCHED_XDC_MILP)
+		return cli_fail(a, EXIT_USAGE, "--chunks %d needs --schedule interleaved, xdc-greedy or xdc-milp, not %s",
+				a->chunks, gp_sched_name(o->schedule));
 	if (a->warm && !strcmp(a->warm, "plan")) {
 		if (r->sc->has_plan)
 			o->warm = &r->sc->plan;

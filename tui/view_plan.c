@@ -206,7 +206,10 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 			     rep->polished ? "the search's polish found this faster one"
 					   : "the polish found nothing faster");
 	}
-	gp_form_text(fm, GP_R_DIM, "%s, %s DP sync%s", gp_sched_name(p->schedule), sync,
+	char chunks[24] = "";
+	if (p->chunks > 1)
+		snprintf(chunks, sizeof chunks, " x%d chunks", p->chunks);
+	gp_form_text(fm, GP_R_DIM, "%s%s, %s DP sync%s", gp_sched_name(p->schedule), chunks, sync,
 		     run->src != GP_SRC_FILE ? "; not in the scenario: s will not save it"
 		     : gp_app_opening_plan(a) ? "; made on opening, no edit (s writes it into the file)"
 					      : "; an edit of the scenario (u undoes, s saves)");

@@ -275,7 +275,7 @@ static void execute(struct gp_worker *w, struct job_rec *r, struct gp_job_result
 		struct gp_plan_req rq = { .engine = r->j.engine,
 					  .o = { .time_limit = r->j.time_limit, .gap = r->j.gap,
 						 .work_s = r->j.work_limit, .seed = 1, .polish = r->j.polish,
-						 .schedule = r->j.schedule } };
+						 .schedule = r->j.schedule, .chunks = r->j.chunks } };
 		res->rc = plan_job(run, &rq, &res->warm, &res->e);
 	}
 	if (res->rc == 0 && r->j.simulate && !atomic_load(&r->cancel)) {

@@ -36,6 +36,7 @@ struct gp_plan_job {
 	double time_limit, gap;            /* 0: the engine's */
 	double work_limit;                 /* gp_plan_opts.work_s; 0: the default */
 	enum gp_sched schedule;            /* the schedule planned for (1F1B: 0) */
+	int chunks;                        /* and its chunks (0: its default) */
 	bool polish;
 	bool simulate;                     /* the plan simulated too, its timeline kept */
 	const char *label;                 /* "re-planning": what the screen calls it */
