@@ -16,7 +16,7 @@
 /* --- GPUs ---------------------------------------------------------- */
 
 static const char *const gpu_keys[] = { "tflops", "fp8_tflops", "memory", "hbm_bandwidth",
-	"nvlink", "efficiency", "price_per_hour", NULL };
+	"nvlink", "efficiency", "efficiency_data", "efficiency_borrows", "price_per_hour", NULL };
 
 static int find_gpu(const struct gp_scenario *s, const char *name)
 {
@@ -26,12 +26,43 @@ static int find_gpu(const struct gp_scenario *s, const char *name)
 	return -1;
 }
 
+/* Where g's efficiency comes from (enum gp_eff_src): what the table says
+ * (efficiency_data: the measured runs it is fitted to; efficiency_borrows:
+ * the type whose fit it takes), else the scenario's when it gives a new
+ * type one or a known type another than the catalog's (the same figure,
+ * as geoplan's own scenario writer repeats it, keeps the catalog's
+ * source), else the built-in default for a new type. */
+static int conv_eff_src(struct lh_cv *c, int t, const char *path, struct gp_gpu *g, int known,
+			double before)
+{
+	char data[GP_EFF_REF_MAX], from[GP_NAME_MAX];
+	if (lh_get_str(c, t, path, "efficiency_data", 0, "", data, sizeof data) ||
+	    lh_get_str(c, t, path, "efficiency_borrows", 0, "", from, sizeof from))
+		return -1;
+	if (data[0] && from[0])
+		return lh_err(c, path, "efficiency_data and efficiency_borrows: give one (measured, or borrowed)");
+	bool given = lh_rawfield(c->L, t, "efficiency") != LUA_TNIL;
+	lua_pop(c->L, 1);
+	if (data[0] || from[0]) {
+		g->eff_src = data[0] ? GP_EFF_MEASURED : GP_EFF_BORROWED;
+		snprintf(g->eff_ref, sizeof g->eff_ref, "%s", data[0] ? data : from);
+	} else if (given && (!known || g->efficiency != before)) {
+		g->eff_src = GP_EFF_SCENARIO;
+		g->eff_ref[0] = 0;
+	} else if (!known) {
+		g->eff_src = GP_EFF_DEFAULT;
+		g->eff_ref[0] = 0;
+	}
+	return 0;
+}
+
 /* Reads the gpu table at t into g; fields are required only for a GPU
  * the catalog does not know. */
 static int conv_gpu(struct lh_cv *c, int t, const char *path, struct gp_gpu *g,
 		    int known)
 {
 	int req = known ? 0 : LH_REQ;
+	double before = g->efficiency;
 	if (lh_check_keys(c, t, path, gpu_keys, 0) ||
 	    lh_get_num(c, t, path, "tflops", req | LH_POS, g->flops, &g->flops) ||
 	    lh_get_num(c, t, path, "fp8_tflops", LH_NONNEG, g->fp8_flops, &g->fp8_flops) ||
@@ -43,7 +74,7 @@ static int conv_gpu(struct lh_cv *c, int t, const char *path, struct gp_gpu *g,
 	    lh_get_num(c, t, path, "price_per_hour", LH_NONNEG, g->price_per_hour,
 		       &g->price_per_hour))
 		return -1;
-	return 0;
+	return conv_eff_src(c, t, path, g, known, before);
 }
 
 /* Adds every entry of table t (name -> gpu table) to s->gpus. */

@@ -269,6 +269,7 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_kbytes(j, "peak_memory_bytes", gp_result_peak_memory(r));
 	if (r->cost_model[0])
 		gp_json_kstr(j, "cost_model", r->cost_model);
+	gp_report_eff_json(j, sc, p);
 	if (sc->measured.iteration_time > 0 || sc->measured.peak_memory > 0) {
 		gp_json_key(j, "measured");
 		gp_json_obj(j, false);

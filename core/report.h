@@ -50,6 +50,19 @@ void gp_report_json_prices(struct gp_json *j, const struct gp_scenario *sc,
 void gp_report_json_metrics(struct gp_json *j, const struct gp_result *r);
 void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
 			 const struct gp_plan *p);
+/* Where a GPU type's efficiency comes from (report_eff.c): the name of
+ * an enum gp_eff_src ("default", "scenario", "measured", "borrowed"); the
+ * GPU types p runs on (used[]: sc->ngpus entries); a sentence ("MI300X
+ * borrows H100's fit, 0.642 of peak (no measured MI300X runs)"); an
+ * "efficiency" line per type p uses whose figure is borrowed or the
+ * default (a measured or the scenario's own needs no caveat); and the
+ * "gpu_efficiency" key, one object per type p uses: gpu, efficiency,
+ * source, and data (measured) or borrows (borrowed). */
+const char *gp_eff_src_name(int src);
+void gp_report_gpus_used(const struct gp_scenario *sc, const struct gp_plan *p, bool *used);
+void gp_report_eff_note(const struct gp_gpu *g, char *buf, size_t n);
+void gp_report_eff_text(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p);
+void gp_report_eff_json(struct gp_json *j, const struct gp_scenario *sc, const struct gp_plan *p);
 /* One row per task and transfer: row,kind,micro_batch,chunk,start_s,end_s */
 int gp_report_csv(FILE *f, const struct gp_scenario *sc,
 		  const struct gp_plan *p, const struct gp_result *r);

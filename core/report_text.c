@@ -334,6 +334,7 @@ int gp_report_text(FILE *f, const struct gp_scenario *sc,
 	rt_unused(f, sc, p, r);
 	if (r->cost_model[0])
 		gp_report_line(f, "cost model", r->cost_model);
+	gp_report_eff_text(f, sc, p);
 	rt_measured(f, sc, r);
 	if (!r->fits) {
 		char line[600];

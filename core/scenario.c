@@ -169,6 +169,14 @@ void gp_scenario_free(struct gp_scenario *s)
 	free(s);
 }
 
+static bool gpu_named(const struct gp_scenario *s, const char *name)
+{
+	for (int i = 0; i < s->ngpus; i++)
+		if (!strcmp(s->gpus[i].name, name))
+			return true;
+	return false;
+}
+
 static bool same_gpu(const struct gp_gpu *a, const struct gp_gpu *b)
 {
 	return !strcmp(a->name, b->name) && a->flops == b->flops && a->fp8_flops == b->fp8_flops &&
@@ -457,6 +465,9 @@ int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 		if (g->flops < MIN_FLOPS || g->hbm_bw < MIN_BW)
 			return gp_errf(e, "%s: gpus[\"%s\"]: tflops %g FLOP/s and hbm_bandwidth %g B/s: expected at least 1 GFLOP/s and 1 kB/s (write TFLOPS(x) and GBps(x))",
 				       f, g->name, g->flops, g->hbm_bw);
+		if (g->eff_src == GP_EFF_BORROWED && !gpu_named(s, g->eff_ref))
+			return gp_errf(e, "%s: gpus[\"%s\"].efficiency_borrows: \"%s\" is not a GPU type of the scenario or catalog",
+				       f, g->name, g->eff_ref);
 	}
 	if (s->has_plan && gp_plan_validate(s, &s->plan, e)) {
 		gp_err_prefix(e, f);

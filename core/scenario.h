@@ -20,6 +20,14 @@
  * fitted on A100 measurements with the default cost model (cost.c). */
 #define GP_DEFAULT_EFFICIENCY 0.88
 
+/* Where a GPU type's efficiency comes from (geoplan(1), COST MODEL): the
+ * built-in GP_DEFAULT_EFFICIENCY, the scenario's own figure, a fit to
+ * measured runs on that type (eff_ref names the data), or another type's
+ * fit (eff_ref names the type): the catalog's efficiency_data and
+ * efficiency_borrows. */
+enum gp_eff_src { GP_EFF_DEFAULT, GP_EFF_SCENARIO, GP_EFF_MEASURED, GP_EFF_BORROWED };
+#define GP_EFF_REF_MAX 120
+
 enum gp_recompute { GP_RC_NONE, GP_RC_SELECTIVE, GP_RC_FULL, GP_RC_AUTO };
 
 /* 1F1B first: a request or plan left at zero runs the common default. */
@@ -77,6 +85,8 @@ struct gp_gpu {
 	double efficiency;     /* achievable fraction of peak on large GEMMs */
 	double price_per_hour; /* USD per GPU hour */
 	double fp8_flops;      /* dense FP8 peak, FLOP/s; 0: no FP8 */
+	int eff_src;           /* enum gp_eff_src: where efficiency comes from */
+	char eff_ref[GP_EFF_REF_MAX]; /* measured: the data; borrowed: the type */
 };
 
 struct gp_pool {

@@ -40,21 +40,36 @@ function TFLOPS(x) return num(x, "TFLOPS") * 1e12 end     -- 10^12 FLOP/s
 -- NVLink and uses PCIe 4.0 x16). efficiency: the fraction of peak large
 -- GEMMs reach; smaller GEMMs, memory-bound work and communication come on
 -- top in the cost model. It is fitted with the default model's constants
--- (tests/data): A100 on the A100 data, H100 on the H100 data; H200,
--- GH200 and B200 borrow H100's, V100, L40S and MI300X A100's, until
--- measured. Prices are user data: 0 until a scenario says otherwise.
+-- to measured runs (tests/data) where there are any: efficiency_data
+-- names them. A type with none borrows the fit of the measured type of
+-- its generation, and efficiency_borrows names it (sim and plan say so
+-- under the figures): Volta and Ampere take A100-80's (0.89 of peak);
+-- Ada, Hopper, Blackwell and CDNA 3, the generations of 2022 on, take
+-- H100's (0.64). A borrowed figure is a guess, not a measurement: with
+-- A100's, an MI300X came out 1.8 times an H100 and an L40S faster than
+-- an A100.
+-- Peaks, memory and bandwidth checked against the datasheets: NVIDIA
+-- H100 and H200 (989 TFLOP/s dense BF16, 1979 FP8; 3.35 and 4.8 TB/s;
+-- 80 and 141 GB), L40S (362.05 dense BF16, 733 dense FP8, the starred
+-- figures are sparse; 48 GB GDDR6, 864 GB/s; PCIe Gen4 x16), A100 (312;
+-- 1555 GB/s for 40 GB, 2039 for 80 GB SXM), V100 SXM2 (125; 900 GB/s),
+-- AMD Instinct MI300X (1307.4 dense BF16, 2614.9 FP8; 192 GB HBM3,
+-- 5.3 TB/s; 896 GB/s of Infinity Fabric peer links).
+-- Prices are user data: 0 until a scenario says otherwise.
 local A100_EFF, H100_EFF = 0.89254, 0.64193
+local A100_DATA = "vTrain and Korthikanti et al., Megatron-LM on A100-80: 118 runs (tests/data)"
+local H100_DATA = "NeMo 24.11 on DGX H100, BF16 and FP8: 36 runs (tests/data)"
 catalog = { gpus = {
-  ["V100-16"] = { tflops = TFLOPS(125), fp8_tflops = 0, memory = GiB(16), hbm_bandwidth = GBps(900), nvlink = GBps(150), efficiency = A100_EFF },
-  ["V100-32"] = { tflops = TFLOPS(125), fp8_tflops = 0, memory = GiB(32), hbm_bandwidth = GBps(900), nvlink = GBps(150), efficiency = A100_EFF },
-  ["A100-40"] = { tflops = TFLOPS(312), fp8_tflops = 0, memory = GiB(40), hbm_bandwidth = GBps(1555), nvlink = GBps(300), efficiency = A100_EFF },
-  ["A100-80"] = { tflops = TFLOPS(312), fp8_tflops = 0, memory = GiB(80), hbm_bandwidth = GBps(2039), nvlink = GBps(300), efficiency = A100_EFF },
-  ["H100"]    = { tflops = TFLOPS(989), fp8_tflops = TFLOPS(1979), memory = GiB(80), hbm_bandwidth = GBps(3350), nvlink = GBps(450), efficiency = H100_EFF },
-  ["H200"]    = { tflops = TFLOPS(989), fp8_tflops = TFLOPS(1979), memory = GiB(141), hbm_bandwidth = GBps(4800), nvlink = GBps(450), efficiency = H100_EFF },
-  ["GH200"]   = { tflops = TFLOPS(989), fp8_tflops = TFLOPS(1979), memory = GiB(96), hbm_bandwidth = GBps(4000), nvlink = GBps(450), efficiency = H100_EFF },
-  ["L40S"]    = { tflops = TFLOPS(362), fp8_tflops = TFLOPS(733), memory = GB(48), hbm_bandwidth = GBps(864), nvlink = GBps(32), efficiency = A100_EFF },
-  ["MI300X"]  = { tflops = TFLOPS(1307), fp8_tflops = TFLOPS(2615), memory = GiB(192), hbm_bandwidth = GBps(5300), nvlink = GBps(448), efficiency = A100_EFF },
-  ["B200"]    = { tflops = TFLOPS(2250), fp8_tflops = TFLOPS(4500), memory = GiB(180), hbm_bandwidth = GBps(8000), nvlink = GBps(900), efficiency = H100_EFF },
+  ["V100-16"] = { tflops = TFLOPS(125), fp8_tflops = 0, memory = GiB(16), hbm_bandwidth = GBps(900), nvlink = GBps(150), efficiency = A100_EFF, efficiency_borrows = "A100-80" },
+  ["V100-32"] = { tflops = TFLOPS(125), fp8_tflops = 0, memory = GiB(32), hbm_bandwidth = GBps(900), nvlink = GBps(150), efficiency = A100_EFF, efficiency_borrows = "A100-80" },
+  ["A100-40"] = { tflops = TFLOPS(312), fp8_tflops = 0, memory = GiB(40), hbm_bandwidth = GBps(1555), nvlink = GBps(300), efficiency = A100_EFF, efficiency_borrows = "A100-80" },
+  ["A100-80"] = { tflops = TFLOPS(312), fp8_tflops = 0, memory = GiB(80), hbm_bandwidth = GBps(2039), nvlink = GBps(300), efficiency = A100_EFF, efficiency_data = A100_DATA },
+  ["H100"]    = { tflops = TFLOPS(989), fp8_tflops = TFLOPS(1979), memory = GiB(80), hbm_bandwidth = GBps(3350), nvlink = GBps(450), efficiency = H100_EFF, efficiency_data = H100_DATA },
+  ["H200"]    = { tflops = TFLOPS(989), fp8_tflops = TFLOPS(1979), memory = GiB(141), hbm_bandwidth = GBps(4800), nvlink = GBps(450), efficiency = H100_EFF, efficiency_borrows = "H100" },
+  ["GH200"]   = { tflops = TFLOPS(989), fp8_tflops = TFLOPS(1979), memory = GiB(96), hbm_bandwidth = GBps(4000), nvlink = GBps(450), efficiency = H100_EFF, efficiency_borrows = "H100" },
+  ["L40S"]    = { tflops = TFLOPS(362), fp8_tflops = TFLOPS(733), memory = GB(48), hbm_bandwidth = GBps(864), nvlink = GBps(32), efficiency = H100_EFF, efficiency_borrows = "H100" },
+  ["MI300X"]  = { tflops = TFLOPS(1307), fp8_tflops = TFLOPS(2615), memory = GiB(192), hbm_bandwidth = GBps(5300), nvlink = GBps(448), efficiency = H100_EFF, efficiency_borrows = "H100" },
+  ["B200"]    = { tflops = TFLOPS(2250), fp8_tflops = TFLOPS(4500), memory = GiB(180), hbm_bandwidth = GBps(8000), nvlink = GBps(900), efficiency = H100_EFF, efficiency_borrows = "H100" },
 } }
 
 -- Models: decoder transformers. Shapes from the models' papers and
