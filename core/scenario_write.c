@@ -220,11 +220,34 @@ static bool gpu_needed(const struct gp_scenario *s, int i, const struct gp_scena
 				return true;
 	for (int k = 0; k < cat->ngpus; k++)
 		if (!strcmp(cat->gpus[k].name, s->gpus[i].name))
-			return !same_numbers(&cat->gpus[k], &s->gpus[i]);
+			return !same_numbers(&cat->gpus[k], &s->gpus[i]) ||
+			       cat->gpus[k].eff_src != s->gpus[i].eff_src ||
+			       strcmp(cat->gpus[k].eff_ref, s->gpus[i].eff_ref);
 	return true;
 }
 
-static void write_gpu(struct wr *w, const struct gp_gpu *g)
+/* The catalog's entry for g's name, or NULL. */
+static const struct gp_gpu *cat_gpu(const struct gp_scenario *cat, const struct gp_gpu *g)
+{
+	for (int k = 0; k < cat->ngpus; k++)
+		if (!strcmp(cat->gpus[k].name, g->name))
+			return &cat->gpus[k];
+	return NULL;
+}
+
+/* Where the efficiency comes from, when the loader would not find it
+ * again: measured or borrowed, and not the catalog's own source. */
+static void put_eff_src(struct wr *w, const struct gp_gpu *g, const struct gp_gpu *c)
+{
+	if (g->eff_src != GP_EFF_MEASURED && g->eff_src != GP_EFF_BORROWED)
+		return;
+	if (c && c->eff_src == g->eff_src && !strcmp(c->eff_ref, g->eff_ref))
+		return;
+	put_str(w, "      ", g->eff_src == GP_EFF_MEASURED ? "efficiency_data" : "efficiency_borrows",
+		g->eff_ref);
+}
+
+static void write_gpu(struct wr *w, const struct gp_gpu *g, const struct gp_gpu *c)
 {
 	fprintf(w->f, "    [");
 	gp_esc_lua(w->f, g->name);
@@ -235,6 +258,7 @@ static void write_gpu(struct wr *w, const struct gp_gpu *g)
 	put_num(w, "      ", "hbm_bandwidth", g->hbm_bw, Q_BYTES_S);
 	put_num(w, "      ", "nvlink", g->nvlink, Q_BYTES_S);
 	put_num(w, "      ", "efficiency", g->efficiency, Q_PLAIN);
+	put_eff_src(w, g, c);
 	put_num(w, "      ", "price_per_hour", g->price_per_hour, Q_PLAIN);
 	fprintf(w->f, "    },\n");
 }
@@ -259,7 +283,7 @@ static void write_gpus(struct wr *w, const struct gp_scenario *s, const struct g
 	w->where = "gpus";
 	fprintf(w->f, "  gpus = {\n");
 	for (int k = 0; k < n; k++)
-		write_gpu(w, &s->gpus[ord[k]]);
+		write_gpu(w, &s->gpus[ord[k]], cat_gpu(cat, &s->gpus[ord[k]]));
 	fprintf(w->f, "  },\n");
 	free(ord);
 }

@@ -211,6 +211,47 @@ static void test_keeps_what_defaults_would_lose(void **state)
 	tmp_done(&t);
 }
 
+static const struct gp_gpu *gpu_named(const struct gp_scenario *s, const char *name)
+{
+	for (int i = 0; i < s->ngpus; i++)
+		if (!strcmp(s->gpus[i].name, name))
+			return &s->gpus[i];
+	fail_msg("no GPU type %s", name);
+	return NULL;
+}
+
+/* Where a GPU type's efficiency comes from survives a save: a new type's
+ * efficiency_borrows and a catalog type's changed source are written; a
+ * catalog type's own source (H100's measured data) is not repeated. */
+static void test_keeps_efficiency_source(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = scen(
+		"return { dcs = { { name = 'a', pools = { { gpu = 'X3', count = 8 },"
+		" { gpu = 'H100', count = 8 } } } }, model = 'OPT-350M', job = { seq = 2048, global_batch = 8 },"
+		" gpus = { X3 = { tflops = TFLOPS(100), memory = GiB(40), hbm_bandwidth = GBps(1000),"
+		"  efficiency = 0.64193, efficiency_borrows = 'H100' },"
+		"  MI300X = { efficiency_borrows = 'A100-80' } } }");
+	struct tmp t;
+	tmp_init(&t);
+	struct gp_scenario *b = reload(s, &t);
+	const struct gp_gpu *x3 = gpu_named(b, "X3"), *mi = gpu_named(b, "MI300X");
+	assert_int_equal(x3->eff_src, GP_EFF_BORROWED);
+	assert_string_equal(x3->eff_ref, "H100");
+	assert_int_equal(mi->eff_src, GP_EFF_BORROWED);
+	assert_string_equal(mi->eff_ref, "A100-80");
+	size_t len;
+	struct gp_err e;
+	char *text = text_of(s, &len, &e);
+	assert_non_null(strstr(text, "      efficiency_borrows = \"H100\",\n"));
+	assert_non_null(strstr(text, "      efficiency_borrows = \"A100-80\",\n"));
+	assert_null(strstr(text, "efficiency_data"));
+	free(text);
+	gp_scenario_free(b);
+	gp_scenario_free(s);
+	tmp_done(&t);
+}
+
 /* Edits as the terminal planner makes them: a GPU type appended out of
  * the loader's name order, one link direction changed to a value no
  * helper gives, an odd name. The file does not depend on indices. */
@@ -220,7 +261,7 @@ static void test_edited_scenario(void **state)
 	struct gp_scenario *s = scen("%s", rich);
 	struct gp_scenario *d = gp_scenario_dup(s, 1);
 	assert_non_null(d);
-	struct gp_gpu aaa = { "AAA", 5e14, 96.0 * 1073741824, 4e12, 4.5e11, 0.7, 4, 0 };
+	struct gp_gpu aaa = { "AAA", 5e14, 96.0 * 1073741824, 4e12, 4.5e11, 0.7, 4, 0, GP_EFF_SCENARIO, "" };
 	d->gpus[d->ngpus] = aaa;
 	int a = gp_find_dc(d, "a"), b = gp_find_dc(d, "b");
 	d->dcs[b].pools[0].gpu = d->ngpus++;
@@ -440,6 +481,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_keeps_what_defaults_would_lose),
+		cmocka_unit_test(test_keeps_efficiency_source),
 		cmocka_unit_test(test_edited_scenario),
 		cmocka_unit_test(test_links_in_any_order),
 		cmocka_unit_test(test_refuses_what_a_file_cannot_say),
