@@ -54,7 +54,10 @@ function TFLOPS(x) return num(x, "TFLOPS") * 1e12 end     -- 10^12 FLOP/s
 -- figures are sparse; 48 GB GDDR6, 864 GB/s; PCIe Gen4 x16), A100 (312;
 -- 1555 GB/s for 40 GB, 2039 for 80 GB SXM), V100 SXM2 (125; 900 GB/s),
 -- AMD Instinct MI300X (1307.4 dense BF16, 2614.9 FP8; 192 GB HBM3,
--- 5.3 TB/s; 896 GB/s of Infinity Fabric peer links).
+-- 5.3 TB/s; 896 GB/s of Infinity Fabric peer links), HGX B200 (2250
+-- dense BF16, 4500 dense FP8, 8 TB/s, 1.8 TB/s NVLink 5; 180 GB, of
+-- which nvidia-smi reports about 179), GH200 (the H100's peaks, 96 GB HBM3 at
+-- 4 TB/s).
 -- Prices are user data: 0 until a scenario says otherwise.
 local A100_EFF, H100_EFF = 0.89254, 0.64193
 local A100_DATA = "vTrain and Korthikanti et al., Megatron-LM on A100-80: 118 runs (tests/data)"
