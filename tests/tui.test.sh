@@ -320,6 +320,10 @@ has "a missing link's cell says how to add one" "^no link between ams and par: E
 R=$(printf '<Right>%.0s' $(seq 16))
 has "... and Enter adds it from the matrix" "^ par +40Gb/s +9ms +- +\.$" \
 	samples/default.lua --set "$par" --size 100x30 --keys "<Tab><Tab><Right><Right><Enter>40${R}9<Enter>"
+# A GPU type whose efficiency is another's fit says so, as sim does.
+has "the plan screen says whose efficiency a GPU type borrows" \
+	"^ efficiency +V100-16 borrows A100-80's fit, 0\.893 of peak \(no measured V100-16 runs\)" \
+	samples/p5.lua --view plan --size 100x30
 # A column of times has one precision: "27.00ms" beside "12.94ms".
 has "the stage table's times keep their trailing zeros" "ams H100 +4 +1-13 none +12\.94ms 27\.00ms" \
 	samples/default.lua --view plan

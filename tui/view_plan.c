@@ -93,6 +93,29 @@ static void unused(struct gp_form *fm, const struct gp_run *run)
 	free(u);
 }
 
+/* Each GPU type the plan uses whose efficiency is not measured for it
+ * (borrowed from another type's fit, or the built-in default), as the
+ * batch report says it. */
+static void efficiencies(struct gp_form *fm, const struct gp_run *run)
+{
+	const struct gp_scenario *sc = run->sc;
+	const struct gp_plan *p = gp_run_plan_of(run);
+	bool used[256];
+	if (!sc || !p || sc->ngpus > 256)
+		return;
+	gp_report_gpus_used(sc, p, used);
+	for (int g = 0; g < sc->ngpus; g++) {
+		const struct gp_gpu *u = &sc->gpus[g];
+		if (!used[g] || u->eff_src == GP_EFF_MEASURED || u->eff_src == GP_EFF_SCENARIO)
+			continue;
+		char line[300];
+		gp_report_eff_note(u, line, sizeof line);
+		gp_form_row(fm);
+		gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", "efficiency");
+		gp_form_cell_wrap(fm, 21, fm->width - 21 > 16 ? fm->width - 21 : 16, GP_R_DIM, line);
+	}
+}
+
 static void figures(struct gp_form *fm, const struct gp_app *a)
 {
 	const struct gp_result *r = &a->run.res;
@@ -113,6 +136,7 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	metric(fm, "tokens/s", v, NULL);
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->mfu);
 	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
+	efficiencies(fm, &a->run);
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
 	/* The batch report's two figures, in its words (report_text.c):
 	 * bubble is of the time until the last backward, idle of all. */
