@@ -14,6 +14,7 @@
  * form.
  */
 #include "baseline.h"
+#include "ring.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -75,8 +76,10 @@ struct est_ws {
 	double *cont;        /* the contention share of its pool */
 	double f1;           /* the pipeline's first forward up to this stage */
 	double *xfrac;       /* the share of its layers whose group spans DCs */
+	double *wan;         /* per device: what its sync puts on each ring hop */
 	int *kk, *steps;     /* the DCs those groups span and ring steps, */
-	int *rings;          /* those DCs in index order (ndcs per device), */
+	int *nb;             /* its buckets (as sim_setup.c's run_buckets), */
+	int *rings;          /* those DCs in ring order (ndcs per device), */
 	int *cnt;            /* replicas per DC holding the stage's middle layer */
 	int *lcnt;           /* replicas per DC holding layer l, [l * ndcs + dc] */
 	double bytes, every; /* one activation; steps per WAN sync */
@@ -93,8 +96,8 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 		nd += p->pipes[g].nstages;
 	}
 	int L = s->model.layers;
-	double *a = calloc((size_t)(2 * nl + 6 * nd + 1), sizeof *a);
-	int *ia = calloc((size_t)nd * (size_t)(ndc + 3) + (size_t)(L + 2) * (size_t)ndc + 1,
+	double *a = calloc((size_t)(2 * nl + 7 * nd + 1), sizeof *a);
+	int *ia = calloc((size_t)nd * (size_t)(ndc + 4) + (size_t)(L + 2) * (size_t)ndc + 1,
 			 sizeof *ia);
 	if (!a || !ia) {
 		free(a);
@@ -109,9 +112,11 @@ static int est_ws_init(const struct bl_ctx *c, const struct gp_plan *p, struct e
 	w->topt = w->bwin + nd;
 	w->cont = w->topt + nd;
 	w->xfrac = w->cont + nd;
+	w->wan = w->xfrac + nd;
 	w->kk = ia;
 	w->steps = w->kk + nd;
-	w->rings = w->steps + nd;
+	w->nb = w->steps + nd;
+	w->rings = w->nb + nd;
 	w->cnt = w->rings + nd * ndc;
 	w->lcnt = w->cnt + ndc;
 	for (int g = 0; g < p->npipes; g++)
@@ -155,8 +160,9 @@ static int est_hop(const struct bl_ctx *c, struct est_ws *w, const struct gp_pip
 }
 
 /* The DP groups of stage st (device di), as sim.c forms them: a layer's
- * is every replica holding it. The DCs of the groups that span DCs, in
- * index order, become di's ring, carrying w->xfrac of its gradients; the
+ * is every replica holding it. The DCs of the groups that span DCs (in
+ * index order until est_rings orders them) become di's ring, carrying
+ * w->xfrac of its gradients; the
  * middle layer's holders give the local ring (w->cnt). Returns the
  * replicas, D: every one holds every layer. */
 static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct gp_stage *st,
@@ -185,16 +191,29 @@ static int est_dp_group(const struct bl_ctx *c, struct est_ws *w, const struct g
 	return w->D;
 }
 
+/* Device di's buckets, as sim_setup.c's run_buckets counts them for a
+ * stage of n layers of gradients grad (all TP ranks) in one chunk. */
+static int est_buckets(const struct gp_scenario *s, const struct gp_stage *st, double grad,
+		       int n, int D)
+{
+	if (!s->job.sync_overlap || n < 1)
+		return 1;
+	double shard = grad / n / gp_grad_reduce_bytes(&s->job) / st->tp;
+	double want = fmax(40e6, 1e6 * D);
+	int g = shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
+	return (n + g - 1) / g;
+}
+
 /* Stage st's gradient sync (device di, DP group of Dg replicas, R of
  * them in its pipeline): the all-reduce inside the DC, and when the group
- * spans DCs, the amortised bytes on each edge of its ring (hierarchical:
- * the k-way exchange of shards; flat: the ring over all replicas, then
- * nothing local). -1 when an edge has no link. */
+ * spans DCs, the amortised bytes it puts on each hop of its ring
+ * (hierarchical: the k-way exchange of shards; flat: the ring over all
+ * replicas, then nothing local), for est_rings to order and load. */
 static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_stage *st,
 		    const struct bl_stage_est *se, int di, int Dg, int R, double fwd)
 {
 	const struct gp_scenario *s = c->sc;
-	int k = w->kk[di], *ring = w->rings + di * s->ndcs;
+	int k = w->kk[di];
 	bool hier = w->hier;
 	int ranks = k > 1 && hier ? w->cnt[st->dc] : Dg;
 	struct gp_comm ring_c = gp_costtab_dp_ring(c->ct, s, st->dc, st->pool, st->tp, ranks);
@@ -215,19 +234,59 @@ static int est_sync(const struct bl_ctx *c, struct est_ws *w, const struct gp_st
 	}
 	if (k < 2)
 		return 0;
-	double wan = (hier ? 2.0 * (k - 1) / k : 2.0 * (Dg - 1) / Dg) *
+	w->wan[di] = (hier ? 2.0 * (k - 1) / k : 2.0 * (Dg - 1) / Dg) *
 		     grad * w->xfrac[di] * R / Dg / w->every;
-	for (int r = 0; r < k; r++) {
-		int l1 = link_idx(s, ring[r], ring[(r + 1) % k]);
-		int l2 = link_idx(s, ring[(r + 1) % k], ring[r]);
-		if (l1 < 0 || l2 < 0)
+	int nl = st->last - st->first + 1;
+	w->nb[di] = est_buckets(s, st, grad, nl, Dg);
+	return 0;
+}
+
+static bool est_same_ring(const struct est_ws *w, int ndc, int a, int b)
+{
+	return w->kk[a] == w->kk[b] &&
+	       !memcmp(w->rings + a * ndc, w->rings + b * ndc, (size_t)w->kk[a] * sizeof *w->rings);
+}
+
+/* The rings as sim_ring.c orders them: one per set of DCs, for the bytes
+ * all its devices put on each hop and the latency terms of the most
+ * buckets one of them serves (ring.h); then each device's bytes on its
+ * ring's hops (of two DCs: both directions). -1 when no ring joins a
+ * set's DCs with a link on every hop. */
+static int est_rings(const struct bl_ctx *c, struct est_ws *w)
+{
+	const struct gp_scenario *s = c->sc;
+	int ndc = s->ndcs, *ord = malloc((size_t)ndc * sizeof *ord);
+	if (!ord)
+		return -1;
+	for (int i = 0; i < w->nd; i++) {
+		int k = w->kk[i], first = 0;
+		while (first < i && !est_same_ring(w, ndc, first, i))
+			first++;
+		if (k < 2 || first < i)
+			continue;   /* no ring, or ordered with its set's first */
+		double bytes = 0;
+		int nb = 1;
+		for (int j = i; j < w->nd; j++)
+			if (est_same_ring(w, ndc, i, j)) {
+				bytes += w->wan[j];
+				nb = w->nb[j] > nb ? w->nb[j] : nb;
+			}
+		double t;
+		if (gp_ring_choose(s, c->ct, w->rings + i * ndc, k, bytes,
+				   nb * 2.0 * (w->steps[i] - 1) / w->every, ord, &t) || t == INF) {
+			free(ord);
 			return -1;
-		w->syn[l1] += wan;
-		if (k == 2) {
-			w->syn[l2] += wan;
-			break;
 		}
+		/* The set's devices take the order (the later ones still
+		 * match the first in index order until then). */
+		for (int j = w->nd - 1; j >= i; j--)
+			if (est_same_ring(w, ndc, i, j))
+				memcpy(w->rings + j * ndc, ord, (size_t)k * sizeof *ord);
 	}
+	free(ord);
+	for (int i = 0; i < w->nd; i++)
+		for (int r = 0, k = w->kk[i], *ring = w->rings + i * ndc; k > 1 && r < k; r++)
+			w->syn[link_idx(s, ring[r], ring[(r + 1) % k])] += w->wan[i];
 	return 0;
 }
 
@@ -321,6 +380,8 @@ double bl_est_plan(struct bl_ctx *c, const struct gp_plan *p)
 			T = INF;
 		di += p->pipes[g].nstages;
 	}
+	if (T < INF && est_rings(c, &w))
+		T = INF;
 	if (T < INF)
 		T = est_slowest(c, &w);
 	free(w.act);

@@ -12,7 +12,20 @@
  * the upper end) and, for K >= 2, a link class q: any two DCs used must
  * be joined both ways by links of bandwidth >= beta_q (so the ring, in
  * any order, runs at least at beta_q; latency the largest among those
- * links), and for K >= 2 a DP sync mode: the job's, or flat and
+ * links). The simulator orders its ring (ring.h: the fastest over the
+ * DCs used), which the model cannot take exactly, since the DCs are its
+ * decision: every hop of any ring over such DCs is at least as fast as
+ * (beta_q, that latency), so the charge is an upper bound on the ring
+ * the simulator runs, and m->lower's fastest link direction a lower
+ * bound on every ring; the proof stands on the lower one
+ * (place_milp.c's verify_bound), and report_honest takes "optimal"
+ * away when the estimate of the plan returned differs from its
+ * simulated time. DCs with a slow pair (a, b, c, d with a-b and c-d
+ * slow, which the simulator rings a-c-b-d on the fast links) come only
+ * in the slow class: an upper bound there, the lower one still valid.
+ * The pairwise rule keeps out of the space only DCs some pair of which
+ * has no link both ways (a 4-cycle of links); and for K >= 2 a DP sync
+ * mode: the job's, or flat and
  * hierarchical both when it says auto (the plan then carries the
  * winner's; flat: one ring of all replicas, 2 (p - 1) / p of the
  * gradients on every edge, p <= dhi, and its WAN latencies, at least

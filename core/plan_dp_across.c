@@ -10,6 +10,7 @@
  * runners-up one at a time, are simulated.
  */
 #include "baseline.h"
+#include "ring.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -148,22 +149,21 @@ static void dp_layouts(struct bl_ctx *c, struct dp_grp *g, int Dguess)
 		dp_use_alt(c, g, 0);
 }
 
-/* Gradient rings go round the DCs in index order (sim.c): every
- * neighbour pair needs a link. */
-static bool ring_ok(const struct gp_scenario *s, const bool *in)
+/* The gradient ring over the DCs in (ordered as the simulator orders
+ * it, ring.h) has a link on every hop. */
+static bool ring_ok(const struct bl_ctx *c, const bool *in)
 {
-	int first = -1, prev = -1, k = 0;
-	for (int d = 0; d < s->ndcs; d++) {
-		if (!in[d])
-			continue;
-		if (prev >= 0 && (!gp_find_link(s, prev, d) || !gp_find_link(s, d, prev)))
-			return false;
-		if (first < 0)
-			first = d;
-		prev = d;
-		k++;
-	}
-	return k <= 2 || (gp_find_link(s, prev, first) && gp_find_link(s, first, prev));
+	const struct gp_scenario *s = c->sc;
+	int *dcs = malloc((size_t)s->ndcs * 2 * sizeof *dcs), k = 0;
+	double t = INF;
+	if (!dcs)
+		return false;
+	for (int d = 0; d < s->ndcs; d++)
+		if (in[d])
+			dcs[k++] = d;
+	bool ok = gp_ring_choose(s, c->ct, dcs, k, 1, 0, dcs + s->ndcs, &t) == 0 && t < INF;
+	free(dcs);
+	return ok;
 }
 
 /* Tries one set of groups: layouts by estimate, then each group's
@@ -213,7 +213,7 @@ static int dp_pick_dcs(const struct bl_ctx *c, bool *in, int *kdc)
 			in[d] = true;
 			k++;
 		}
-	while (k > 1 && !ring_ok(s, in)) {
+	while (k > 1 && !ring_ok(c, in)) {
 		int weak = -1;
 		for (int d = 0; d < s->ndcs; d++)
 			if (in[d] && (weak < 0 || bl_dc_compute(c, d) < bl_dc_compute(c, weak)))

@@ -263,6 +263,13 @@ void gp_report_json_to(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_kint(j, "every", sc->job.sync_every);
 	gp_json_kbool(j, "overlap", sc->job.sync_overlap);
 	gp_json_end(j);
+	/* The cross-DC ring of the most DCs, in its order (ring.h). */
+	gp_json_key(j, "sync_ring");
+	gp_json_arr(j, false);
+	for (int i = 0; i < r->sync_ring_n && i < GP_RING_SHOWN; i++)
+		gp_json_str(j, sc->dcs[r->sync_ring[i]].name);
+	gp_json_end(j);
+	gp_json_kint(j, "sync_ring_dcs", r->sync_ring_n);
 	gp_json_kint(j, "gpus", r->gpus);
 	json_unused(j, sc, p, r);
 	gp_json_kbool(j, "fits", r->fits);

@@ -92,6 +92,25 @@ static void rt_head(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 	gp_report_line(f, "plan", line);
 }
 
+/* "; ring a > c > b > d > a": the cross-DC ring of the most DCs in the
+ * order the simulator runs it (ring.h), back to its first; "" when no
+ * sync crosses a DC. */
+static void rt_ring(const struct gp_scenario *sc, const struct gp_result *r, char *buf,
+		    size_t n)
+{
+	int k = r->sync_ring_n, shown = k < GP_RING_SHOWN ? k : GP_RING_SHOWN;
+	buf[0] = 0;
+	if (k < 2)
+		return;
+	size_t l = (size_t)snprintf(buf, n, "; ring ");
+	for (int i = 0; i < shown && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s > ", sc->dcs[r->sync_ring[i]].name);
+	if (l < n && shown < k)
+		l += (size_t)snprintf(buf + l, n - l, "(%d more) > ", k - shown);
+	if (l < n)
+		snprintf(buf + l, n - l, "%s", sc->dcs[r->sync_ring[0]].name);
+}
+
 static void rt_time(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
 		    const struct gp_result *r)
 {
@@ -108,13 +127,15 @@ static void rt_time(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 		gp_report_line(f, "DP sync", "none: one replica of every layer, no gradients to sync");
 		return;
 	}
-	char every[32] = "every iteration";
+	char every[32] = "every iteration", ring[768] = "";
 	if (sc->job.sync_every > 1)
 		snprintf(every, sizeof every, "every %d iterations", sc->job.sync_every);
-	snprintf(line, sizeof line, "%s, %s; exposed %s (the worst stage)",
+	rt_ring(sc, r, ring, sizeof ring);
+	char full[1024];
+	snprintf(full, sizeof full, "%s, %s; exposed %s (the worst stage)%s",
 		 gp_sync_name(gp_plan_sync(sc, p)), every,
-		 gp_fmt_time(gp_result_sync_exposed(r), 3, a, sizeof a));
-	gp_report_line(f, "DP sync", line);
+		 gp_fmt_time(gp_result_sync_exposed(r), 3, a, sizeof a), ring);
+	gp_report_line(f, "DP sync", full);
 }
 
 /* "GPUs $0.0134", and the GPU types the plan uses that have no price. */

@@ -102,6 +102,10 @@ struct gp_solver_info {
 	double value, value_bound;
 };
 
+/* The DCs of a result's sync ring shown at most (sync_ring_n counts
+ * them all). */
+#define GP_RING_SHOWN 64
+
 struct gp_result {
 	enum gp_sched schedule;
 	struct gp_solver_info solver;
@@ -113,6 +117,11 @@ struct gp_result {
 	double wan_bytes;        /* per step (gradient sync amortised over sync.every) */
 	double wan_bytes_sync;   /* of which gradient sync */
 	int gpus;
+	/* The cross-DC gradient ring of the most DCs (ring.h's order;
+	 * others over fewer DCs are ordered alike): DC indices, the first
+	 * min(n, GP_RING_SHOWN); n = 0: no DP sync crosses a DC. */
+	int sync_ring_n;
+	int sync_ring[GP_RING_SHOWN];
 	struct gp_dev_result *devs;
 	int ndevs;
 	struct gp_link_result *links;

@@ -40,7 +40,9 @@ struct vcost {
 struct sync_run {
 	int first, last;
 	int k, local;        /* DCs, replicas of them in this device's DC */
-	int *ring;           /* the k DCs, in index order */
+	int *ring;           /* the k DCs in ring order (sim_rings; ring.h) */
+	double hop_bytes;    /* k > 1: what its buckets put on each hop, in all */
+	int nb, set;         /* its buckets; its set of DCs (sim_rings) */
 	double local_bw, local_lat;
 };
 
@@ -172,6 +174,12 @@ double sim_walk_peak(const struct group *gr, int s, const struct vcost *vc);
 
 /* Records in r the first device whose peak memory exceeds its GPU's. */
 void sim_check_fit(struct sim *s, struct gp_result *r, int di);
+
+/* --- sim_ring.c ------------------------------------------------------ */
+
+/* Orders the rings of the runs that span DCs, one per set of DCs, and
+ * shows the widest in r (an error when no ring joins a set). */
+int sim_rings(struct sim *s, struct gp_result *r);
 
 /* --- sim_sched.c ----------------------------------------------------- */
 

@@ -7,7 +7,8 @@
  * `auto` stage takes the cheapest recomputation that fits. A layer's
  * gradients are all-reduced by every replica, over all pipelines (each
  * holds every layer once); a stage's layers fall in runs held in the same
- * DCs, and each run's ring crosses its DCs. Time-aware schedules (xdc-greedy, xdc-milp)
+ * DCs, and each run's ring crosses its DCs in the order sim_ring.c
+ * chooses. Time-aware schedules (xdc-greedy, xdc-milp)
  * are generated once a pipeline's costs are known (sim_sched.c).
  */
 #include "sim_int.h"
@@ -201,10 +202,35 @@ static int layer_holders(struct sim *s)
 	return 0;
 }
 
-/* Run u of device d, its layers' holders in cnt: its ring (refused when
- * two neighbours have no link) and its local channel: NVLink when the
- * DC's replicas share one node, else the NICs, r of them per node
- * carrying the ring's channels (Megatron places TP innermost, then DP). */
+/* How many buckets add_buckets (sim.c) makes of run u of device d: with
+ * overlap, per chunk, the run's layers in it g at a time; else one. */
+static int run_buckets(const struct sim *s, const struct dev *d, const struct sync_run *u)
+{
+	if (!s->sc->job.sync_overlap)
+		return 1;
+	const struct group *gr = &s->g[d->g];
+	const struct gp_stage *st = &s->plan->pipes[d->g].stages[d->s];
+	double per_layer = d->grad_bytes / (st->last - st->first + 1);
+	double shard = per_layer / gp_grad_reduce_bytes(&s->sc->job) / st->tp;
+	double want = fmax(40e6, 1e6 * d->D);
+	int nb = 0;
+	for (int c = 0; c < gr->v; c++) {
+		const struct vcost *v = &gr->vc[gp_vs_of(gr->S, gr->vshape, d->s, c)];
+		int n = v->layers, lo = v->first, hi = lo + n - 1;
+		int a = u->first > lo ? u->first : lo, b = u->last < hi ? u->last : hi;
+		if (n <= 0 || b < a)
+			continue;
+		int g = shard >= want ? 1 : (int)fmin(n, ceil(want / shard));
+		nb += (b - a + g) / g;
+	}
+	return nb > 0 ? nb : 1;
+}
+
+/* Run u of device d, its layers' holders in cnt: its DCs (in index
+ * order until sim_rings orders them), what its buckets put on each hop
+ * of the ring, and its local channel: NVLink when the DC's replicas
+ * share one node, else the NICs, r of them per node carrying the ring's
+ * channels (Megatron places TP innermost, then DP). */
 static int run_ring(struct sim *s, struct dev *d, struct sync_run *u, const int *cnt)
 {
 	const struct gp_stage *me = &s->plan->pipes[d->g].stages[d->s];
@@ -217,12 +243,15 @@ static int run_ring(struct sim *s, struct dev *d, struct sync_run *u, const int 
 		if (cnt[i])
 			u->ring[u->k++] = i;
 	u->local = cnt[me->dc];
-	for (int i = 0; u->k > 1 && i < u->k; i++) {
-		int a = u->ring[i], b = u->ring[(i + 1) % u->k];
-		if (!gp_find_link(s->sc, a, b))
-			return gp_errf(s->e, "plan.pipelines[%d].stages[%d]: the gradient sync of layers %d-%d crosses from \"%s\" to \"%s\", which have no link",
-				       d->g + 1, d->s + 1, u->first, u->last,
-				       s->sc->dcs[a].name, s->sc->dcs[b].name);
+	if (u->k > 1) {
+		/* This device's pipeline's share, as add_bucket sends it. */
+		double per_layer = d->grad_bytes / (me->last - me->first + 1);
+		struct gp_sync_q q = { .bytes = per_layer * (u->last - u->first + 1) *
+						s->g[d->g].R / d->D,
+				       .replicas = d->D, .dcs = u->k, .mode = s->mode,
+				       .every = s->sc->job.sync_every };
+		u->hop_bytes = gp_dp_sync_wan_bytes(&q);
+		u->nb = run_buckets(s, d, u);
 	}
 	int ranks = u->k > 1 && s->mode == GP_SYNC_HIER ? u->local : d->D;
 	struct gp_comm c = gp_costtab_dp_ring(s->ct, s->sc, me->dc, me->pool, me->tp, ranks);
@@ -463,7 +492,7 @@ int sim_setup(struct sim *s, struct gp_result *r)
 	}
 	free(s->lcnt);
 	s->lcnt = NULL;
-	return setup_slots(s);
+	return sim_rings(s, r) ? -1 : setup_slots(s);
 }
 
 /* --- metrics ---------------------------------------------------------- */

@@ -90,9 +90,10 @@ assert abs(d['idle_fraction'] - idle) < 1e-8, (d['idle_fraction'], idle)
 assert 0 < d['idle_after_backward_fraction'] <= d['idle_fraction'] and d['sync_exposed_s'] == max(s['sync_exposed_s'] for s in d['stages'])
 assert d['gpus_available'] == 640 and d['unused'][0]['dc'] == 'us-west1-b' and d['unused'][0]['idle_gpus'] == 128
 assert d['prices_given'] == {'gpus': True, 'egress': True}
-" 2>"$tmp/why"; then ok "p3 json: idle time in closed form, exposed sync, unused DC"; else no "p3 json"; fi
+assert d['sync_ring'] == ['us-central1-a', 'us-central1-b', 'us-central1-c', 'us-central1-f'] and d['sync_ring_dcs'] == 4
+" 2>"$tmp/why"; then ok "p3 json: idle time in closed form, exposed sync, its ring, unused DC"; else no "p3 json"; fi
 has "p3 text: idle split" 0 "^GPU idle +[0-9]+\.[0-9] % of the iteration, [0-9]+\.[0-9] % after the last backward$" "$G" sim samples/p3.lua
-has "p3 text: exposed DP sync" 0 "^DP sync +hierarchical, every iteration; exposed [0-9.]+ m?s \(the worst stage\)$" "$G" sim samples/p3.lua
+has "p3 text: exposed DP sync, and the ring across the zones" 0 "^DP sync +hierarchical, every iteration; exposed [0-9.]+ m?s \(the worst stage\); ring us-central1-a > us-central1-b > us-central1-c > us-central1-f > us-central1-a$" "$G" sim samples/p3.lua
 has "p3 text: the remote zone unused, and why" 0 "^unused +us-west1-b: all 128 GPUs, no stage there: its links to the DCs in use reach 4\.80 Gbit/s at best, against 20\.0 Gbit/s on the slowest link the plan uses" "$G" sim samples/p3.lua
 # P1 and P2 hold one replica of every layer: nothing to sync, said so
 # (not "exposed 0 s"), in the JSON too; P3's replicas sync.
