@@ -172,6 +172,29 @@ static bool st_q(const struct pt_state *x, const struct pt_state *y, int s, doub
 	return fabs(x->LF[s] - y->LF[s] - dl) > tol || fabs(x->LB[s] - y->LB[s] - dl) > tol;
 }
 
+/* A stored state's key, 24 bytes: B[0], and B and F of its middle
+ * stage S / 2 (the last to settle into a period, as a rule, with stage
+ * S - 1). The period search compares keys first and the whole state
+ * (2 KiB) only when they agree: the same comparisons on the same values
+ * as shifted's, so the same verdicts, sooner. */
+struct pt_key {
+	double b0, bm, fm;
+};
+
+static inline struct pt_key key_of(const struct pt_state *x, int S)
+{
+	return (struct pt_key){ x->B[0], x->B[S / 2], x->F[S / 2] };
+}
+
+/* shifted's tests of stage S / 2 on keys alone: false when shifted is
+ * (the shift of B[0] is dl by definition). */
+static inline bool key_may(const struct pt_key *x, const struct pt_key *y)
+{
+	double dl = x->b0 - y->b0;
+	double tol = 1e-11 * fabs(x->b0) + 1e-300;
+	return !(fabs(x->bm - y->bm - dl) > tol) && !(fabs(x->fm - y->fm - dl) > tol) && dl > 0;
+}
+
 /* x - y is one value on every entry (within rounding): *delta. */
 static bool shifted(const struct pt_state *x, const struct pt_state *y, int S, double *delta)
 {
@@ -209,9 +232,11 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 	struct pt_state *h = malloc(sizeof *h * (PT_MAXPER + 1));
 	if (!h)
 		return -1;
+	struct pt_key kh[PT_MAXPER + 1];
 	struct pt_state x;
 	warm_up(st, N, &x);   /* (the same for every mb >= S - 1) */
 	h[0] = x;
+	kh[0] = key_of(&x, S);
 	bool done = false;
 	for (int j = 0; j + S - 1 <= N; j++) {
 		/* After j shared pairs the state finishes mb = j + S - 1. */
@@ -228,9 +253,11 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 		pair(st, N, j, true, &x);
 		/* State j + 1 is state j + 1 - p shifted: t(mb + p) =
 		 * t(mb) + Delta for every mb >= j + S - p, all stored. */
+		struct pt_key kx = key_of(&x, S);
 		for (int p = 1; !done && p <= PT_MAXPER && p <= j + 1 && j + S - p >= 1; p++) {
 			double dl;
-			if (shifted(&x, &h[(j + 1 - p) % (PT_MAXPER + 1)], S, &dl)) {
+			int at = (j + 1 - p) % (PT_MAXPER + 1);
+			if (key_may(&kx, &kh[at]) && shifted(&x, &h[at], S, &dl)) {
 				c->per = p;
 				c->dper = dl;
 				done = true;
@@ -242,6 +269,7 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 			done = true;
 		}
 		h[(j + 1) % (PT_MAXPER + 1)] = x;
+		kh[(j + 1) % (PT_MAXPER + 1)] = kx;
 		if (done)
 			break;
 	}
@@ -335,17 +363,23 @@ static double walk_fast(const struct pt_stages *st, int mb)
 	struct pt_state x, *h = malloc(sizeof *h * (PT_FASTPER + 1));
 	if (!h)
 		return walk(st, mb);
+	struct pt_key kh[PT_FASTPER + 1];
 	warm_up(st, mb, &x);
 	h[0] = x;
+	kh[0] = key_of(&x, S);
 	int j = 0;
 	while (j < shared) {
 		pair(st, mb, j++, true, &x);
 		int p = 1;
 		double dl = 0;
-		for (; p <= PT_FASTPER && p <= j; p++)
-			if (shifted(&x, &h[(j - p) % (PT_FASTPER + 1)], S, &dl))
+		struct pt_key kx = key_of(&x, S);
+		for (; p <= PT_FASTPER && p <= j; p++) {
+			int at = (j - p) % (PT_FASTPER + 1);
+			if (key_may(&kx, &kh[at]) && shifted(&x, &h[at], S, &dl))
 				break;
+		}
 		h[j % (PT_FASTPER + 1)] = x;
+		kh[j % (PT_FASTPER + 1)] = kx;
 		if (p > PT_FASTPER || p > j)
 			continue;
 		int k = (shared - j) / p;
