@@ -29,7 +29,10 @@
  * (ZeRO-1): a class set is built per capacity table, and kept (up to
  * PM_MAXSETS sets, PM_SETBYTES of them) so that the options, which come
  * in d order twice, build each once; a new set reuses the classes of the
- * one built before it where their stage capacities agree.
+ * one built before it where their stage capacities agree, or those of
+ * another solve's set of the same capacities (the second solve at the
+ * plan's pool counts, place_keep.c) whose kinds cost the same; the sets
+ * kept for that count in PM_SETBYTES.
  */
 #include "place_int.h"
 
@@ -132,7 +135,15 @@ static bool prev_tried(struct pm *m, const struct pm_class *c, int at, bool *had
 static bool same_as_prev(struct pm *m, const struct pm_class *c, int at, bool *had)
 {
 	const struct pm_cset *pv = m->prev;
+	/* Another solve's class stands only if its kinds cost the same. */
+	for (int g = 0; m->prev_other && g < c->nseg; g++)
+		if (!m->ksame[c->kind[g]])
+			return false;
 	if (!prev_tried(m, c, at, had))
+		return false;
+	/* Another solve's attempts at full classes follow its own paths (the
+	 * kinds' pace): its absences, unchecked against c, do not stand. */
+	if (m->prev_other && !*had)
 		return false;
 	/* Built the same way before: when every segment's stage
 	 * capacities are the same, so is the class (or its absence). */
@@ -675,16 +686,6 @@ static void set_swap(struct pm *m, struct pm_cset *x)
 	*x = t;
 }
 
-/* Memory a class set takes (the current one: set_bytes(m, NULL)). */
-static size_t set_bytes(const struct pm *m, const struct pm_cset *x)
-{
-	int capc = x ? x->capc : m->capc, caplay = x ? x->caplay : m->caplay, nc = x ? x->nc : m->nc;
-	int capcv = x ? x->capcv : m->capcv;
-	return (size_t)capc * sizeof *m->c + (size_t)caplay * sizeof *m->lay +
-	       (size_t)capcv * sizeof *m->cv +
-	       (size_t)nc * sizeof *m->order + (size_t)m->nk * 64 * 64 * sizeof *m->capt;
-}
-
 /* The classes for replica bound d (ZeRO-1 shrinks the state with d), or
  * those already built when memory gives every stage the same capacity. */
 int pm_enum_classes(struct pm *m, int d)
@@ -700,8 +701,9 @@ int pm_enum_classes(struct pm *m, int d)
 		}
 	size_t kept = 0;
 	for (int i = 0; i < m->nsets; i++)
-		kept += set_bytes(m, &m->sets[i]);
-	if (m->enumerated && m->nsets < PM_MAXSETS && kept + set_bytes(m, NULL) <= PM_SETBYTES) {
+		kept += pm_set_bytes(m, &m->sets[i]);
+	kept += pm_keep_bytes(m);   /* (another solve's, copied from) */
+	if (m->enumerated && m->nsets < PM_MAXSETS && kept + pm_set_bytes(m, NULL) <= PM_SETBYTES) {
 		/* Keep the current set; build into fresh arrays. */
 		struct pm_cset *x = &m->sets[m->nsets];
 		*x = (struct pm_cset){ 0 };
@@ -719,6 +721,11 @@ int pm_enum_classes(struct pm *m, int d)
 	m->capt = m->capn;
 	m->capn = sw;
 	m->enumerated = true;
+	/* Another solve's set of these capacities: copy from it instead. */
+	const struct pm_cset *other = pm_keep_find(m);
+	m->prev_other = other != NULL;
+	if (other)
+		m->prev = other;
 	if (enum_build(m) || sort_classes(m)) {
 		m->enumerated = false;   /* half built: never reuse it */
 		m->nc = 0;

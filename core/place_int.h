@@ -49,7 +49,9 @@
  *    budget is a constraint throughout.
  *
  * place_milp.c holds the entry points, the plan and the report made of a
- * solution, and the polish by the search engine.
+ * solution, and the polish by the search engine; place_keep.c hands the
+ * class sets of one solve to the next (the bound's check, the second
+ * solve at the plan's pool counts), so none builds them twice.
  */
 #ifndef GP_PLACE_INT_H
 #define GP_PLACE_INT_H
@@ -153,6 +155,16 @@ struct pm_cset {
 	bool trunc_two, no_two, trunc_chain;
 };
 
+/* Class sets one solve leaves for the next (place_keep.c): the second
+ * solve at the plan's pool counts copies the classes whose kinds cost
+ * the same. */
+struct pm_keep {
+	struct pm_cset s[PM_MAXSETS + 1];
+	int n;
+	struct pm_kind *k;             /* the kinds they were built with */
+	int nk;
+};
+
 /* Stage values by (kind, layers, first, last) for option o: pm_class_tail
  * asks for the same few values for thousands of classes. */
 struct pm_stagev {
@@ -208,6 +220,10 @@ struct pm {
 	struct pm_cset sets[PM_MAXSETS]; /* other d's classes, when they differ */
 	int nsets;
 	const struct pm_cset *prev;    /* the set built before this one, to reuse from */
+	const struct pm_keep *from;    /* another solve's sets (place_keep.c), or NULL */
+	unsigned char *ksame;          /* per kind: costs as from's (its classes stand) */
+	bool prev_other;               /* prev is one of from's sets */
+	bool no_keep;                  /* build every set anew (gp_place_milp_rebuild) */
 	int attempt, prev_j;
 	bool trunc_two, no_two, trunc_chain;
 	int nchain;
@@ -310,6 +326,15 @@ int pm_flow(struct pm_fch *ch, int nch, const struct pm_fbk *bk);
 /* place_classes.c */
 void pm_class_sig(const struct pm *m, const struct pm_class *c, int sig[6]);
 int pm_enum_classes(struct pm *m, int d);
+/* place_keep.c */
+size_t pm_set_bytes(const struct pm *m, const struct pm_cset *x);
+void pm_keep_move(struct pm *to, struct pm *from);
+void pm_sets_free(struct pm *m);
+int pm_keep_store(struct pm_keep *k, struct pm *m);
+void pm_keep_free(struct pm_keep *k);
+int pm_keep_use(struct pm *m, const struct pm_keep *k);
+const struct pm_cset *pm_keep_find(const struct pm *m);
+size_t pm_keep_bytes(const struct pm *m);
 int pm_full_rows(struct pm *m);
 
 /* place_tail.c */

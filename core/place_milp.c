@@ -26,26 +26,16 @@ static void pm_free(struct pm *m)
 	free(m->pl_dc);
 	free(m->dc_gpus);
 	free(m->k);
-	free(m->c);
-	free(m->lay);
-	free(m->cv);
 	free(m->qbw);
-	free(m->capt);
 	free(m->capn);
 	free(m->deep);
-	free(m->order);
 	free(m->lmat);
 	free(m->wan);
 	gp_costtab_free(m->own_ct);
 	free(m->opt);
 	free(m->ob);
-	for (int i = 0; i < m->nsets; i++) {
-		free(m->sets[i].capt);
-		free(m->sets[i].c);
-		free(m->sets[i].lay);
-		free(m->sets[i].cv);
-		free(m->sets[i].order);
-	}
+	free(m->ksame);
+	pm_sets_free(m);
 	if (m->memo) {
 		free(m->memo->at);
 		free(m->memo->v);
@@ -307,7 +297,7 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
  * proof stands when that bound reaches T (rep->objective), else the
  * status is feasible with that bound, and the note says so. A search a
  * gap or a limit stopped gets the relaxation's bound where it is lower. */
-static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
+static void verify_bound(struct pm *m, const struct gp_plan_opts *o,
 			 const struct gp_plan *plan, struct gp_plan_report *rep)
 {
 	/* What is left of both limits: the work one keeps runs repeatable. */
@@ -325,7 +315,14 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 	struct pm_sol sol = { 0 };
 	struct pm_best best = { .opt = -1 };
 	bool done = false, closed = false;
-	if (left > 0 && pm_init(&r, m->sc, &lo, &e) == 0) {
+	bool took = false;
+	if (left > 0 && pm_init(&r, m->sc, &lo, &e) == 0 && pm_keep_use(&r, m->from) == 0) {
+		/* The search's classes, not rebuilt (nor cut) at the smaller
+		 * limits (place_keep.c); handed back below. */
+		if (!m->no_keep) {
+			pm_keep_move(&r, m);
+			took = true;
+		}
 		r.lower = true;
 		r.warm = plan;   /* an incumbent near T: the screens dismiss most options */
 		r.warm_T = INF;
@@ -346,6 +343,8 @@ static void verify_bound(const struct pm *m, const struct gp_plan_opts *o,
 	}
 	/* Its wall clock, not its work, decided the check: it may not repeat. */
 	bool clock = r.clock_stops || (best.stopped && r.work <= r.work_limit && !pm_cancelled(&r));
+	if (took)
+		pm_keep_move(m, &r);
 	free(sol.y);
 	free(sol.x);
 	pm_free(&r);
@@ -547,10 +546,13 @@ static int explain(struct pm *m, struct gp_plan_report *rep, struct gp_err *e)
 
 /* The search, then the plan and report of its solution, or why nothing
  * fits, with the straggler term at o's pool counts; *stopped: a limit
- * (work, time, a cancel) ended the search or came before its end. */
+ * (work, time, a cancel) ended the search or came before its end. With
+ * keep (not NULL) the check takes the search's class sets, classes are
+ * copied from keep's where their kinds cost the same, and the sets are
+ * left in keep (place_keep.c); without, every set is built anew. */
 static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		     struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e,
-		     bool *stopped)
+		     bool *stopped, struct pm_keep *keep)
 {
 	const struct gp_plan *warm = o ? o->warm : NULL;
 	struct gp_plan_report rloc;
@@ -572,6 +574,9 @@ static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		return gp_errf(e, "milp: cancelled");
 	}
 	int init = pm_init(&m, s, o, e);
+	m.no_keep = !keep;
+	if (!init && keep && pm_keep_use(&m, keep))
+		init = gp_errf(e, "out of memory");
 	m.warm = warm;
 	m.warm_T = INF;
 	if (init) {
@@ -623,6 +628,9 @@ static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		snprintf(rep->note, sizeof rep->note, "%s", e->msg);
 	free(sol.y);
 	free(sol.x);
+	m.from = NULL;   /* (keep's sets go now: ours take their place) */
+	if (keep && (rc || pm_keep_store(keep, &m)))
+		pm_keep_free(keep);
 	pm_free(&m);
 	return rc;
 }
@@ -650,11 +658,12 @@ static bool pool_use(const struct gp_scenario *s, const struct gp_plan *p, const
  * simulator's model of its plan when it uses the same counts (else the
  * proof fails its check, report_honest). The proof is for plans costed
  * at those counts. (The polish is a step of gp_plan_make, plan.c.) */
-int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+static int milp_solve(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		      struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e,
+		      struct pm_keep *keep)
 {
 	bool stopped = true;
-	int rc = milp_once(s, o, out, rep, e, &stopped);
+	int rc = milp_once(s, o, out, rep, e, &stopped, keep);
 	/* Only after a search that ran to its end: a limit would stop the
 	 * second where the machine's load says, and the answer not repeat. */
 	if (rc || stopped || !o || o->pool_gpus)
@@ -671,7 +680,7 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		memcpy(had, n, sizeof *n * (size_t)np);
 		o2.pool_gpus = had;
 		o2.warm = &prev;
-		if (!milp_once(s, &o2, &next, &r2, &e2, &stopped)) {
+		if (!milp_once(s, &o2, &next, &r2, &e2, &stopped, keep)) {
 			gp_plan_free(&prev);
 			*out = next;
 			if (rep) {
@@ -684,6 +693,26 @@ int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	free(n);
 	free(had);
 	return rc;
+}
+
+int gp_plan_milp(const struct gp_scenario *s, const struct gp_plan_opts *o,
+		 struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	struct pm_keep *keep = gp_xcalloc(1, sizeof *keep);
+	if (!keep)
+		return gp_errf(e, "out of memory");
+	int rc = milp_solve(s, o, out, rep, e, keep);
+	pm_keep_free(keep);
+	free(keep);
+	return rc;
+}
+
+/* For tests (place_milp.h): gp_plan_milp with every class set built
+ * anew (the check's and the second solve's too). */
+int gp_place_milp_rebuild(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e)
+{
+	return milp_solve(s, o, out, rep, e, NULL);
 }
 
 /* For the CBC cross-check (place_milp.h). */

@@ -59,6 +59,11 @@ struct gp_place_reuse {
 int gp_place_milp_reuse(const struct gp_scenario *s, const struct gp_plan_opts *o, int d1,
 			int d2, struct gp_place_reuse *r, struct gp_err *e);
 
+/* gp_plan_milp with every class set built anew: the check's and the
+ * second solve's too (the kept sets' path must give the same). */
+int gp_place_milp_rebuild(const struct gp_scenario *s, const struct gp_plan_opts *o,
+			  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
+
 /* The 1F1B makespan of one replica of S stages (forward f, backward b
  * per micro-batch, delay d after each) at 1..N micro-batches into t: by
  * the placement MILP's plain walk (how 0), its curve (1) or the walk that
