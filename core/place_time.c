@@ -172,21 +172,22 @@ static bool st_q(const struct pt_state *x, const struct pt_state *y, int s, doub
 	return fabs(x->LF[s] - y->LF[s] - dl) > tol || fabs(x->LB[s] - y->LB[s] - dl) > tol;
 }
 
-/* A stored state's key, 24 bytes: B[0], and B and F of its middle
- * stage S / 2 (the last to settle into a period, as a rule, with stage
- * S - 1). The period search compares keys first and the whole state
- * (2 KiB) only when they agree: the same comparisons on the same values
- * as shifted's, so the same verdicts, sooner. */
+/* A stored state's key, 24 bytes: B[0], and B and F of the last stage
+ * (the last to settle into a period, as a rule: with the middle stage's
+ * instead, most candidates passed the key and failed deep in the state).
+ * The period search compares keys first and the whole state (2 KiB)
+ * only when they agree: the same comparisons on the same values as
+ * shifted's, so the same verdicts, sooner. */
 struct pt_key {
 	double b0, bm, fm;
 };
 
 static inline struct pt_key key_of(const struct pt_state *x, int S)
 {
-	return (struct pt_key){ x->B[0], x->B[S / 2], x->F[S / 2] };
+	return (struct pt_key){ x->B[0], x->B[S - 1], x->F[S - 1] };
 }
 
-/* shifted's tests of stage S / 2 on keys alone: false when shifted is
+/* shifted's tests of stage S - 1 on keys alone: false when shifted is
  * (the shift of B[0] is dl by definition). */
 static inline bool key_may(const struct pt_key *x, const struct pt_key *y)
 {
