@@ -311,6 +311,9 @@ has "a wide terminal's wrapped unused line keeps every word" \
 has ":plan schedule=interleaved chunks=2 plans 2 chunks" "^ interleaved x2 chunks, hierarchical DP sync" \
 	samples/default.lua --size 120x30 --keys ':plan schedule=interleaved chunks=2<Enter><Wait>2'
 has ":plan chunks=0 is refused" "^chunks: 1 to 64, not '0'" samples/default.lua --keys ':plan chunks=0<Enter>'
+has ":plan chunks=2 on a 1F1B plan says which schedules take chunks" \
+	"^chunks: 1f1b runs one chunk; schedule=interleaved, xdc-greedy or xdc-milp takes them" \
+	samples/default.lua --keys ':plan chunks=2<Enter>'
 # A pair of DCs with no link: its "-" cell says how to add one, and
 # Enter types the :set, the caret in the bandwidth's "()": 40, then 16
 # keys right into the latency's, 9, Enter adds the link both ways.

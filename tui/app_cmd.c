@@ -90,6 +90,15 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 }
 
 /* plan [ENGINE] [limit=S] [work=S] [gap=G] [objective=time|cost|wan_bytes] */
+/* Does an argument of argv[1..argc) start with key? */
+static bool has_arg(int argc, char **argv, const char *key)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], key, strlen(key)))
+			return true;
+	return false;
+}
+
 static void c_plan(struct gp_app *a, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -119,6 +128,8 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 						       "zb-h1, xdc-greedy or xdc-milp, not '%s'", w + 9);
 			a->schedule = k;
 			a->schedule_picked = true;
+			if (!has_arg(argc, argv, "chunks="))
+				a->chunks = 0;   /* a new schedule: its own default chunks */
 		} else if (!strncmp(w, "chunks=", 7)) {
 			long v = strtol(w + 7, &end, 10);
 			if (*end || end == w + 7 || v < 1 || v > 64)   /* as --chunks */
@@ -137,6 +148,15 @@ static void c_plan(struct gp_app *a, int argc, char **argv)
 			return (void)gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, work=, gap=, "
 					       "schedule=, chunks= or objective=", w, names);
 		}
+	}
+	enum gp_sched k;
+	int chunks;
+	gp_app_plan_for(a, &k, &chunks);
+	if (chunks > 1 && k != GP_SCHED_INTERLEAVED && k != GP_SCHED_XDC_GREEDY &&
+	    k != GP_SCHED_XDC_MILP) {
+		a->chunks = 0;
+		return (void)gp_app_say(a, GP_R_ERROR, "chunks: %s runs one chunk; schedule=interleaved, "
+				       "xdc-greedy or xdc-milp takes them", gp_sched_name(k));
 	}
 	gp_app_plan(a);
 }
