@@ -327,6 +327,16 @@ void gp_lua_heur_set_log(struct gp_lua_heur *h, void (*fn)(void *ud, const char 
 		gp_lua_set_log(h->h, fn, ud);    /* print and warn */
 }
 
+static void drop_line(void *ud, const char *line)
+{
+	(void)ud, (void)line;
+}
+
+void gp_lua_heur_mute(struct gp_lua_heur *h, bool mute)
+{
+	gp_lua_set_log(h->h, mute ? drop_line : h->log, mute ? NULL : h->log_ud);
+}
+
 /* --- plan() ----------------------------------------------------------- */
 
 /* Converts {plan = <the result>} (at index 2) into c->s's plan. */

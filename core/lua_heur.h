@@ -27,6 +27,9 @@ void gp_lua_heur_free(struct gp_lua_heur *h);
  * description. */
 const char *gp_lua_heur_name(const struct gp_lua_heur *h);
 const char *gp_lua_heur_description(const struct gp_lua_heur *h);
+/* While muted, what the script prints goes nowhere (a warm start whose
+ * output its own run shows again, as compare's row). */
+void gp_lua_heur_mute(struct gp_lua_heur *h, bool mute);
 void gp_lua_heur_set_log(struct gp_lua_heur *h, void (*fn)(void *ud, const char *line),
 			 void *ud);
 

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "fmt.h"
+#include "lua_heur.h"
 #include "sim.h"
 
 static const struct gp_engine engines[] = {
@@ -324,7 +325,13 @@ static bool warm_from(const struct gp_scenario *s, const struct gp_plan_req *rq,
 	wo.polish = false;
 	wo.progress = NULL;
 	struct gp_plan_report wr;
-	return rq->warm->fn(s, &wo, w, &wr, we) == 0;
+	bool mute = rq->quiet_warm && (rq->warm->flags & GP_ENGINE_SCRIPT) && wo.heuristic;
+	if (mute)
+		gp_lua_heur_mute(wo.heuristic, true);
+	int rc = rq->warm->fn(s, &wo, w, &wr, we);
+	if (mute)
+		gp_lua_heur_mute(wo.heuristic, false);
+	return rc == 0;
 }
 
 /* The note says the warm start failed and why, on one line. */

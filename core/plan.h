@@ -48,6 +48,9 @@ struct gp_plan_req {
 	const struct gp_engine *engine;  /* NULL: the default */
 	struct gp_plan_opts o;           /* o.warm: a given plan to start from */
 	const struct gp_engine *warm;    /* or start from this engine's plan */
+	bool quiet_warm;                 /* a script's warm start prints nothing
+					  * (compare runs the script as a row of
+					  * its own, which prints it) */
 };
 
 /*

@@ -84,6 +84,7 @@ static int plan_one(struct gp_run *r, const struct gp_plan_req *base, const stru
 {
 	struct gp_plan_req rq = *base;
 	rq.engine = gp_engine_at(k);
+	rq.quiet_warm = true;   /* the script's own row prints what it prints */
 	if (gp_run_plan(r, &rq, e))
 		return r->last_status == GP_MILP_INFEASIBLE ? EXIT_INFEASIBLE : EXIT_INPUT;
 	struct gp_sim_req sim = { .schedule = -1, .time_limit = a->time_limit, .gap = a->gap };
