@@ -53,6 +53,7 @@ static int ctx_init(struct bl_ctx *c, const struct gp_scenario *s,
 	/* The schedule MILP per candidate would take minutes: candidates are
 	 * ranked with its warm start, the greedy latency-aware schedule. */
 	c->eval = c->sched == GP_SCHED_XDC_MILP ? GP_SCHED_XDC_GREEDY : c->sched;
+	c->chunks = o ? gp_plan_opts_chunks(o) : 1;
 	c->sim_tl = o && o->time_limit > 0 ? o->time_limit : 0;
 	c->miss = INF;
 	double M = s->job.global_batch / s->job.micro_batch;
@@ -178,7 +179,9 @@ double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 	struct gp_result r;
 	struct gp_err e = { "" };
 	p->schedule = final ? c->sched : c->eval;
-	p->chunks = 1;
+	/* As the plan will run: with the chunks asked for (a plan that
+	 * cannot hold them is not one the request can run). */
+	p->chunks = c->chunks;
 	if (bl_over_budget(c, p)) {
 		/* An example only from a plan the GPUs could run at all. */
 		struct gp_err ev = { "" };

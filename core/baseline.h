@@ -42,6 +42,7 @@ struct bl_ctx {
 	double budget;         /* USD per hour of GPUs; 0: none */
 	const char *engine;
 	enum gp_sched sched;   /* the schedule the returned plan runs */
+	int chunks;            /* and its chunks, where a plan can hold them */
 	enum gp_sched eval;    /* the one candidates are simulated with */
 	double sim_tl;         /* xdc-milp time limit of the final simulation */
 	int M;                 /* micro-batches per iteration */

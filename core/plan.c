@@ -140,6 +140,17 @@ void gp_solver_info_of(const struct gp_plan_report *rep, enum gp_objective goal,
 }
 
 /* The simulated iteration time of a plan that fits, else HUGE_VAL. */
+int gp_plan_opts_chunks(const struct gp_plan_opts *o)
+{
+	if (o->schedule != GP_SCHED_INTERLEAVED && o->schedule != GP_SCHED_XDC_GREEDY &&
+	    o->schedule != GP_SCHED_XDC_MILP)
+		return 1;
+	return o->chunks > 0 ? o->chunks : o->schedule == GP_SCHED_INTERLEAVED ? 2 : 1;
+}
+
+/* The iteration of p as the request will run it: with the chunks it
+ * asks for (the MILP builds plans of one; HUGE_VAL when p cannot hold
+ * them), so the polish and the joined shapes judge plans as they run. */
 static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		       const struct gp_plan *p)
 {
@@ -148,7 +159,13 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 	struct gp_result r;
 	struct gp_err e = { "" };
 	double t = HUGE_VAL;
-	if (gp_simulate(s, p, &so, &r, &e) == 0) {
+	struct gp_plan q = *p;   /* shallow: only read */
+	if (gp_plan_opts_chunks(o) > 1 && p->schedule == o->schedule && p->chunks == 1) {
+		q.chunks = gp_plan_opts_chunks(o);
+		if (gp_plan_validate(s, &q, &e))
+			return HUGE_VAL;   /* it cannot run them: not a plan of the request */
+	}
+	if (gp_simulate(s, &q, &so, &r, &e) == 0) {
 		if (r.fits)
 			t = r.iteration_time;
 		gp_result_free(&r);
@@ -202,6 +219,10 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		tg = r.estimate_s;
 		clock |= r.clock_stopped;
 		by_work |= strstr(r.note, "stopped by the work limit") != NULL;
+	}
+	if (gp_plan_opts_chunks(o) > 1) {   /* a warm plan returned as it came: as it will run */
+		ts = isfinite(ts) ? sim_time(s, o, &ps) : ts;
+		tg = isfinite(tg) ? sim_time(s, o, &pg) : tg;
 	}
 	rep->has_own = true;
 	rep->own_sim_s = own;
@@ -343,16 +364,15 @@ static void note_warm_failed(struct gp_plan_report *rep, const char *engine, con
 		 l ? "; " : "", engine, gp_fmt_one_line(msg, one, sizeof one));
 }
 
-/* The chunks asked for set on the plan found (the engines time one
- * chunk, the schedule the model has): kept when the plan can run them
- * and fits, else the plan runs one and the note says why. */
+/* The chunks asked for set on the plan found (the MILP times one chunk,
+ * the schedule its model has; the other engines judge their candidates
+ * with the chunks where a candidate can hold them): kept when the plan
+ * can run them and fits, else the plan runs one and the note says why. */
 static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		       struct gp_plan *p, struct gp_plan_report *rep)
 {
-	bool takes = o->schedule == GP_SCHED_INTERLEAVED || o->schedule == GP_SCHED_XDC_GREEDY ||
-		     o->schedule == GP_SCHED_XDC_MILP;
-	int want = o->chunks > 0 ? o->chunks : o->schedule == GP_SCHED_INTERLEAVED ? 2 : 1;
-	if (!takes || want <= 1 || p->schedule != o->schedule)
+	int want = gp_plan_opts_chunks(o), was = p->chunks;
+	if (want <= 1 || p->schedule != o->schedule)
 		return;
 	p->chunks = want;
 	struct gp_err e = { "" };
@@ -363,9 +383,11 @@ static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o
 		why = "it does not fit in memory or does not simulate";
 	char one[sizeof rep->note];
 	size_t l = strlen(rep->note);
+	if (!why && was == want)
+		return;   /* the engine planned with them */
 	if (!why) {
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "%s%d chunks set on the plan found (the engines time one chunk)",
+			 "%s%d chunks set on the plan found (its engine timed one)",
 			 l ? "; " : "", want);
 		return;
 	}

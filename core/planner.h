@@ -103,6 +103,10 @@ struct gp_plan_report {
 				   * GPUs its first plan used of each pool */
 };
 
+/* The chunks o asks its plan to run: o->chunks, 2 for interleaved when
+ * 0, 1 for a schedule that runs one (plan.c). */
+int gp_plan_opts_chunks(const struct gp_plan_opts *o);
+
 /* The reference engines (plan_megatron.c, plan_dp_across.c,
  * plan_atlas.c) and the search (search.c). */
 int gp_plan_megatron(const struct gp_scenario *s, const struct gp_plan_opts *o,

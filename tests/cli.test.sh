@@ -156,8 +156,10 @@ t "plan --schedule interleaved plans 2 chunks" 3 "^plan +interleaved x2 chunks, 
 	"$G" plan samples/default.lua --schedule interleaved
 t "plan --chunks 3" 3 "^plan +interleaved x3 chunks, " \
 	"$G" plan samples/default.lua --schedule interleaved --chunks 3
-t "plan --chunks a stage cannot hold: one, and why" 0 "4 chunks left out, the plan runs one: .*cannot be split into 4 chunks" \
+t "plan --chunks 4: only plans that hold them" 0 "^plan +interleaved x4 chunks, " \
 	"$G" plan samples/p1.lua --schedule interleaved --chunks 4
+t "plan --chunks over the layers refused" 2 "--chunks 64: more than the model's 32 layers" \
+	"$G" plan samples/default.lua --schedule interleaved --chunks 64
 t "plan --chunks without interleaving refused" 2 "--chunks 2 needs --schedule interleaved, xdc-greedy or xdc-milp, not 1f1b" \
 	"$G" plan samples/p1.lua --chunks 2
 # A heuristic's print shows once in compare, though milp starts from

@@ -86,6 +86,9 @@ int cli_plan_req(const struct args *a, const struct gp_run *r, struct gp_plan_re
 	    o->schedule != GP_SCHED_XDC_GREEDY && o->schedule != GP_SCHED_XDC_MILP)
 		return cli_fail(a, EXIT_USAGE, "--chunks %d needs --schedule interleaved, xdc-greedy or xdc-milp, not %s",
 				a->chunks, gp_sched_name(o->schedule));
+	if (a->chunks > r->sc->model.layers)
+		return cli_fail(a, EXIT_USAGE, "--chunks %d: more than the model's %d layers (a stage holds a layer of each chunk)",
+				a->chunks, r->sc->model.layers);
 	if (a->warm && !strcmp(a->warm, "plan")) {
 		if (r->sc->has_plan)
 			o->warm = &r->sc->plan;
