@@ -259,7 +259,8 @@ static void write_gpu(struct wr *w, const struct gp_gpu *g, const struct gp_gpu 
 	put_num(w, "      ", "nvlink", g->nvlink, Q_BYTES_S);
 	put_num(w, "      ", "efficiency", g->efficiency, Q_PLAIN);
 	put_eff_src(w, g, c);
-	put_num(w, "      ", "price_per_hour", g->price_per_hour, Q_PLAIN);
+	if (g->price_per_hour > 0)   /* none is no field, not "free" */
+		put_num(w, "      ", "price_per_hour", g->price_per_hour, Q_PLAIN);
 	fprintf(w->f, "    },\n");
 }
 
@@ -330,7 +331,8 @@ static void write_link(struct wr *w, const struct gp_scenario *s, const struct g
 	fprintf(w->f, ",\n");
 	put_num(w, "      ", "bandwidth", l->bandwidth, Q_BITS);
 	put_num(w, "      ", "latency", l->latency, Q_TIME);
-	put_num(w, "      ", "price_per_gb", l->price_per_gb, Q_PLAIN);
+	if (l->price_per_gb > 0)
+		put_num(w, "      ", "price_per_gb", l->price_per_gb, Q_PLAIN);
 	put_int(w, "      ", "streams", l->streams);
 	fprintf(w->f, "    },\n");
 }

@@ -252,6 +252,29 @@ static void test_keeps_efficiency_source(void **state)
 	tmp_done(&t);
 }
 
+/* No price is no field, not a price of 0 (which reads back as none
+ * but reads to a person as "free"); a price given is kept. */
+static void test_no_price_no_field(void **state)
+{
+	(void)state;
+	struct gp_scenario *s = scen(
+		"return { dcs = { { name = 'a', pools = { { gpu = 'X3', count = 8 } } },"
+		" { name = 'b', pools = { { gpu = 'H100', count = 8 } } } },"
+		" links = { { 'a', 'b', bandwidth = Gbps(100), latency = ms(4) } },"
+		" model = 'OPT-350M', job = { seq = 2048, global_batch = 8 },"
+		" gpus = { X3 = { tflops = TFLOPS(100), memory = GiB(40), hbm_bandwidth = GBps(1000) },"
+		"  H100 = { price_per_hour = 2.5 } } }");
+	size_t len;
+	struct gp_err e;
+	char *text = text_of(s, &len, &e);
+	assert_non_null(text);
+	assert_null(strstr(text, "price_per_hour = 0"));
+	assert_null(strstr(text, "price_per_gb"));
+	assert_non_null(strstr(text, "price_per_hour = 2.5"));
+	free(text);
+	gp_scenario_free(s);
+}
+
 /* Edits as the terminal planner makes them: a GPU type appended out of
  * the loader's name order, one link direction changed to a value no
  * helper gives, an odd name. The file does not depend on indices. */
@@ -482,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_keeps_what_defaults_would_lose),
 		cmocka_unit_test(test_keeps_efficiency_source),
+		cmocka_unit_test(test_no_price_no_field),
 		cmocka_unit_test(test_edited_scenario),
 		cmocka_unit_test(test_links_in_any_order),
 		cmocka_unit_test(test_refuses_what_a_file_cannot_say),
