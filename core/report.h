@@ -28,6 +28,12 @@ bool gp_report_syncs(const struct gp_plan *p);
  * price; a link the iteration sends bytes over has one. */
 void gp_report_prices(const struct gp_scenario *sc, const struct gp_plan *p,
 		      const struct gp_result *r, bool *gpus, bool *egress);
+/* The cost's two parts as the report says them: "GPUs $0.0218 (no price
+ * for B200)" or "no GPU prices given"; "WAN egress $0.0859", "no egress
+ * prices given" or "no WAN traffic". */
+void gp_report_cost_parts(const struct gp_scenario *sc, const struct gp_plan *p,
+			  const struct gp_result *r, char *gpus, size_t ng, char *egress,
+			  size_t ne);
 /* "label      text", the text wrapped before column 80 under itself. */
 void gp_report_line(FILE *f, const char *label, const char *text);
 

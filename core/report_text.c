@@ -160,6 +160,25 @@ static void rt_gpu_cost(const struct gp_scenario *sc, const struct gp_plan *p,
 		snprintf(buf + l, n - (size_t)l, ")");
 }
 
+void gp_report_cost_parts(const struct gp_scenario *sc, const struct gp_plan *p,
+			  const struct gp_result *r, char *gpus, size_t ng, char *egress,
+			  size_t ne)
+{
+	bool gp, ep;
+	char a[32];
+	gp_report_prices(sc, p, r, &gp, &ep);
+	if (gp)
+		rt_gpu_cost(sc, p, r, gpus, ng);
+	else
+		snprintf(gpus, ng, "no GPU prices given");
+	if (r->wan_bytes <= 0)
+		snprintf(egress, ne, "no WAN traffic");
+	else if (ep)
+		snprintf(egress, ne, "WAN egress %s", gp_fmt_usd(r->usd_egress, a, sizeof a));
+	else
+		snprintf(egress, ne, "no egress prices given");
+}
+
 static void rt_cost(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p,
 		    const struct gp_result *r)
 {
@@ -169,17 +188,8 @@ static void rt_cost(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 		gp_report_line(f, "cost", "no prices given (gpus' price_per_hour, links' price_per_gb)");
 		return;
 	}
-	char a[32], b[32], gpus[160], egress[64], line[320];
-	if (gp)
-		rt_gpu_cost(sc, p, r, gpus, sizeof gpus);
-	else
-		snprintf(gpus, sizeof gpus, "no GPU prices given");
-	if (r->wan_bytes <= 0)
-		snprintf(egress, sizeof egress, "no WAN traffic");
-	else if (ep)
-		snprintf(egress, sizeof egress, "WAN egress %s", gp_fmt_usd(r->usd_egress, a, sizeof a));
-	else
-		snprintf(egress, sizeof egress, "no egress prices given");
+	char b[32], gpus[160], egress[64], line[320];
+	gp_report_cost_parts(sc, p, r, gpus, sizeof gpus, egress, sizeof egress);
 	snprintf(line, sizeof line, "%s per iteration: %s, %s",
 		 gp_fmt_usd(r->usd_per_iteration, b, sizeof b), gpus, egress);
 	gp_report_line(f, "cost", line);

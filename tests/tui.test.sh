@@ -269,7 +269,7 @@ has "the editor previews a bandwidth in bytes/s, no exponent" "= 50Gb/s \(6\.25 
 	samples/default.lua --keys '<Tab><Tab><Enter><C-u>50G'
 # (\$125,037 and \$125,036 of GPUs: 5,000 s a layer at the pace of the
 # slowest GPU the plan uses, geoplan(1) COST MODEL; the sum rounds apart.)
-has "the plan screen's dollars are grouped" 'cost per iteration +\$125,037  \$125,036 GPUs' \
+has "the plan screen's dollars are grouped" 'cost per iteration +\$125,037  GPUs \$125,036' \
 	samples/default.lua --cost-model "$tmp/cm5.lua" --view plan
 has "no prices, no \$0 figures" "cost per iteration +no prices  none given \(gpus' price_per_hour" \
 	samples/p5.lua --view plan
@@ -323,6 +323,11 @@ has "a missing link's cell says how to add one" "^no link between ams and par: E
 R=$(printf '<Right>%.0s' $(seq 16))
 has "... and Enter adds it from the matrix" "^ par +40Gb/s +9ms +- +\.$" \
 	samples/default.lua --set "$par" --size 100x30 --keys "<Tab><Tab><Right><Right><Enter>40${R}9<Enter>"
+# A GPU type without a price is named beside the GPUs' dollars, as sim
+# names it (16 H100 x $2.50/h x 1.481 s = $0.0165).
+has "the plan screen names a GPU type without a price" \
+	"cost per iteration +\\\$0\.102  GPUs \\\$0\.0165 \(no price for A100-80\), WAN egress" \
+	samples/default.lua --set 'gpus["A100-80"].price_per_hour=nil' --view plan --size 120x30
 # A GPU type whose efficiency is another's fit says so, as sim does.
 has "the plan screen says whose efficiency a GPU type borrows" \
 	"^ efficiency +V100-16 borrows A100-80's fit, 0\.893 of peak \(no measured V100-16 runs\)" \

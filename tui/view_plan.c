@@ -149,13 +149,14 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	metric(fm, "exposed DP sync", v, "sync after the last backward, worst stage");
 	/* Dollars as the batch report writes them ("$120,633"); without
 	 * prices, no $0 figures but what would give them. */
-	char u1[32], u2[32];
+	char u1[160], u2[64];
 	bool priced = r->usd_gpu > 0 || r->usd_egress > 0;
 	gp_fmt_usd(r->usd_per_iteration, v, sizeof v);
-	if (priced)
-		snprintf(n, sizeof n, "%s GPUs, %s WAN egress", gp_fmt_usd(r->usd_gpu, u1, sizeof u1),
-			 gp_fmt_usd(r->usd_egress, u2, sizeof u2));
-	else
+	if (priced) {   /* as sim says it: the GPU types without a price named */
+		gp_report_cost_parts(a->run.sc, gp_run_plan_of(&a->run), r, u1, sizeof u1, u2,
+				     sizeof u2);
+		snprintf(n, sizeof n, "%s, %s", u1, u2);
+	} else
 		snprintf(n, sizeof n, "none given (gpus' price_per_hour, links' price_per_gb)");
 	metric(fm, "cost per iteration", priced ? v : "no prices", n);
 	budget(fm, &a->run);
