@@ -675,6 +675,13 @@ static int conv_top(lua_State *L)
 	    lh_get_enum(c, top, "", "objective", objectives, GP_OBJ_TIME, &obj))
 		return 0;
 	s->objective = obj;
+	if (lh_rawfield(L, top, "budget") == LUA_TNUMBER) {   /* the field, not its table */
+		double v = lua_tonumber(L, -1);
+		lua_pop(L, 1);
+		return lh_err(c, "budget", "expected a table, got %g: a budget is budget = { usd_per_hour = %g } (budget.usd_per_hour=%g as an override)",
+			      v, v, v), 0;
+	}
+	lua_pop(L, 1);
 	got = lh_get_table(c, top, "", "budget", 0);
 	if (got < 0)
 		return 0;

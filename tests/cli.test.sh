@@ -180,6 +180,8 @@ else
 	echo "not ok $n - a heuristic's print shows once in compare"
 	sed 's/^/#   /' "$tmp/hp.out" | head -5
 fi
+t "a budget given as a number says how to write one" 1 "budget: expected a table, got 10: a budget is budget = \{ usd_per_hour = 10 \} \(budget\.usd_per_hour=10 as an override\)" \
+	"$G" check samples/default.lua --set budget=10
 # --set overrides a field before validation; bad paths are named.
 t "set link bandwidth" 0 "ams -> fra" "$G" sim samples/default.lua --set 'links[ams-fra].bandwidth=Gbps(10)'
 a=$("$G" sim samples/default.lua --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["iteration_time_s"])')
