@@ -454,8 +454,10 @@ static int eval_value(struct gp_lua *h, const char *item, const char *val,
 	if (rc == -2 || is_words(val))
 		return 0;
 	const char *msg = ve.msg;
-	if (!strncmp(msg, "--set:1: ", 9))
+	if (!strncmp(msg, "--set:1: ", 9))   /* the chunk's name is the item's */
 		msg += 9;
+	else if (!strncmp(msg, "=--set: ", 8))
+		msg += 8;
 	return gp_errf(e, "--set %s: %s", item, msg);
 }
 

@@ -180,6 +180,8 @@ else
 	echo "not ok $n - a heuristic's print shows once in compare"
 	sed 's/^/#   /' "$tmp/hp.out" | head -5
 fi
+t "a --set value over the memory limit: no chunk name in the message" 1 "^geoplan: --set job\.seq=string\.rep\(\"x\",1e9\): memory limit of 64 MiB exceeded" \
+	"$G" check samples/default.lua --set 'job.seq=string.rep("x",1e9)'
 t "a budget given as a number says how to write one" 1 "budget: expected a table, got 10: a budget is budget = \{ usd_per_hour = 10 \} \(budget\.usd_per_hour=10 as an override\)" \
 	"$G" check samples/default.lua --set budget=10
 # --set overrides a field before validation; bad paths are named.
