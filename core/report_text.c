@@ -119,6 +119,8 @@ static void rt_time(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 		gp_fmt_time(r->iteration_time, 3, a, sizeof a),
 		gp_fmt_si(r->tokens_per_s, 3, "", b, sizeof b), gp_fmt_pct(r->mfu, c, sizeof c),
 		gp_fmt_pct(r->bubble, d, sizeof d));
+	if (r->mfu > 1)   /* no GPU runs faster than its peak */
+		gp_report_line(f, "MFU", "over 100 %: the cost model's times are faster than the GPUs' peak allows");
 	double idle = gp_result_idle(r), after = gp_result_idle_after(r);
 	snprintf(line, sizeof line, "%s of the iteration, %s after the last backward",
 		 gp_fmt_pct(idle, a, sizeof a), gp_fmt_pct(after, b, sizeof b));

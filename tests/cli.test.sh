@@ -182,6 +182,9 @@ else
 fi
 t "a --set value over the memory limit: no chunk name in the message" 1 "^geoplan: --set job\.seq=string\.rep\(\"x\",1e9\): memory limit of 64 MiB exceeded" \
 	"$G" check samples/default.lua --set 'job.seq=string.rep("x",1e9)'
+printf 'return { compute = function() return 1e-5 end }\n' >"$tmp/fast.lua"
+t "MFU over 100 % is flagged" 0 "^MFU +over 100 %: the cost model's times are faster than the GPUs' peak" \
+	"$G" sim samples/default.lua --cost-model "$tmp/fast.lua"
 t "a budget given as a number says how to write one" 1 "budget: expected a table, got 10: a budget is budget = \{ usd_per_hour = 10 \} \(budget\.usd_per_hour=10 as an override\)" \
 	"$G" check samples/default.lua --set budget=10
 # --set overrides a field before validation; bad paths are named.

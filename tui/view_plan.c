@@ -135,7 +135,8 @@ static void figures(struct gp_form *fm, const struct gp_app *a)
 	(r->tokens_per_s >= 1000 ? gp_unit_grouped : gp_unit_rate)(r->tokens_per_s, v, sizeof v);
 	metric(fm, "tokens/s", v, NULL);
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->mfu);
-	metric(fm, "MFU", v, "model FLOPs over the GPUs' peak");
+	metric(fm, "MFU", v, r->mfu > 1 ? "over 100 %: the cost model's times are faster than the GPUs' peak allows"
+					 : "model FLOPs over the GPUs' peak");
 	efficiencies(fm, &a->run);
 	snprintf(v, sizeof v, "%.1f %%", 100 * r->bubble);
 	/* The batch report's two figures, in its words (report_text.c):
