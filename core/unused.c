@@ -107,12 +107,18 @@ static void un_links(const struct un_ctx *c, int d, char *why, size_t n)
 	double secs = grad / best + gp_find_link(s, d, to)->latency;
 	/* best is the slower direction: say so when the two differ. */
 	bool same = gp_find_link(s, d, to)->bandwidth == gp_find_link(s, to, d)->bandwidth;
-	if (c->r && c->r->iteration_time > 0 && secs > UN_GRAD_SHARE * c->r->iteration_time)
-		snprintf(why, n, "the model's gradients (%s) take %s over its best link to the DCs in use (%s with %s%s), against an iteration of %s",
-			 gp_fmt_bytes(grad, g, sizeof g), gp_fmt_time(secs, 3, t, sizeof t),
-			 gp_fmt_bitrate(best, a, sizeof a), s->dcs[to].name,
-			 same ? "" : ", its slower direction",
-			 gp_fmt_time(c->r->iteration_time, 3, it, sizeof it));
+	if (!(c->r && c->r->iteration_time > 0 && secs > UN_GRAD_SHARE * c->r->iteration_time))
+		return;
+	/* How much of an iteration one sync would add: a share, or a factor
+	 * past a whole one. */
+	double x = secs / c->r->iteration_time;
+	char share[32];
+	snprintf(share, sizeof share, x < 1 ? "%.0f %% of" : "%.3gx", x < 1 ? 100 * x : x);
+	snprintf(why, n, "the model's gradients (%s) take %s over its best link to the DCs in use (%s with %s%s), %s an iteration of %s",
+		 gp_fmt_bytes(grad, g, sizeof g), gp_fmt_time(secs, 3, t, sizeof t),
+		 gp_fmt_bitrate(best, a, sizeof a), s->dcs[to].name,
+		 same ? "" : ", its slower direction", share,
+		 gp_fmt_time(c->r->iteration_time, 3, it, sizeof it));
 }
 
 /* The budget leaves no room for one more GPU of DC d (pool q, or its

@@ -305,7 +305,7 @@ has "... and says why a DC is unused, as sim does" \
 # bytes run out, so no word is lost (once "its slower direction), against
 # an" went missing at 200 columns).
 has "a wide terminal's wrapped unused line keeps every word" \
-	"^ +direction\), against an iteration of 1\.64 s" \
+	"^ +direction\), 7\.83x an iteration of 1\.64 s" \
 	samples/default.lua --size 200x30 --keys "$E<Wait>2"
 # :plan schedule= chunks= plans for them, and the plan screen says so.
 has ":plan schedule=interleaved chunks=2 plans 2 chunks" "^ interleaved x2 chunks, hierarchical DP sync" \
