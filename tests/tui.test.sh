@@ -323,6 +323,9 @@ has "a missing link's cell says how to add one" "^no link between ams and par: E
 R=$(printf '<Right>%.0s' $(seq 16))
 has "... and Enter adds it from the matrix" "^ par +40Gb/s +9ms +- +\.$" \
 	samples/default.lua --set "$par" --size 100x30 --keys "<Tab><Tab><Right><Right><Enter>40${R}9<Enter>"
+# p's plan is an edit of its own: A is the plan it replaced.
+has "after p, the compare screen's A is the plan p replaced" "^ A before the plan by milp$" \
+	samples/default.lua --size 120x20 --keys 'p<Wait>5'
 # A GPU type without a price is named beside the GPUs' dollars, as sim
 # names it (16 H100 x $2.50/h x 1.481 s = $0.0165).
 has "the plan screen names a GPU type without a price" \

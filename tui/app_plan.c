@@ -296,7 +296,17 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	char why[300] = "", ob[96];
 	bool over = a->job_purpose == GP_JOB_LIVE && !dropped && over_budget(&a->run, ob, sizeof ob);
 	struct gp_plan_report rep = res->run->rep;
+	/* p's plan is an edit of its own: the compare screen's A is then
+	 * the plan it replaced (a re-plan's A is the one before its edit). */
+	struct gp_pin *was = a->job_purpose == GP_JOB_ASKED ? gp_pin_of_run(&a->run, "") : NULL;
 	int how = adopt(a, res->run, why, sizeof why);
+	if (how == 0 && was) {
+		char what[64];
+		snprintf(what, sizeof what, "the plan by %s", rep.engine);
+		gp_app_keep_before(a, was, what);
+	} else {
+		gp_pin_free(was);
+	}
 	/* A plan-less file's plan on opening is no edit of the user's: no
 	 * [+], q does not ask, u does not take it back (s still writes it). */
 	if (how == 0 && a->open_plan && a->run.nsets == a->base_sets + 1) {
