@@ -323,6 +323,11 @@ has "a missing link's cell says how to add one" "^no link between ams and par: E
 R=$(printf '<Right>%.0s' $(seq 16))
 has "... and Enter adds it from the matrix" "^ par +40Gb/s +9ms +- +\.$" \
 	samples/default.lua --set "$par" --size 100x30 --keys "<Tab><Tab><Right><Right><Enter>40${R}9<Enter>"
+# After a re-plan, B says what the plan it replaced takes in the edited
+# scenario: A against that is what the edit alone did (50G: 1.567 s).
+has "after a re-plan, B names the replaced plan's time" \
+	"^ B now: milp's plan, re-planned after the edit \(the plan before it: 1\.567s in this scenario\)" \
+	samples/default.lua --size 120x20 --keys '<Tab><Tab><Enter><C-u>50G<Enter><Wait>5'
 # p's plan is an edit of its own: A is the plan it replaced.
 has "after p, the compare screen's A is the plan p replaced" "^ A before the plan by milp$" \
 	samples/default.lua --size 120x20 --keys 'p<Wait>5'

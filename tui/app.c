@@ -151,6 +151,7 @@ void gp_app_free(struct gp_app *a)
 		free(a->redo[i].set);
 	free(a->redo);
 	gp_app_free_saved(a);
+	free(a->replan_set);
 	for (int i = 0; i < a->nmade; i++)
 		free(a->made[i].set);
 	free(a->made);

@@ -180,6 +180,11 @@ struct gp_app {
 	bool live;                   /* an edit re-plans at once (else only p) */
 	bool hold;                   /* headless: jobs run when the keys wait */
 	unsigned job;                /* the job whose plan is awaited, 0: none */
+	/* The last live re-plan taken: the plan it replaced, as simulated in
+	 * the edited scenario, while the overrides end with that re-plan's
+	 * (replan_set, a copy; NULL: none), for the compare screen's B. */
+	double replan_before;
+	char *replan_set;
 	enum gp_purpose job_purpose;
 	int job_top;                 /* overrides when it was asked for (-1: saved since) */
 	char job_note[160];          /* how the last job ended, for the solver pane */

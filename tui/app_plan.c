@@ -300,6 +300,13 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 	 * the plan it replaced (a re-plan's A is the one before its edit). */
 	struct gp_pin *was = a->job_purpose == GP_JOB_ASKED ? gp_pin_of_run(&a->run, "") : NULL;
 	int how = adopt(a, res->run, why, sizeof why);
+	free(a->replan_set);
+	a->replan_set = NULL;
+	if (how == 0 && a->job_purpose == GP_JOB_LIVE && !dropped && isfinite(before) &&
+	    a->run.nsets > 0) {
+		a->replan_before = before;
+		a->replan_set = strdup(a->run.sets[a->run.nsets - 1]);
+	}
 	if (how == 0 && was) {
 		char what[64];
 		snprintf(what, sizeof what, "the plan by %s", rep.engine);

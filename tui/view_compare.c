@@ -320,8 +320,19 @@ static void sides(struct gp_app *a, struct gp_canvas *cv, int y, const struct gp
 	int since;
 	const struct gp_plan_report *rep = gp_app_plan_report(a, &since);
 	int stale = gp_app_stale(a);
-	snprintf(line, sizeof line, "now: %s%s", rep ? rep->engine : "the file's plan",
-		 stale ? " (stale: made before the last edit)" : rep ? "'s plan" : "");
+	int l = snprintf(line, sizeof line, "now: %s%s", rep ? rep->engine : "the file's plan",
+			 stale ? " (stale: made before the last edit)" : rep ? "'s plan" : "");
+	const struct gp_run *run = &a->run;
+	if (!stale && a->replan_set && run->nsets > 0 &&
+	    !strcmp(a->replan_set, run->sets[run->nsets - 1])) {
+		/* What the edit alone did is A against the plan the re-plan
+		 * replaced, in the edited scenario. */
+		char tb[24];
+		gp_unit_time4(a->replan_before, tb, sizeof tb);
+		snprintf(line + l, sizeof line - (size_t)l,
+			 ", re-planned after the edit (the plan before it: %s in this scenario)", tb);
+	}
+	fit_end(line, sizeof line, w, cv->ascii);
 	gp_cv_text(cv, 1, y + 2, 2, gp_role(t, GP_R_HEADER), "B");
 	gp_cv_text(cv, 3, y + 2, -1, gp_role(t, stale ? GP_R_STALE : GP_R_TEXT), line);
 	summary(a->run.sc, gp_run_plan_of(&a->run), line, sizeof line);
