@@ -310,6 +310,11 @@ has "a wide terminal's wrapped unused line keeps every word" \
 # :plan schedule= chunks= plans for them, and the plan screen says so.
 has ":plan schedule=interleaved chunks=2 plans 2 chunks" "^ interleaved x2 chunks, hierarchical DP sync" \
 	samples/default.lua --size 120x30 --keys ':plan schedule=interleaved chunks=2<Enter><Wait>2'
+# Chunks no plan can hold (60 of Nemotron-4-340B's 96 layers: one stage,
+# which no GPU holds): the plan runs one, and the status line says so.
+has ":plan chunks= no plan holds: the status line says one chunk" \
+	"^planned by milp \([a-z ]+\), one chunk: no plan holds the chunks asked for \(the solver's note says why\)" \
+	samples/p6.lua --size 200x20 --keys ':plan schedule=interleaved chunks=60<Enter><Wait>'
 has ":plan chunks=0 is refused" "^chunks: 1 to 64, not '0'" samples/default.lua --keys ':plan chunks=0<Enter>'
 has ":plan chunks=2 on a 1F1B plan says which schedules take chunks" \
 	"^chunks: 1f1b runs one chunk; schedule=interleaved, xdc-greedy or xdc-milp takes them" \

@@ -337,6 +337,9 @@ void gp_app_take_plan(struct gp_app *a, struct gp_job_result *res)
 		o += snprintf(head + o, sizeof head - (size_t)o, ", the file's plan left out (%s)",
 			      a->open_note);
 	a->open_note[0] = 0;
+	if (strstr(rep.note, " chunks left out, the plan runs one") && o < (int)sizeof head - 1)
+		o += snprintf(head + o, sizeof head - (size_t)o,
+			      ", one chunk: no plan holds the chunks asked for (the solver's note says why)");
 	if (o >= (int)sizeof head)
 		o = (int)sizeof head - 1;
 	snprintf(head + o, sizeof head - (size_t)o, "%s%s%s",
