@@ -422,6 +422,10 @@ ok_if "a second x offers a new name" grep -q "write the screen to: geoplan-scena
 # the plan screen's idle time matches; axis labels share a unit, count
 # from a base deep in a zoom, and leave the cursor's mark alone; a
 # transfer says when it arrives.
+# Past its end the task stays inspected, the end said after it.
+has "past the critical path's end the task stays inspected" \
+	"^optimizer step on p1 s1 ams H100x4, 2 replicas: .*critical \(slack 0\); the critical path ends here" \
+	samples/default.lua --view gantt --size 200x30 --keys "$(printf 'c%.0s' $(seq 110))"
 has "the critical path ends with the optimizer at 1.230s" "^optimizer step on p1 s1 .*to 1\.230s .*critical" \
 	samples/p3.lua --view gantt --size 100x30 --keys 'jjjjC'
 has "the critical path runs through DP sync" "^DP gradient sync on p1 s1 .*, 128 replicas: .* to 1\.230s" \

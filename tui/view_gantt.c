@@ -467,8 +467,11 @@ static void zoom(struct gp_app *a, double k)
 		g->t0 = 0;
 }
 
+static void status(struct gp_app *a, char *buf, size_t n);
+
 /* The critical path from the cursor's task on: dir +1 the next, -1 the
- * previous; from a task off the path, its first (or last) task. */
+ * previous; from a task off the path, its first (or last) task. At its
+ * end the task stays inspected, the end said after it. */
 static void crit_step(struct gp_app *a, int dir)
 {
 	const struct gp_gantt *g = &a->gantt;
@@ -480,7 +483,10 @@ static void crit_step(struct gp_app *a, int dir)
 	int pos = span >= 0 ? gp_gantt_crit_pos(g, span) : -1;
 	int next = pos < 0 ? (dir > 0 ? 0 : g->ncrit - 1) : pos + dir;
 	if (next < 0 || next >= g->ncrit) {
-		gp_app_say(a, GP_R_DIM, "the critical path %s here", dir > 0 ? "ends" : "starts");
+		char task[600];
+		status(a, task, sizeof task);
+		gp_app_say(a, GP_R_DIM, "%s; the critical path %s here", task,
+			   dir > 0 ? "ends" : "starts");
 		return;
 	}
 	to_span(a, g->crit[next]);
