@@ -174,8 +174,11 @@ int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
  * iteration time, or INF when it does not fit or is not a valid plan. */
 double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 {
+	/* The request's deadline holds inside one simulation too (a plan
+	 * of millions of micro-batches simulates for seconds). */
 	struct gp_sim_opts so = { .costs = c->ct, .record = false,
-				  .time_limit = c->sim_tl, .cancel = c->cancel };
+				  .time_limit = c->sim_tl, .cancel = c->cancel,
+				  .deadline = isfinite(c->deadline) ? c->deadline : 0 };
 	struct gp_result r;
 	struct gp_err e = { "" };
 	p->schedule = final ? c->sched : c->eval;
@@ -195,6 +198,8 @@ double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 	c->nsim++;
 	c->work += bl_sim_work(p);
 	if (gp_simulate(c->sc, p, &so, &r, &e)) {
+		if (so.deadline > 0 && bl_now_s() > so.deadline)
+			c->clock_stopped = true;
 		if (c->miss == INF && !c->why[0])
 			snprintf(c->why, sizeof c->why, "%s", e.msg);
 		return INF;

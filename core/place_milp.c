@@ -271,6 +271,7 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 			 100 * (PM_WAN_SLACK - 1));
 	}
 	const char *why = m->cut ? "some classes of the space were cut (count or time)" :
+			  isnan(own) ? "its own plan's simulation was cut short by the time limit" :
 			  !agree ? "the model's estimate differs from the simulated time of its own plan" :
 			  goal == GP_OBJ_WAN && m->sc->ndcs > 2 ?
 			  "over three DCs or more the model charges the DP ring's bytes on every pair of DCs used, more than a ring sends" :
@@ -280,6 +281,11 @@ static void report_honest(const struct pm *m, enum gp_objective goal, double own
 	if (own < INF)
 		snprintf(rep->note + l, sizeof rep->note - l, "; own plan simulated %s (%+.2f %%)",
 			 gp_fmt_time(own, 4, ob, sizeof ob), 100 * (est - own) / own);
+	else if (isnan(own)) {
+		rep->clock_stopped = true;
+		snprintf(rep->note + l, sizeof rep->note - l,
+			 "; own plan not simulated: the time limit came first; results may differ run to run");
+	}
 	if (!why)
 		return;
 	l = strlen(rep->note);
@@ -389,14 +395,21 @@ static void verify_bound(struct pm *m, const struct gp_plan_opts *o,
 	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : INF;
 }
 
-/* The simulated iteration time of the engine's plan p (INF: it fails). */
+/* The simulated iteration time of the engine's plan p (INF: it fails;
+ * NAN: the deadline came first, as it may with millions of micro-batches). */
 static double own_sim(const struct pm *m, const struct gp_plan *p)
 {
-	struct gp_sim_opts so = { .costs = m->ct, .cancel = m->o ? m->o->cancel : NULL };
+	struct gp_sim_opts so = { .costs = m->ct, .cancel = m->o ? m->o->cancel : NULL,
+				  .deadline = m->deadline };
 	struct gp_result r;
 	struct gp_err e = { "" };
-	double t = INF;
-	if (gp_simulate(m->sc, p, &so, &r, &e) == 0) {
+	double t = pm_now_s() > m->deadline ? NAN : INF;
+	if (isnan(t))
+		return t;
+	if (gp_simulate(m->sc, p, &so, &r, &e)) {
+		if (pm_now_s() > m->deadline)
+			t = NAN;
+	} else {
 		if (r.fits)
 			t = r.iteration_time;
 		gp_result_free(&r);
@@ -612,7 +625,10 @@ static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		int Splan = 0;
 		for (int i = 0; i < out->npipes; i++)
 			Splan = out->pipes[i].nstages > Splan ? out->pipes[i].nstages : Splan;
-		report_honest(&m, goal, own_sim(&m, out), Splan, rep);
+		double own = own_sim(&m, out);
+		rep->own_known = !isnan(own);
+		rep->own_sim_s = own;   /* (the polish's, when it follows) */
+		report_honest(&m, goal, own, Splan, rep);
 		/* A bound above the work bound is the model's: checked. */
 		if (goal == GP_OBJ_TIME && rep->bound > rep->floor * (1 + 1e-9))
 			verify_bound(&m, o, out, rep);

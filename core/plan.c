@@ -139,7 +139,6 @@ void gp_solver_info_of(const struct gp_plan_report *rep, enum gp_objective goal,
 	}
 }
 
-/* The simulated iteration time of a plan that fits, else HUGE_VAL. */
 int gp_plan_opts_chunks(const struct gp_plan_opts *o)
 {
 	if (o->schedule != GP_SCHED_INTERLEAVED && o->schedule != GP_SCHED_XDC_GREEDY &&
@@ -150,22 +149,30 @@ int gp_plan_opts_chunks(const struct gp_plan_opts *o)
 
 /* The iteration of p as the request will run it: with the chunks it
  * asks for (the MILP builds plans of one; HUGE_VAL when p cannot hold
- * them), so the polish and the joined shapes judge plans as they run. */
+ * them), so the polish and the joined shapes judge plans as they run;
+ * HUGE_VAL when it does not fit, NAN when the deadline `end` (HUGE_VAL:
+ * none) came first. */
 static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		       const struct gp_plan *p)
+		       const struct gp_plan *p, double end)
 {
 	struct gp_sim_opts so = { .costs = o->costs, .time_limit = o->time_limit,
-				  .gap = o->gap, .cancel = o->cancel };
+				  .gap = o->gap, .cancel = o->cancel,
+				  .deadline = isfinite(end) ? end : 0 };
 	struct gp_result r;
 	struct gp_err e = { "" };
 	double t = HUGE_VAL;
+	if (isfinite(end) && now_s() > end)
+		return NAN;
 	struct gp_plan q = *p;   /* shallow: only read */
 	if (gp_plan_opts_chunks(o) > 1 && p->schedule == o->schedule && p->chunks == 1) {
 		q.chunks = gp_plan_opts_chunks(o);
 		if (gp_plan_validate(s, &q, &e))
 			return HUGE_VAL;   /* it cannot run them: not a plan of the request */
 	}
-	if (gp_simulate(s, &q, &so, &r, &e) == 0) {
+	if (gp_simulate(s, &q, &so, &r, &e)) {
+		if (isfinite(end) && now_s() > end)
+			t = NAN;
+	} else {
 		if (r.fits)
 			t = r.iteration_time;
 		gp_result_free(&r);
@@ -173,9 +180,14 @@ static double sim_time(const struct gp_scenario *s, const struct gp_plan_opts *o
 	return t;
 }
 
-/* Seconds as the reports write them; "none" for no plan. */
+/* Seconds as the reports write them; "none" for no plan, "cut short"
+ * for a simulation the deadline stopped (NAN). */
 static const char *fmt_or_none(double t, char *buf, size_t n)
 {
+	if (isnan(t)) {
+		snprintf(buf, n, "cut short (time limit)");
+		return buf;
+	}
 	if (!isfinite(t)) {
 		snprintf(buf, n, "none");
 		return buf;
@@ -191,7 +203,22 @@ static const char *fmt_or_none(double t, char *buf, size_t n)
 static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		   struct gp_plan *out, struct gp_plan_report *rep, double end)
 {
-	double t0 = now_s(), own = sim_time(s, o, out);
+	/* The engine's own simulation of its plan (place_milp.c's) stands:
+	 * the same plan, cost tables and simulator; but it ran one chunk. */
+	bool reuse = rep->own_known && gp_plan_opts_chunks(o) == 1;
+	double t0 = now_s(), own = reuse ? rep->own_sim_s : sim_time(s, o, out, end);
+	if (now_s() > end) {
+		/* Nothing left of the request's time: no search, said so. */
+		rep->has_own = true;
+		rep->own_sim_s = own;
+		rep->clock_stopped = true;
+		rep->seconds += now_s() - t0;
+		size_t l = strlen(rep->note);
+		snprintf(rep->note + l, sizeof rep->note - l,
+			 "; the polish skipped: the time limit came first%s; results may differ run to run",
+			 isnan(own) ? " (the MILP's plan not simulated)" : "");
+		return;
+	}
 	struct gp_plan_opts so = *o;
 	so.polish = false;
 	so.warm = NULL;
@@ -221,15 +248,16 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		by_work |= strstr(r.note, "stopped by the work limit") != NULL;
 	}
 	if (gp_plan_opts_chunks(o) > 1) {   /* a warm plan returned as it came: as it will run */
-		ts = isfinite(ts) ? sim_time(s, o, &ps) : ts;
-		tg = isfinite(tg) ? sim_time(s, o, &pg) : tg;
+		ts = isfinite(ts) ? sim_time(s, o, &ps, end) : ts;
+		tg = isfinite(tg) ? sim_time(s, o, &pg, end) : tg;
 	}
 	rep->has_own = true;
 	rep->own_sim_s = own;
 	/* The search returns a warm plan only when it finds nothing better,
 	 * and it may not hold the plan as given: the warm plan competes as
 	 * it is. */
-	double tw = o->warm ? sim_time(s, o, o->warm) : HUGE_VAL;
+	double tw = o->warm ? sim_time(s, o, o->warm, end) : HUGE_VAL;
+	clock |= isnan(tw);
 	bool warm_best = tw < fmin(fmin(ts, tg), own) * (1 - 1e-9);
 	struct gp_plan wc = { 0 };
 	if (warm_best && gp_plan_copy(&wc, o->warm) != 0)
@@ -321,15 +349,25 @@ static int check_plan(const struct gp_scenario *s, const struct gp_plan_opts *o,
  * simulator orders separate pipelines' DP sync apart from one's
  * replicas (P3's polished plan: 905 ms as 5 pipelines, 909 ms as 4). */
 static void join_shapes(const struct gp_scenario *s, const struct gp_plan_opts *o,
-			struct gp_plan *p)
+			struct gp_plan *p, struct gp_plan_report *rep, double end)
 {
 	struct gp_plan q = { 0 };
 	if (gp_plan_copy(&q, p))
 		return;
-	if (gp_plan_merge_shapes(&q) > 0 && sim_time(s, o, &q) <= sim_time(s, o, p) * (1 + 1e-12)) {
-		gp_plan_free(p);
-		*p = q;
-		return;
+	if (gp_plan_merge_shapes(&q) > 0) {
+		double tq = sim_time(s, o, &q, end), tp = isnan(tq) ? NAN : sim_time(s, o, p, end);
+		if (tq <= tp * (1 + 1e-12)) {
+			gp_plan_free(p);
+			*p = q;
+			return;
+		}
+		if (isnan(tp)) {
+			size_t l = strlen(rep->note);
+			rep->clock_stopped = true;
+			snprintf(rep->note + l, sizeof rep->note - l,
+				 "%spipelines of one shape left apart: the time limit came before both simulations ended",
+				 l ? "; " : "");
+		}
 	}
 	gp_plan_free(&q);
 }
@@ -369,7 +407,7 @@ static void note_warm_failed(struct gp_plan_report *rep, const char *engine, con
  * with the chunks where a candidate can hold them): kept when the plan
  * can run them and fits, else the plan runs one and the note says why. */
 static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o,
-		       struct gp_plan *p, struct gp_plan_report *rep)
+		       struct gp_plan *p, struct gp_plan_report *rep, double end)
 {
 	int want = gp_plan_opts_chunks(o), was = p->chunks;
 	if (want <= 1 || p->schedule != o->schedule)
@@ -377,9 +415,12 @@ static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o
 	p->chunks = want;
 	struct gp_err e = { "" };
 	const char *why = NULL;
+	double t;
 	if (gp_plan_validate(s, p, &e))
 		why = e.msg;
-	else if (!isfinite(sim_time(s, o, p)))
+	else if (isnan(t = sim_time(s, o, p, end)))
+		why = "its simulation did not end within the time limit";
+	else if (!isfinite(t))
 		why = "it does not fit in memory or does not simulate";
 	char one[sizeof rep->note];
 	size_t l = strlen(rep->note);
@@ -441,8 +482,10 @@ int gp_plan_make(const struct gp_scenario *s, const struct gp_plan_req *rq,
 		rc = -1;
 	}
 	if (rc == 0) {
-		join_shapes(s, &o, out);
-		set_chunks(s, &o, out, rep);
+		/* The request's deadline holds after the engine, too. */
+		double dl = o.time_limit > 0 ? end : HUGE_VAL;
+		join_shapes(s, &o, out, rep, dl);
+		set_chunks(s, &o, out, rep, dl);
 	}
 	gp_plan_free(&w);
 	return rc;

@@ -86,6 +86,8 @@ struct gp_plan_report {
 	 * search's plan replaced it. */
 	bool has_own;
 	double own_sim_s;
+	bool own_known;           /* milp: own_sim_s holds its plan's simulated
+				   * time before any polish (HUGE_VAL: it fails) */
 	bool polished;
 	/* milp: the space its proof covers, and a bound that holds for
 	 * every plan (the work bound; -HUGE_VAL unknown). */

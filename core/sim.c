@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum ev_type {
 	EV_TASK_END,   /* a = device */
@@ -42,6 +43,14 @@ struct ev {
 	int64_t b;
 };
 
+
+/* CLOCK_MONOTONIC passed t (gp_sim_opts.deadline). */
+static bool past(double t)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9 > t;
+}
 
 static inline int ev_less(const struct ev *x, const struct ev *y)
 {
@@ -845,9 +854,14 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 		for (int i = 0; i < s.nd; i++)
 			try_start(&s, i);
 		const atomic_int *cancel = opt ? opt->cancel : NULL;
+		double dl = opt ? opt->deadline : 0;
 		for (uint64_t n = 0; s.q.n && !s.oom; n++) {
 			if ((n & 4095) == 0 && cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
 				s.cancelled = true;
+				break;
+			}
+			if ((n & 4095) == 0 && dl > 0 && past(dl)) {
+				s.timed_out = true;
 				break;
 			}
 			struct ev ev = heap_pop(&s.q);
@@ -873,6 +887,8 @@ int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,
 		}
 		if (s.cancelled)
 			rc = gp_errf(e, "simulation: cancelled");
+		else if (s.timed_out)
+			rc = gp_errf(e, "simulation: stopped at its deadline");
 		else if (s.oom)
 			rc = gp_errf(e, "simulation: out of memory");
 		else if (s.overflow)

@@ -142,6 +142,9 @@ struct gp_sim_opts {
 	double time_limit;                 /* xdc-milp, seconds per pipeline; 0: 10 */
 	double gap;                        /* xdc-milp relative gap; 0: prove */
 	const atomic_int *cancel;          /* non-zero: stop soon (an error "cancelled") */
+	double deadline;                   /* CLOCK_MONOTONIC seconds at which to stop
+					    * (an error "stopped at its deadline",
+					    * checked every 4,096 events); 0: none */
 };
 
 int gp_simulate(const struct gp_scenario *sc, const struct gp_plan *plan,

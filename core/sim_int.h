@@ -134,6 +134,7 @@ struct sim {
 	double now;
 	int oom, overflow;
 	bool cancelled;
+	bool timed_out;                /* opt->deadline passed */
 	struct gp_err *e;
 };
 
