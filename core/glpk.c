@@ -23,6 +23,7 @@
 #include "solver.h"
 
 #include <float.h>
+#include <limits.h>
 #include <glpk.h>
 #include <math.h>
 #include <setjmp.h>
@@ -251,7 +252,26 @@ struct run {
 	bool jumped;          /* GLPK hit an internal error */
 	long nodes;           /* this branch and cut's node limit (0: none) */
 	bool node_stop;       /* it stopped there */
+	bool it_stop;         /* p->it_limit stopped the solve */
+	glp_prob *P;          /* the problem as built (branch and cut may work
+			       * on a presolved copy) */
+	int bc_base;          /* P's simplex iterations before this branch and cut */
+	long bc_its;          /* the most this branch and cut was seen to do */
 };
+
+/* Simplex iterations the solve has done so far: those of the phases
+ * before (r->iterations) and of the branch and cut under way. */
+static long its_now(const struct run *run)
+{
+	return run->r->iterations + run->bc_its;
+}
+
+/* Iterations left of p->it_limit (LONG_MAX: no limit). */
+static long its_left(const struct run *run)
+{
+	long lim = run->p->it_limit;
+	return lim > 0 ? (its_now(run) < lim ? lim - its_now(run) : 0) : LONG_MAX;
+}
 
 static double now(void)
 {
@@ -355,6 +375,16 @@ static void callback(glp_tree *T, void *info)
 	struct gp_milp_report *r = run->r;
 	if (run->p->cancel && atomic_load_explicit(run->p->cancel, memory_order_relaxed))
 		glp_ios_terminate(T);
+	/* The simplex iterations so far (those of a presolved copy count
+	 * from 0): past the limit, stop, as deterministic as the nodes. */
+	glp_prob *Q = glp_ios_get_prob(T);
+	long it = glp_get_it_cnt(Q) - (Q == run->P ? run->bc_base : 0);
+	if (it > run->bc_its)
+		run->bc_its = it;
+	if (run->p->it_limit > 0 && !run->it_stop && its_left(run) == 0) {
+		run->it_stop = r->work_stopped = r->it_stopped = true;
+		glp_ios_terminate(T);
+	}
 	if (run->nodes > 0 && !run->node_stop) {
 		int a, n, t;
 		glp_ios_tree_size(T, &a, &n, &t);
@@ -419,9 +449,14 @@ static bool root_lp(struct run *run, glp_prob *P)
 	glp_init_smcp(&sp);
 	sp.msg_lev = GLP_MSG_OFF;
 	sp.tm_lim = ms_left(run);
+	long left = its_left(run);
+	if (left < INT32_MAX)
+		sp.it_lim = left > 0 ? (int)left : 1;
 	if (run->p->dual)
 		sp.meth = GLP_DUALP;
+	int before = glp_get_it_cnt(P);
 	int ret = glp_simplex(P, &sp);
+	r->iterations += glp_get_it_cnt(P) - before;
 	int st = glp_get_status(P);
 	if (ret == 0 && st == GLP_OPT) {
 		double b = glp_get_obj_val(P);
@@ -437,6 +472,10 @@ static bool root_lp(struct run *run, glp_prob *P)
 	} else if (ret == GLP_ETMLIM) {
 		r->status = GP_MILP_NOSOL;
 		snprintf(r->msg, sizeof r->msg, "time limit reached in the root LP");
+	} else if (ret == GLP_EITLIM) {
+		r->status = GP_MILP_NOSOL;
+		run->it_stop = r->work_stopped = r->it_stopped = true;
+		snprintf(r->msg, sizeof r->msg, "iteration limit reached in the root LP");
 	} else {
 		r->status = GP_MILP_ERROR;
 		snprintf(r->msg, sizeof r->msg, "the root LP failed (GLPK code %d)", ret);
@@ -471,7 +510,12 @@ static void branch_and_cut(struct run *run, glp_prob *P, bool presolve, bool lig
 	long nl = run->p->node_limit;
 	run->nodes = nl > 0 ? (share < 1 ? (long)(nl * share) + 1 : nl) : 0;
 	run->node_stop = false;
+	run->bc_base = glp_get_it_cnt(P);
+	run->bc_its = 0;
 	int ret = glp_intopt(P, &ip);
+	long it = glp_get_it_cnt(P) - run->bc_base;
+	r->iterations += it > run->bc_its ? it : run->bc_its;
+	run->bc_its = 0;
 	run->glp_ret = ret;
 	int st = glp_mip_status(P);
 	if (ret == GLP_ENOPFS) {   /* the presolver (or its LP) found no point */
@@ -510,6 +554,7 @@ static void branch_and_cut(struct run *run, glp_prob *P, bool presolve, bool lig
 static void guarded_solve(struct run *run)
 {
 	glp_prob *P = build(run->m);
+	run->P = P;
 	bool pre = run->p->presolve && !run->warm1;
 	if (!pre && !(root_lp(run, P) && !time_up(run))) {
 		glp_delete_prob(P);
@@ -521,7 +566,7 @@ static void guarded_solve(struct run *run)
 	 * 20 s full): half the time light, then what is left full. */
 	if (run->p->light && run->p->then_full) {
 		branch_and_cut(run, P, pre, true, 0.5);
-		if (run->r->status == GP_MILP_NOSOL && !time_up(run) &&
+		if (run->r->status == GP_MILP_NOSOL && !time_up(run) && !run->it_stop &&
 		    (run->glp_ret == GLP_ETMLIM || (run->glp_ret == GLP_ESTOP && run->node_stop))) {
 			run->r->work_stopped = false;
 			branch_and_cut(run, P, pre, false, 1);

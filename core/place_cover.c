@@ -618,9 +618,12 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 				    .presolve = true, .light = true, .dual = n >= PM_DUAL_N,
 				    .then_full = m->probe_tl > PM_QUICK_TL,
 				    .node_limit = m->probe_tl > PM_QUICK_TL ? PM_PROBE_NODES : PM_QUICK_NODES,
+				    .it_limit = pm_it_limit(m, lp, false),
 				    .cancel = m->o ? m->o->cancel : NULL };
 	struct gp_milp_report r;
 	int rc = gp_milp_solve(lp, &p, &r, e);
+	m->work += pm_it_work(lp, false) * (double)r.iterations;
+	m->it_stops += r.it_stopped;
 	if (rc == 0) {
 		if (r.status == GP_MILP_INFEASIBLE) {
 			rc = 0;
@@ -630,7 +633,7 @@ int pm_cover_solve(struct pm *m, int oi, const struct pm_opt *o, const int *idx,
 				sol_from_glpk(m, sol, &r, cy, cx, idx, n, T, oi);
 		} else if (r.status == GP_MILP_NOSOL) {
 			rc = 3;   /* undecided within the probe's work or time: not proven */
-			m->work_probes += r.work_stopped;
+			m->work_probes += r.work_stopped && !r.it_stopped;
 			m->clock_stops += !r.work_stopped;
 		} else {
 			rc = gp_errf(e, "the covering MILP at T = %.6g s failed: %s", T, r.msg);

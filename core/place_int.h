@@ -88,6 +88,21 @@
  * says the run may not repeat. */
 #define PM_WORK_RATE 5e7
 #define PM_WORK_PROBE 1e5
+/* A simplex iteration of GLPK's on r rows and c columns: PM_WORK_ITER +
+ * PM_WORK_ITER_RC x (r + c) units in a covering MILP (its root LP and
+ * nodes, branch and bound's own work shared among them),
+ * PM_WORK_ITER + PM_WORK_LP_RC x (r + c) in a screen's LP relaxation;
+ * counted into m->work, and each solve's iteration limit is the work
+ * left (pm_it_limit), so that a run the work limit stops in a solve
+ * stops there on any machine load. Measured on the samples
+ * (--no-polish): a MILP's iteration 8-11 us on P3 and P5 (100-400 rows
+ * and columns), 280 us on P6's (3,037); an LP's 9 us on P3's, 46 us on
+ * P6's (about 2,840); charged as the walks are, at the 8.3e7 units this
+ * machine walks in a second (PM_WORK_RATE's 60 %), they come to 0.9-3x
+ * the time they took. */
+#define PM_WORK_ITER 400.0
+#define PM_WORK_ITER_RC 7.5
+#define PM_WORK_LP_RC 1.5
 #define PM_PROBE_NODES 20000
 #define PM_QUICK_NODES 2000
 
@@ -237,6 +252,8 @@ struct pm {
 	bool cut;                      /* some d's classes were cut (trunc_*): no proof */
 	double work, work_limit;       /* work done and allowed (PM_WORK_RATE) */
 	int work_probes;               /* probes the node limit left undecided */
+	int it_stops;                  /* GLPK solves the work limit stopped in the
+					* simplex (pm_it_limit) */
 	int clock_stops;               /* probes and cuts the wall clock decided */
 	int Sproof;                    /* the least Smax of the sets built (0: none) */
 	int nopt;
@@ -438,6 +455,21 @@ static inline double pm_now_s(void)
 static inline bool pm_cancelled(const struct pm *m)
 {
 	return m->o && m->o->cancel && atomic_load_explicit(m->o->cancel, memory_order_relaxed);
+}
+
+/* Units of one simplex iteration on lp, a MILP's or (lp_only) an LP's
+ * (PM_WORK_ITER). */
+static inline double pm_it_work(const struct gp_milp *lp, bool lp_only)
+{
+	return PM_WORK_ITER + (lp_only ? PM_WORK_LP_RC : PM_WORK_ITER_RC) *
+			      (gp_milp_nrows(lp) + gp_milp_ncols(lp));
+}
+
+/* A GLPK solve's simplex iterations on lp: the work left, at least 1. */
+static inline long pm_it_limit(const struct pm *m, const struct gp_milp *lp, bool lp_only)
+{
+	double left = (m->work_limit - m->work) / pm_it_work(lp, lp_only);
+	return left < 1 ? 1 : left > 1e15 ? (long)1e15 : (long)left;
 }
 
 /* Time is up: the work limit or the deadline passed, or the request

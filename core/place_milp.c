@@ -312,8 +312,12 @@ static void verify_bound(struct pm *m, const struct gp_plan_opts *o,
 	lo.warm = NULL;
 	lo.progress = NULL;
 	lo.time_limit = left;
-	/* At most the search's own work again: the check at most doubles it. */
-	lo.work_limit = fmin(m->work_limit - m->work, fmax(m->work, PM_WORK_RATE * 0.1));
+	/* At most the search's own work again, or half the limit when that
+	 * is more (a search the screens settled leaves the check's covering
+	 * MILPs, whose simplex iterations count, little): what is left of
+	 * the limit at most. */
+	lo.work_limit = fmin(m->work_limit - m->work,
+			     fmax(m->work, fmax(0.5 * m->work_limit, PM_WORK_RATE * 0.1)));
 	if (lo.work_limit <= 0)
 		left = 0;
 	struct pm r = { 0 };
@@ -388,7 +392,7 @@ static void verify_bound(struct pm *m, const struct gp_plan_opts *o,
 			 bb, tb);
 	} else
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "; no proof: the check with each DP sync at its least stopped at its limits (the search's own work again), bound %s",
+			 "; no proof: the check with each DP sync at its least stopped at its limits (the search's own work again, or half the work limit), bound %s",
 			 gp_fmt_time(B, 4, bb, sizeof bb));
 	rep->status = GP_MILP_FEASIBLE;
 	rep->bound = fmin(B, rep->objective);
@@ -444,14 +448,16 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 	/* Which limit stopped the search: the work limit repeats. */
 	if (m->work > m->work_limit)
 		snprintf(rep->note + l0, sizeof rep->note - l0,
-			 "; stopped by the work limit (%s units%s)",
+			 "; stopped by the work limit (%s units%s%s)",
 			 gp_fmt_grouped(m->work_limit, tb, sizeof tb),
 			 m->o && m->o->work_limit > 0 ? "" :
-			 m->o && m->o->work_s > 0 ? ", the work limit's" : ", the time limit's");
+			 m->o && m->o->work_s > 0 ? ", the work limit's" : ", the time limit's",
+			 m->it_stops ? ", in a GLPK solve's simplex iterations" : "");
 	else if (best->stopped || m->clock_stops)
 		snprintf(rep->note + l0, sizeof rep->note - l0,
 			 "; stopped by the time limit; results may differ run to run");
-	rep->clock_stopped = best->stopped || m->clock_stops;
+	/* (A stop by the work limit repeats: not the clock's.) */
+	rep->clock_stopped = m->clock_stops || (best->stopped && m->work <= m->work_limit);
 	l0 = strlen(rep->note);
 	if (m->barrier)
 		snprintf(rep->note + l0, sizeof rep->note - l0,

@@ -283,9 +283,13 @@ static bool relax_infeasible(struct pm *m, const struct pm_opt *o, const int *id
 	double left = m->deadline - pm_now_s();
 	/* The dual simplex pays on large LPs only (PM_DUAL_N classes). */
 	struct gp_milp_params rp = { .time_limit = fmax(0.05, fmin(left, m->probe_tl)),
-				     .dual = n >= PM_DUAL_N, .cancel = m->o ? m->o->cancel : NULL };
+				     .dual = n >= PM_DUAL_N, .it_limit = rl ? pm_it_limit(m, rl, true) : 0,
+				     .cancel = m->o ? m->o->cancel : NULL };
 	struct gp_milp_report rr;
 	int st = rl ? gp_milp_solve(rl, &rp, &rr, e) : -1;
+	if (st == 0)
+		m->work += pm_it_work(rl, true) * (double)rr.iterations;
+	m->it_stops += st == 0 && rr.it_stopped;
 	bool inf = st == 0 && rr.status == GP_MILP_INFEASIBLE;
 	for (int j = 0; yl && j < n; j++)
 		yl[j] = st == 0 && rr.x && (rr.status == GP_MILP_OPTIMAL ||

@@ -56,6 +56,10 @@ struct gp_milp_params {
 				    * runs repeat: branch-and-bound nodes per
 				    * branch and cut (light: half of them, as
 				    * then_full halves the time); <= 0: none */
+	long it_limit;             /* the same for the simplex: iterations in
+				    * all (the root LP's, every node's), the
+				    * root LP's it_lim and a check at each
+				    * branch-and-cut callback; <= 0: none */
 	/* Called from the solving thread when the incumbent or bound moves;
 	 * report fields status..seconds are filled, x is not. */
 	void (*progress)(void *ud, const struct gp_milp_report *r);
@@ -71,7 +75,10 @@ struct gp_milp_report {
 	double *x;                 /* [ncols] incumbent (malloc), or NULL */
 	int ncols, nrows, nints;   /* model size */
 	bool warm_used;            /* the warm start was feasible and handed over */
-	bool work_stopped;         /* node_limit stopped the search (not the time) */
+	bool work_stopped;         /* node_limit or it_limit stopped the search
+				    * (not the time) */
+	bool it_stopped;           /* it_limit did */
+	long iterations;           /* simplex iterations GLPK did (all phases) */
 	char msg[256];             /* why: solver message, warm start note */
 };
 

@@ -72,9 +72,11 @@ static void one(const char *path, const char *set, bool *paced, bool *checked, b
 }
 
 /* The samples: among them checks that run (p3, p5, default), a second
- * solve (p4: its plan leaves GPUs of a pool idle) and a check the
- * rebuild stops at its limit (p6: bound 5.850 s, the work bound; on the
- * kept sets 8.587 s, T 8.603 s). */
+ * solve (p4: its plan leaves GPUs of a pool idle) and p6's check, which
+ * the rebuild's class builds once stopped at its limit (bound 5.850 s,
+ * the work bound): with the check's allowance at least half the work
+ * limit, it ends both ways (bound 8.587 s, T 8.603 s), so `closer`, the
+ * one difference allowed, is not needed on the samples. */
 static void test_kept_as_rebuilt(void **state)
 {
 	(void)state;
@@ -85,7 +87,7 @@ static void test_kept_as_rebuilt(void **state)
 		one(paths[i], NULL, &paced, &checked, &closer);
 	assert_true(checked);
 	assert_true(paced);
-	assert_true(closer);
+	assert_false(closer);
 }
 
 int main(void)

@@ -6,15 +6,34 @@
 #include "testutil.h"
 #include "planner.h"
 #include "sim.h"
+#include "solver.h"
 
+#include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
+
+/* The note without its one wall-clock figure (the search's seconds,
+ * "in 0.050 s over"), which differs run to run. */
+static void untimed(char *note)
+{
+	char *p = strstr(note, " s over ");
+	if (!p)
+		return;
+	char *q = p;
+	while (q > note && q[-1] != ' ')
+		q--;
+	memmove(q, p, strlen(p) + 1);
+}
 
 /* The MILP for scenario s with a work limit (a time limit far off):
  * its plan's stages into st (n of them at most, as "dc pool tp first
- * last" rows), returns the estimate; the note into note. */
+ * last" rows), returns the estimate, the bound in *bound; the note,
+ * untimed, into note. */
 static double work_run(const struct gp_scenario *s, double work, char *st, size_t n, char *note,
-		       size_t nn)
+		       size_t nn, double *bound)
 {
 	struct gp_plan_opts o = { .time_limit = 600, .work_limit = work };
 	struct gp_plan p;
@@ -32,35 +51,158 @@ static double work_run(const struct gp_scenario *s, double work, char *st, size_
 					      g->pool, g->tp, g->first, g->last);
 		}
 	snprintf(note, nn, "%s | %s", r.note, r.space);
+	untimed(note);
 	if (strstr(note, "stopped by"))
 		assert_int_equal(r.status, GP_MILP_FEASIBLE);
+	if (r.clock_stopped)
+		fail_msg("the clock stopped it: %s", r.note);
+	if (bound)
+		*bound = r.bound;
 	gp_plan_free(&p);
 	return r.estimate_s;
 }
 
+/* Two processes that keep both cores busy until load_stop. */
+static void load_start(pid_t *pid)
+{
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0) {
+			volatile unsigned long x = 0;
+			for (;;)
+				x++;
+		}
+	}
+}
+
+static void load_stop(const pid_t *pid)
+{
+	for (int i = 0; i < 2; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+}
+
 /* The work limit repeats: four DCs of A100-80 on a chain of links, a
  * limit of 3e6 units (about half the search this scenario takes) stops
- * the search at the same point every time, whatever the machine's load:
- * the same plan and estimate twice, the note and the proof's space say
- * the work limit stopped it, and the status is feasible. Without it the
- * search runs to its end and finds a plan no slower. */
+ * the search at the same point every time, whatever the machine's load
+ * (the second run beside two processes that keep both cores busy): the
+ * same plan, estimate, bound and note twice, the note and the proof's
+ * space say the work limit stopped it, and the status is feasible.
+ * Without it the search runs to its end and finds a plan no slower. */
 static void test_work_limit(void **state)
 {
 	(void)state;
 	struct gp_scenario *s = scen(TEST_CHAIN4, "");
 	char a[4096], b[4096], na[2048], nb[2048];
-	double ta = work_run(s, 3e6, a, sizeof a, na, sizeof na);
-	double tb = work_run(s, 3e6, b, sizeof b, nb, sizeof nb);
-	printf("# work limit 3e6: estimate %.6f s twice (%.6f s); %s\n", ta, tb, na);
+	double ba, bb;
+	double ta = work_run(s, 3e6, a, sizeof a, na, sizeof na, &ba);
+	pid_t pid[2];
+	load_start(pid);
+	double tb = work_run(s, 3e6, b, sizeof b, nb, sizeof nb, &bb);
+	load_stop(pid);
+	printf("# work limit 3e6: estimate %.6f s twice (%.6f s, loaded), bound %.6f s (%.6f s); %s\n",
+	       ta, tb, ba, bb, na);
 	assert_true(ta == tb);
+	assert_true(ba == bb);
 	assert_string_equal(a, b);
+	assert_string_equal(na, nb);
 	assert_non_null(strstr(na, "stopped by the work limit"));
 	assert_non_null(strstr(na, "splits (the search stopped by the work limit)"));
-	double tf = work_run(s, 1e12, b, sizeof b, nb, sizeof nb);
+	double tf = work_run(s, 1e12, b, sizeof b, nb, sizeof nb, NULL);
 	printf("# no work limit: estimate %.6f s\n", tf);
 	assert_null(strstr(nb, "stopped by"));
 	assert_true(tf <= ta);
 	gp_scenario_free(s);
+}
+
+/* The work limit stops a GLPK solve, not the clock: on P6 the search's
+ * class builds take 5.83e7 units, then its screens' LP relaxations run
+ * (the fourth from 5.84e7 to 5.91e7 units: 266 simplex iterations of
+ * 4,660 units each); a limit of 5.88e7 stops it inside that LP, at the
+ * same iteration twice, the second beside two busy processes: the same
+ * plan, bound and note, which says the work limit stopped a GLPK solve. */
+static void test_work_limit_in_glpk(void **state)
+{
+	(void)state;
+	struct gp_err e = { "" };
+	struct gp_scenario *s = gp_scenario_load_set("samples/p6.lua", NULL, 0, &e);
+	if (!s)
+		fail_msg("p6: %s", e.msg);
+	char a[4096], b[4096], na[2048], nb[2048];
+	double ba, bb;
+	double ta = work_run(s, 5.88e7, a, sizeof a, na, sizeof na, &ba);
+	pid_t pid[2];
+	load_start(pid);
+	double tb = work_run(s, 5.88e7, b, sizeof b, nb, sizeof nb, &bb);
+	load_stop(pid);
+	printf("# P6, work limit 5.88e7: estimate %.6f s (%.6f s, loaded), bound %.6f s (%.6f s); %s\n",
+	       ta, tb, ba, bb, na);
+	assert_non_null(strstr(na, "stopped by the work limit (58,800,000 units, in a GLPK solve's simplex iterations)"));
+	assert_true(ta == tb);
+	assert_true(ba == bb);
+	assert_string_equal(a, b);
+	assert_string_equal(na, nb);
+	gp_scenario_free(s);
+}
+
+/* gp_milp_solve's iteration limit: a small dense MILP (8 integer
+ * columns in [0, 10], 8 rows, maximise their weighted sum) reports its
+ * simplex iterations (6); limited to one iteration, its root LP stops
+ * there, work_stopped and it_stopped say so, and no solution is
+ * claimed; presolved, branch and cut stops past 2, short of 6. */
+static void test_glpk_it_limit(void **state)
+{
+	(void)state;
+	struct gp_milp *lp = gp_milp_new();
+	assert_non_null(lp);
+	int col[8];
+	double val[8];
+	for (int j = 0; j < 8; j++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "x%d", j);
+		col[j] = gp_milp_col(lp, nm, 0, 10, true, -(1.0 + j % 3));
+	}
+	for (int i = 0; i < 8; i++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "r%d", i);
+		for (int j = 0; j < 8; j++)
+			val[j] = 1 + (i * 7 + j * 3) % 5;
+		assert_int_equal(gp_milp_row(lp, nm, 8, col, val, -HUGE_VAL, 20 + 3 * i), i);
+	}
+	struct gp_milp_params p = { .time_limit = 60 };
+	struct gp_milp_report r;
+	struct gp_err e = { "" };
+	assert_int_equal(gp_milp_solve(lp, &p, &r, &e), 0);
+	printf("# dense MILP: %s, objective %g, %ld simplex iterations\n",
+	       gp_milp_status_name(r.status), r.objective, r.iterations);
+	assert_int_equal(r.status, GP_MILP_OPTIMAL);
+	assert_true(r.iterations > 1);
+	assert_false(r.it_stopped);
+	long full = r.iterations;
+	gp_milp_report_free(&r);
+	p.it_limit = 1;
+	assert_int_equal(gp_milp_solve(lp, &p, &r, &e), 0);
+	printf("# limited to 1: %s, %ld iterations of %ld; %s\n", gp_milp_status_name(r.status),
+	       r.iterations, full, r.msg);
+	assert_true(r.it_stopped);
+	assert_true(r.work_stopped);
+	assert_int_equal(r.iterations, 1);
+	assert_int_equal(r.status, GP_MILP_NOSOL);
+	gp_milp_report_free(&r);
+	/* With the presolver GLPK's branch and cut solves the root LP
+	 * itself: its callback sees the iterations and stops the solve. */
+	p.presolve = true;
+	p.it_limit = 2;
+	assert_int_equal(gp_milp_solve(lp, &p, &r, &e), 0);
+	printf("# presolved, limited to 2: %s, %ld iterations\n", gp_milp_status_name(r.status),
+	       r.iterations);
+	assert_true(r.it_stopped);
+	assert_true(r.iterations >= 2 && r.iterations < full);
+	assert_true(r.status != GP_MILP_OPTIMAL);
+	gp_milp_report_free(&r);
+	gp_milp_free(lp);
 }
 
 /* samples/default.lua's DCs (16 H100 in ams, 16 A100-80 in fra, 100
@@ -131,6 +273,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_work_limit),
+		cmocka_unit_test(test_work_limit_in_glpk),
+		cmocka_unit_test(test_glpk_it_limit),
 		cmocka_unit_test(test_sim_deadline),
 		cmocka_unit_test(test_time_limit_after_search),
 	};
