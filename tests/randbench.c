@@ -17,7 +17,12 @@
  * the median solve time (wall clock, and CPU time, which a loaded
  * machine inflates less) and the counts the issue judges by.
  * Usage: randbench [cases (30)] [time_limit_s (5)] [first_seed (1)];
- * RANDBENCH_LUA=1 prints each case's scenario before its line. */
+ * RANDBENCH_LUA=1 prints each case's scenario before its line.
+ * RANDBENCH_RING=1 draws the ring family instead (gen_ring): 3-8 DCs
+ * of one or two GPU types, a mesh whose pairs are fast (800 Gbit/s,
+ * 2 ms), slow (10 Gbit/s, 20 ms) or missing, the ring 0-1-...-0 always
+ * linked, models of 0.35-8 B parameters whose DP sync across DCs counts:
+ * the cases where the gradient ring's order decides the sync. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +143,37 @@ static void gen(unsigned seed, char *buf, size_t n)
 	}
 	PUT("} }");
 }
+/* Case `seed` of the ring family (RANDBENCH_RING) as Lua into buf: 3,
+ * 4, 5, 6 or 8 DCs of 8-32 H100 or A100-80 GPUs each; every pair of DCs
+ * fast (800 Gbit/s, 2 ms; 55 %), slow (10 Gbit/s, 20 ms; 25 %) or not
+ * linked (20 %), but consecutive DCs round the ring 0, 1, ..., n - 1, 0
+ * always linked (fast or slow); OPT-350M to Llama-3-8B, global batch
+ * 32-256, sync hierarchical or auto. */
+static void gen_ring(unsigned seed, char *buf, size_t n)
+{
+	static const int ndcs[5] = { 3, 4, 5, 6, 8 }, gbs[4] = { 32, 64, 128, 256 };
+	unsigned st = seed * 2246822519u + 7;
+	size_t o = 0;
+	int nd = ndcs[draw(&st, 5)], mi = (int)draw(&st, 4), two = draw(&st, 2) == 0;
+	PUT("return { name = 'ring%u', dcs = {", seed);
+	for (int d = 0; d < nd; d++)
+		PUT("{ name = 'dc%d', pools = { { gpu = '%s', count = %d, per_node = 8 } } },", d,
+		    gpus[two && draw(&st, 2) ? 1 : 0].name, 8 * (1 + (int)draw(&st, 4)));
+	PUT("}, links = {");
+	for (int a = 0; a < nd; a++)
+		for (int b = a + 1; b < nd; b++) {
+			bool ring = b == a + 1 || (a == 0 && b == nd - 1);
+			unsigned r = draw(&st, 20);
+			if (r >= 16 && !ring)
+				continue;   /* not linked */
+			bool slow = r >= 11 && r < 16;
+			PUT("{ 'dc%d', 'dc%d', bandwidth = Gbps(%d), latency = ms(%d) },", a, b,
+			    slow ? 10 : 800, slow ? 20 : 2);
+		}
+	PUT("}, model = '%s', job = { seq = 2048, global_batch = %d, micro_batch = 1, zero = %d, sync = { mode = '%s' } } }",
+	    models[mi].name, gbs[draw(&st, 4)], (int)draw(&st, 2),
+	    draw(&st, 2) ? "hierarchical" : "auto");
+}
 #undef PUT
 
 static double sim(const struct gp_scenario *s, const struct gp_plan *p)
@@ -183,7 +219,10 @@ struct tally {
 static void one(unsigned seed, double tl, struct tally *t)
 {
 	char buf[16384];
-	gen(seed, buf, sizeof buf);
+	if (getenv("RANDBENCH_RING"))
+		gen_ring(seed, buf, sizeof buf);
+	else
+		gen(seed, buf, sizeof buf);
 	if (getenv("RANDBENCH_LUA"))
 		printf("%s\n", buf);
 	struct gp_err e = { "" };
