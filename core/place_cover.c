@@ -8,7 +8,10 @@
  *    sum x_c = N, y_c <= x_c <= m_c(T) y_c,
  *    per pool: sum y_c GPUs_c(pool) <= count,
  *    per DC used: y_c <= ymax_c v_dc (binary), sum v <= K, conflicts
- *      v_a + v_b <= 1 for pairs not joined at class q,
+ *      v_a + v_b <= 1 for pairs not joined at class q (a ring option,
+ *      place_ring.c: v = 1 on its set's DCs, 0 elsewhere, no conflicts,
+ *      sum y_c >= 1 over each DC's classes, no twin rows, and the
+ *      ring's bytes below on its hops only),
  *    per link direction: 2bsh x_c per boundary crossing it (activations one
  *      way, gradients the other) + the DP ring's 2 (K - 1)/K G / every
  *      (G: all gradients; 2 G / every for flat sync) times e_ab >=
@@ -383,15 +386,20 @@ static void cover_dc_rows(struct pm_cover *b)
 		b->rc[d] = b->cv[d];
 		b->rv[d] = 1;
 	}
-	gp_milp_row(b->lp, "dcs", nd, b->rc, b->rv, -INF, b->o->K);
+	/* A ring option uses every DC of its set (its classes none other). */
+	const struct pm_opt *o = b->o;
+	gp_milp_row(b->lp, "dcs", nd, b->rc, b->rv, o->set ? o->K : -INF, o->K);
 	for (int a = 0; a < nd; a++)
 		for (int c = a + 1; c < nd; c++) {
 			int k2[3] = { b->cv[a], b->cv[c], -1 };
 			double v2[3] = { 1, 1, -1 };
-			if (b->o->K >= 2 && !pm_pair_ok(m, a, c, b->o->wbw)) {
+			/* A ring option's ring bytes go over its hops only. */
+			bool hop = !o->set || (pm_opt_dc_ok(o, a) && pm_opt_dc_ok(o, c) &&
+					       (o->nxt[a] == c || o->nxt[c] == a));
+			if (o->K >= 2 && !pm_opt_pair_ok(m, o, a, c)) {
 				snprintf(nm, sizeof nm, "apart_%d_%d", a, c);
 				gp_milp_row(b->lp, nm, 2, k2, v2, -INF, 1);
-			} else if (b->G > 0 && gp_find_link(s, a, c)) {
+			} else if (b->G > 0 && hop && gp_find_link(s, a, c)) {
 				snprintf(nm, sizeof nm, "e_%d_%d", a, c);
 				double ecost = b->goal == PM_WAN ? 2 * b->G : b->goal == PM_COST ?
 					b->G / 1e9 * (gp_find_link(s, a, c)->price_per_gb +
@@ -401,6 +409,37 @@ static void cover_dc_rows(struct pm_cover *b)
 				cover_obj_term(b, k2[2], ecost);
 			}
 		}
+}
+
+/* A ring option's every DC holds a replica of some class: sum of y_c
+ * over the classes in DC d >= 1. False: out of memory. */
+static bool cover_set_rows(struct pm_cover *b)
+{
+	const struct pm *m = b->m;
+	int *col = malloc(((size_t)b->n + 1) * sizeof *col);
+	double *one = malloc(((size_t)b->n + 1) * sizeof *one);
+	char nm[64];
+	for (int d = 0; col && one && d < m->sc->ndcs; d++) {
+		if (!pm_opt_dc_ok(b->o, d))
+			continue;
+		int k = 0;
+		for (int j = 0; j < b->n; j++) {
+			const struct pm_class *c = &m->c[b->idx[j]];
+			bool in = false;
+			for (int g = 0; g < c->nseg; g++)
+				in = in || m->k[c->kind[g]].dc == d;
+			if (in) {
+				col[k] = b->cy[j];
+				one[k++] = 1;
+			}
+		}
+		snprintf(nm, sizeof nm, "use_%d", d);
+		gp_milp_row(b->lp, nm, k, col, one, 1, INF);
+	}
+	bool ok = col && one;
+	free(col);
+	free(one);
+	return ok;
 }
 
 /* Twin DCs (same pools, same links to the rest) are interchangeable:
@@ -517,8 +556,10 @@ struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const
 	b.dcs = ok && !o->one && nd > 1;
 	char nm[64];
 	for (int d = 0; b.dcs && d < nd; d++) {
+		/* A ring option: its set's DCs used, no other. */
+		double on = o->set ? (double)(o->set >> d & 1u) : 0;
 		snprintf(nm, sizeof nm, "v_%d", d);
-		b.cv[d] = gp_milp_col(lp, nm, 0, 1, !relax, 0);
+		b.cv[d] = gp_milp_col(lp, nm, on, o->set ? on : 1, !relax, 0);
 	}
 	for (int j = 0; ok && j < n; j++)
 		cover_class(&b, j);
@@ -526,7 +567,10 @@ struct gp_milp *pm_cover_build(const struct pm *m, const struct pm_opt *o, const
 		cover_plan_rows(&b);
 	if (b.dcs)
 		cover_dc_rows(&b);
-	if (ok && nd > 1)
+	if (ok && b.dcs && o->set)
+		ok = cover_set_rows(&b);
+	/* (Twins are interchangeable only where the option treats both alike.) */
+	if (ok && nd > 1 && !o->set)
 		cover_twin_rows(&b);
 	if (ok)
 		cover_link_rows(&b);

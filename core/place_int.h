@@ -71,6 +71,8 @@
 #define PM_WAN_SLACK 1.05       /* wan_bytes: plans within 5 % of the fastest's T */
 #define PM_MAXSEG 8             /* segments of a class (full classes, place_classes.c) */
 #define PM_CHAINSEG 4           /* segments of an enumerated chain class */
+#define PM_RING_DCS 8           /* ring options only up to this many DCs (place_ring.c) */
+#define PM_RING_SETS 4          /* and at most this many sets of DCs */
 #define PM_MAXSETS 40           /* class sets kept, one per replica bound d */
 #define PM_PROBE_TL 20.0        /* a probe's wall-clock safety net (its nodes decide) */
 #define PM_QUICK_TL 5.0         /* the same in the first pass over the options */
@@ -152,6 +154,17 @@ struct pm_opt {
 	enum gp_sync_mode mode;        /* DP sync across DCs (K >= 2), flat or hierarchical */
 	int ring;                      /* flat: the most replicas its ring counts (dhi);
 					* kept when pm_probe_ws lifts the cap (a relaxation) */
+	unsigned set;                  /* a ring option: every DC of this set (bit d) used,
+					* any pairs, none other (0: the pairwise rule) */
+	signed char nxt[PM_RING_DCS];  /* its ring: the DC after d (place_ring.c) */
+};
+
+/* A set of DCs a ring joins faster than its slowest pair (place_ring.c). */
+struct pm_rset {
+	unsigned set;
+	int k;
+	double bw, lat;                /* its ring's slowest hop bandwidth, largest latency */
+	signed char nxt[PM_RING_DCS];
 };
 
 /* One d's classes, kept so that each d's are built once (options come
@@ -246,6 +259,8 @@ struct pm {
 	double chain_work;             /* their work (place_classes.c) */
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
+	struct pm_rset rs[PM_RING_SETS]; /* the ring options' sets */
+	int nrs;
 	struct pm_opt *opt;
 	int capopt;
 	bool opt_oom;                  /* an option could not be added: no proof */
@@ -369,6 +384,27 @@ static inline bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
 {
 	int nd = m->sc->ndcs, x = m->lmat[a * nd + b], y = m->lmat[b * nd + a];
 	return x >= 0 && y >= 0 && fmin(m->wan[x].bw, m->wan[y].bw) >= bw;
+}
+
+/* place_ring.c: plan sol's estimate with the ring its DCs run (the
+ * search's T where that charges as its option did); the sets of DCs
+ * the ring options take. */
+double pm_plan_estimate(struct pm *m, const struct pm_sol *sol, double T);
+void pm_ring_sets(struct pm *m);
+
+/* May option o's plans use DCs a and b together? (A ring option: both
+ * in its set; else both directions at its link class.) */
+static inline bool pm_opt_pair_ok(const struct pm *m, const struct pm_opt *o, int a, int b)
+{
+	if (o->set)
+		return (o->set >> a & 1u) && (o->set >> b & 1u);
+	return pm_pair_ok(m, a, b, o->wbw);
+}
+
+/* May option o's plans use DC d? */
+static inline bool pm_opt_dc_ok(const struct pm_opt *o, int d)
+{
+	return !o->set || (o->set >> d & 1u);
 }
 
 /* place_cover.c */

@@ -85,7 +85,7 @@ static bool round_fits(const struct pm *m, const struct pm_opt *o, const struct 
 		for (int a = 0; fits && o->K >= 2 && a < nd; a++)
 			for (int u = 0; fits && u < nu; u++)
 				if (r->dcu[a] || (u > 0 && a == kdc[0]))
-					fits = a == kdc[u] || pm_pair_ok(m, a, kdc[u], o->wbw);
+					fits = a == kdc[u] || pm_opt_pair_ok(m, o, a, kdc[u]);
 	}
 	return fits;
 }

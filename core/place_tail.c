@@ -21,10 +21,18 @@
  * (place_milp.c's verify_bound), and report_honest takes "optimal"
  * away when the estimate of the plan returned differs from its
  * simulated time. DCs with a slow pair (a, b, c, d with a-b and c-d
- * slow, which the simulator rings a-c-b-d on the fast links) come only
- * in the slow class: an upper bound there, the lower one still valid.
- * The pairwise rule keeps out of the space only DCs some pair of which
- * has no link both ways (a 4-cycle of links); and for K >= 2 a DP sync
+ * slow, which the simulator rings a-c-b-d on the fast links) come in
+ * the slow class, and in a ring option (place_ring.c: up to
+ * PM_RING_SETS sets of 3 or more DCs, scenarios of at most PM_RING_DCS
+ * DCs, whose ring beats their slowest pair or which only a ring joins):
+ * every DC of the set used, any pairs, charged at the ring's slowest
+ * hop and largest latency, K = the set's DCs, the ring's bytes on its
+ * hops only (place_cover.c); and when the plan is fixed,
+ * pm_plan_estimate charges it at the ring of the DCs it uses, so its
+ * estimate is the simulator's ring, whichever option found it. The
+ * lower one stays valid for both. Without a ring option the pairwise
+ * rule keeps out DCs some pair of which has no link both ways (a
+ * 4-cycle of links); and for K >= 2 a DP sync
  * mode: the job's, or flat and
  * hierarchical both when it says auto (the plan then carries the
  * winner's; flat: one ring of all replicas, 2 (p - 1) / p of the
@@ -142,6 +150,7 @@ static int ring_max(const struct pm *m, int K, enum gp_sync_mode mode)
 void pm_enum_opts(struct pm *m)
 {
 	const struct gp_scenario *s = m->sc;
+	pm_ring_sets(m);
 	/* The sync mode matters across DCs only: options with K >= 2 come
 	 * once per mode the job allows (both when it says auto). */
 	enum gp_sync_mode m1 = gp_plan_sync(s, NULL), modes[2] = { m1, GP_SYNC_FLAT };
@@ -205,6 +214,20 @@ void pm_enum_opts(struct pm *m)
 				}
 			}
 		}
+		/* Ring options (place_ring.c): every DC of a set the
+		 * pairwise rule charges at a slow pair, or keeps out, at
+		 * its ring's links. */
+		for (int r = 0; r < m->nrs; r++)
+			for (int mi = 0; mi < nmodes; mi++) {
+				const struct pm_rset *x = &m->rs[r];
+				int dhi = 2 * d <= Dmax && d <= PM_CAPD &&
+					  ring_max(m, x->k, modes[mi]) > 2 * d - 1 ? 2 * d - 1 : Dmax;
+				struct pm_opt o = { .d = d, .dhi = dhi, .K = x->k, .q = -1, .wbw = x->bw,
+						    .wlat = x->lat, .mode = modes[mi], .ring = dhi,
+						    .set = x->set };
+				memcpy(o.nxt, x->nxt, sizeof o.nxt);
+				add_opt(m, o);
+			}
 	}
 }
 
@@ -510,7 +533,10 @@ int pm_set_option(struct pm *m, const struct pm_opt *o, double below, int *idx)
 		if (!o->one && o->K == 1 && xdc)
 			continue;
 		if (!o->one && o->K >= 2 && xdc &&
-		    !pm_pair_ok(m, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc, o->wbw))
+		    !pm_opt_pair_ok(m, o, m->k[c->kind[0]].dc, m->k[c->kind[1]].dc))
+			continue;
+		if (o->set && (!pm_opt_dc_ok(o, m->k[c->kind[0]].dc) ||
+			       !pm_opt_dc_ok(o, m->k[c->kind[c->nseg - 1]].dc)))
 			continue;
 		/* The tail is at least stage 0's, whose sync ends no earlier
 		 * than the option's WAN time W after the first bucket is

@@ -94,10 +94,12 @@ static bool warm_links(const struct pm *m, const struct pm_opt *o, const bool *d
 {
 	const struct gp_scenario *s = m->sc;
 	bool ok = true;
-	for (int a = 0; ok && o->K >= 2 && a < s->ndcs; a++)
+	for (int a = 0; ok && o->K >= 2 && a < s->ndcs; a++) {
+		ok = !dcs[a] || pm_opt_dc_ok(o, a);
 		for (int b = a + 1; ok && b < s->ndcs; b++)
 			if (dcs[a] && dcs[b])
-				ok = pm_pair_ok(m, a, b, o->wbw);
+				ok = pm_opt_pair_ok(m, o, a, b);
+	}
 	return ok;
 }
 
