@@ -21,6 +21,8 @@ echo "== placement MILP (--engine milp): samples and a growth table =="
 echo
 echo "== placement MILP on a seeded random family (30 cases, own plan vs best of all engines) =="
 "$B/tests/randbench" 30 5
+echo "== the same on its ring family: 3-8 DCs, pairs fast, slow or unlinked (RANDBENCH_RING=1) =="
+RANDBENCH_RING=1 "$B/tests/randbench" 24 5
 echo
 echo "== planners as simulated: the MILP's own plan, polished, and the other engines =="
 printf '%-8s %10s %10s %10s %10s %10s %10s %10s %9s\n' sample "milp own" "milp" megatron dp-across atlas search estimate "milp s"
