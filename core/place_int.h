@@ -387,9 +387,9 @@ static inline bool pm_pair_ok(const struct pm *m, int a, int b, double bw)
 }
 
 /* place_ring.c: plan sol's estimate with the ring its DCs run (the
- * search's T where that charges as its option did); the sets of DCs
- * the ring options take. */
-double pm_plan_estimate(struct pm *m, const struct pm_sol *sol, double T);
+ * search's T where that charges as its option did; *ring: it did not);
+ * the sets of DCs the ring options take. */
+double pm_plan_estimate(struct pm *m, const struct pm_sol *sol, double T, bool *ring);
 void pm_ring_sets(struct pm *m);
 
 /* May option o's plans use DCs a and b together? (A ring option: both

@@ -627,14 +627,19 @@ static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		rep->status = GP_MILP_NOSOL;
 		rc = gp_errf(e, "milp: the classes of the best option could not be rebuilt within the time limit; try a larger --time-limit");
 	} else if (rc == 0) {
-		rep->estimate_s = pm_plan_estimate(&m, &sol, best.T);
+		bool ring;
+		rep->estimate_s = pm_plan_estimate(&m, &sol, best.T, &ring);
 		rep->seconds = pm_now_s() - m.t0;
 		report_proof(&m, goal, &best, rep);
-		/* The plan's own ring charges less than its option did: the
-		 * proof is checked against what the plan takes (verify_bound). */
-		if (goal == GP_OBJ_TIME && rep->estimate_s < rep->objective) {
+		/* The plan's own ring charges otherwise than its option did:
+		 * the proof is checked against what the plan takes
+		 * (verify_bound), above or below the search's T. */
+		if (goal == GP_OBJ_TIME && ring) {
 			rep->objective = rep->estimate_s;
 			rep->bound = fmin(rep->bound, rep->objective);
+			if (rep->bound < rep->objective * (1 - 1e-9))
+				rep->status = GP_MILP_FEASIBLE;
+			rep->gap = (rep->objective - rep->bound) / rep->objective;
 		}
 		report_note(&m, &best, &sol, out->npipes, warm != NULL, rep);
 		rep->closed = rep->status == GP_MILP_OPTIMAL;

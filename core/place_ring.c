@@ -102,14 +102,16 @@ static bool ring_option(const struct pm *m, const struct pm_sol *sol, const stru
 	return ok && (r->K != o->K || r->wbw != o->wbw || r->wlat != o->wlat);
 }
 
-double pm_plan_estimate(struct pm *m, const struct pm_sol *sol, double T)
+double pm_plan_estimate(struct pm *m, const struct pm_sol *sol, double T, bool *ring)
 {
 	double old = fmax(T, pm_barrier_T(m, sol));
+	*ring = false;
 	if (sol->opt < 0 || sol->opt >= m->nopt || !sol->y || !sol->x)
 		return old;
 	struct pm_opt *o = &m->opt[sol->opt], keep = *o, r;
 	if (!ring_option(m, sol, o, &r))
 		return old;
+	*ring = true;
 	*o = r;
 	m->memo->o = NULL;   /* the memo's values are the option's */
 	double est = -INFINITY;
