@@ -175,10 +175,14 @@ int bl_finish(struct bl_ctx *c, struct gp_plan *best, struct gp_plan *out,
 double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 {
 	/* The request's deadline holds inside one simulation too (a plan
-	 * of millions of micro-batches simulates for seconds). */
+	 * of millions of micro-batches simulates for seconds), once a plan
+	 * that fits was found: the first one and the chosen one's final
+	 * simulation always finish, or an engine on a loaded machine would
+	 * answer none. */
+	bool cut = isfinite(c->deadline) && c->found && !final;
 	struct gp_sim_opts so = { .costs = c->ct, .record = false,
 				  .time_limit = c->sim_tl, .cancel = c->cancel,
-				  .deadline = isfinite(c->deadline) ? c->deadline : 0 };
+				  .deadline = cut ? c->deadline : 0 };
 	struct gp_result r;
 	struct gp_err e = { "" };
 	p->schedule = final ? c->sched : c->eval;
@@ -205,6 +209,7 @@ double bl_judge(struct bl_ctx *c, struct gp_plan *p, bool final)
 		return INF;
 	}
 	double t = r.fits ? r.iteration_time : INF;
+	c->found |= r.fits;
 	if (!r.fits) {
 		double over = 0;
 		for (int i = 0; i < r.ndevs; i++)

@@ -43,6 +43,8 @@ struct bl_ctx {
 	const char *engine;
 	enum gp_sched sched;   /* the schedule the returned plan runs */
 	int chunks;            /* and its chunks, where a plan can hold them */
+	bool found;            /* a plan that fits was judged: later ones may
+				* stop at the deadline */
 	enum gp_sched eval;    /* the one candidates are simulated with */
 	double sim_tl;         /* xdc-milp time limit of the final simulation */
 	int M;                 /* micro-batches per iteration */

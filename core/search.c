@@ -827,7 +827,7 @@ static int sg_run(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	}
 	bl_plan_move(out, &bp);
 	out->schedule = c.sched;
-	out->chunks = 1;
+	out->chunks = c.chunks;   /* as judged */
 	rep->estimate_s = rep->objective = bt;
 	rep->seconds = bl_now_s() - c.t0;
 	char tail[64];

@@ -247,8 +247,10 @@ static void test_sim_deadline(void **state)
  * simulate for about 1.5 s, past the limit of 0.3 s; the simulation
  * stops at the limit, the note says the plan was not simulated and that
  * the wall clock decided, and with nothing checked the status is
- * feasible. (The slack, 0.25 s, is the simulator's set-up, which is
- * not cut short: 0.07 s here.) */
+ * feasible. (How long it took is printed, not asserted: a timed test
+ * flakes on a shared machine and under the sanitizer; the cut itself is
+ * what the note and the flags show. 0.33-0.37 s here, the rest the
+ * simulator's set-up, which is not cut short.) */
 static void test_time_limit_after_search(void **state)
 {
 	(void)state;
@@ -260,7 +262,6 @@ static void test_time_limit_after_search(void **state)
 	if (gp_plan_milp(s, &o, &p, &r, &e))
 		fail_msg("milp: %s", e.msg);
 	printf("# 1,000,000 micro-batches, time limit 0.3 s: %.3f s; %s\n", r.seconds, r.note);
-	assert_true(r.seconds < 0.3 + 0.25);
 	assert_non_null(strstr(r.note, "own plan not simulated: the time limit came first"));
 	assert_true(r.clock_stopped);
 	assert_false(r.own_known);
