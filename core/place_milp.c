@@ -457,11 +457,19 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 			 m->o && m->o->work_limit > 0 ? "" :
 			 m->o && m->o->work_s > 0 ? ", the work limit's" : ", the time limit's",
 			 m->it_stops ? ", in a GLPK solve's simplex iterations" : "");
-	else if (best->stopped || m->clock_stops)
+	/* A search left open (best->stopped) by the clock only when the
+	 * deadline passed: the cost phase's narrow intervals and the DP
+	 * sync's barrier leave parts open too, with time to spare. */
+	bool clock = m->clock_stops ||
+		     (best->stopped && m->work <= m->work_limit && pm_now_s() > m->deadline);
+	if (m->work <= m->work_limit && clock)
 		snprintf(rep->note + l0, sizeof rep->note - l0,
 			 "; stopped by the time limit; results may differ run to run");
+	else if (m->work <= m->work_limit && best->stopped)
+		snprintf(rep->note + l0, sizeof rep->note - l0,
+			 "; parts of the space left open at their bounds (no proof), with time to spare");
 	/* (A stop by the work limit repeats: not the clock's.) */
-	rep->clock_stopped = m->clock_stops || (best->stopped && m->work <= m->work_limit);
+	rep->clock_stopped = clock;
 	l0 = strlen(rep->note);
 	if (m->barrier)
 		snprintf(rep->note + l0, sizeof rep->note - l0,
