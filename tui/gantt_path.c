@@ -35,25 +35,31 @@ static int32_t dep_of(const struct gp_result *r, int32_t y)
 
 /* Each compute span's previous compute span on its device, and each
  * optimizer step's last compute span (-1: none); each device's last
- * span in that order. */
+ * span in that order. The step waits for its device's compute and its
+ * last sync phase both: when its recorded input is the compute (the
+ * sync ended first), its device predecessor is that sync phase, so the
+ * phase has the step as a successor and the slack it really has. */
 static void device_order(const struct gp_gantt *g, int32_t *prev, int32_t *last)
 {
 	for (int64_t i = 0; i < g->r->nspans; i++)
 		prev[i] = -1;
 	for (int k = 0; k < g->r->ndevs; k++) {
 		const struct gp_gantt_row *row = &g->rows[k];
-		int32_t p = -1, opt = -1;
+		int32_t p = -1, opt = -1, sync = -1;
 		for (int j = 0; j < row->n; j++) {
 			int32_t i = row->span[j];
-			if (is_compute(g->r->spans[i].kind)) {
+			int kind = g->r->spans[i].kind;
+			if (is_compute(kind)) {
 				prev[i] = p;
 				p = i;
-			} else if (g->r->spans[i].kind == GP_SPAN_OPT) {
+			} else if (kind == GP_SPAN_OPT) {
 				opt = i;
+			} else if (kind == GP_SPAN_SYNC && opt < 0) {
+				sync = i;   /* before the step: not ZeRO's gather after it */
 			}
 		}
 		if (opt >= 0)
-			prev[opt] = p;
+			prev[opt] = sync >= 0 && dep_of(g->r, opt) == p ? sync : p;
 		last[k] = opt >= 0 ? opt : p;
 	}
 }
