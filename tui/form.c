@@ -591,9 +591,14 @@ static void draw_line(const struct gp_form *f, const struct gp_form_cursor *c, i
 		if (ln->kind == GP_FL_HEADER)
 			hc.role = GP_R_HEADER;
 		bool fixed = x->x == 0;
+		int sx = r.x + 1 + x->x - (fixed ? 0 : left);
+		/* A figure past the right edge is left out whole, never cut
+		 * ("30ms" as "3"); the header's mark says more is there. */
+		if (!fixed && x->right && ln->kind == GP_FL_ROW && sx + x->w > r.x + 1 + c->vw)
+			continue;
 		if (!fixed && left)
 			gp_cv_clip(cv, (struct gp_rect){ r.x + 1 + fw, y, r.w - 1 - fw, 1 });
-		draw_cell(cv, r.x + 1 + x->x - (fixed ? 0 : left), y, &hc,
+		draw_cell(cv, sx, y, &hc,
 			  l == c->line && i == c->cell, l == c->line && ln->kind == GP_FL_ROW, t);
 		cv->clip = outer;
 	}
