@@ -660,6 +660,32 @@ else
 	fi
 fi
 
+# A config.lua with errors is refused whole, and the first screen says
+# so (the log says why), not only the log.
+n=$((n + 1))
+if ! command -v tmux >/dev/null; then
+	echo "ok $n # skip no tmux"
+else
+	T="tmux -L gpc$$ -f /dev/null"
+	mkdir -p "$tmp/badcfg/geoplan"
+	printf 'return { theme = "light", mouse = "yes" }\n' >"$tmp/badcfg/geoplan/config.lua"
+	$T new-session -d -x 120 -y 30 "XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/badcfg $G samples/default.lua; sleep 30"
+	i=0
+	while [ $i -lt 100 ]; do
+		$T capture-pane -p >"$tmp/cpane" 2>/dev/null
+		grep -q "config.lua refused, its defaults used (4 shows why)" "$tmp/cpane" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	$T kill-server 2>/dev/null
+	if grep -q "config.lua refused, its defaults used (4 shows why)" "$tmp/cpane"; then
+		echo "ok $n - a refused config.lua is said on the first screen"
+	else
+		echo "not ok $n - a refused config.lua is said on the first screen"
+		sed 's/^/#   /' "$tmp/cpane" | tail -4
+	fi
+fi
+
 # A terminal that cannot move the cursor (TERM=dumb) is refused, exit 1,
 # instead of a screen smeared onto one line.
 n=$((n + 1))

@@ -65,6 +65,7 @@ static void setup_looks(struct gp_app *a, const struct gp_app_opts *o)
 	if (gp_config_load(o->config, &a->cfg, &ce)) {
 		gp_log_post(a->log, GP_LOG_ERROR, ce.msg);
 		gp_config_load(NULL, &a->cfg, &ce);
+		a->config_refused = true;
 	}
 	if (a->cfg.mouse >= 0)
 		a->mouse = a->cfg.mouse;
@@ -128,6 +129,9 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 		gp_unit_format(gp_app_now_time(a), GP_U_TIME, t, sizeof t);
 		if (a->run.has_res && doubts)
 			gp_app_say(a, GP_R_WARN, "%s: iteration %s; warning: %s", o->file, t, doubt);
+		else if (a->run.has_res && a->config_refused)
+			gp_app_say(a, GP_R_WARN, "%s: iteration %s; config.lua refused, its defaults used "
+				   "(4 shows why)", o->file, t);
 		else if (a->run.has_res)
 			gp_app_say(a, GP_R_STATUS, "%s: iteration %s; ? for help", o->file, t);
 	} else {

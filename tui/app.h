@@ -152,6 +152,7 @@ struct gp_app {
 	int nsaved;
 	char open_warn[400];         /* what loading the file warned of: the
 				      * log's, and standard error's at the end */
+	bool config_refused;         /* config.lua had errors: its defaults used */
 	char open_note[300];         /* why the file's plan was left out on
 				      * opening (said with the plan made then) */
 	bool saved_open_plan;        /* saved's last is the plan made on
