@@ -202,17 +202,17 @@ static bool is_dc(lua_State *L, int root, const char *name)
 	return hit;
 }
 
-/* links[a-b] (or a>b) naming no link of list t, at the path's first
- * segment, between two DCs the scenario has: a new entry { "a", "b" }
- * at the end of the list, pushed. 0 (nothing pushed) when key is not
- * such a pair. A new link gets what --set gives it; the loader asks for
+/* links[a-b] (or a>b) naming no link of list t, the scenario's own
+ * links (first: the index right after "links"), between two DCs it
+ * has: a new entry { "a", "b" } at the end of the list, pushed. 0
+ * (nothing pushed) when key is not such a pair. A new link gets what --set gives it; the loader asks for
  * the rest (its bandwidth and latency). */
-static int new_link(lua_State *L, int t, const char *path, const char *key)
+static int new_link(lua_State *L, int t, bool first, const char *path, const char *key)
 {
 	char a[GP_NAME_MAX + 1], b[GP_NAME_MAX + 1];
 	const char *cut = strpbrk(key, "->");
 	size_t na = cut ? (size_t)(cut - key) : 0;
-	if (strncmp(path, "links[", 6) || lua_gettop(L) != 4 || !cut || na == 0 ||
+	if (strncmp(path, "links[", 6) || !first || !cut || na == 0 ||
 	    na > GP_NAME_MAX || strlen(cut + 1) == 0 || strlen(cut + 1) > GP_NAME_MAX)
 		return 0;
 	memcpy(a, key, na);
@@ -286,12 +286,12 @@ static void rename_refs(lua_State *L, int root, const char *old, const char *now
  * links[a-b]=... of a new link too): the value, a table, is merged into
  * it field by field, so links[a-b] = { bandwidth = Gbps(50), latency =
  * ms(3) } adds or changes a link. */
-static int set_element(lua_State *L, int t, const char *path, const char *key)
+static int set_element(lua_State *L, int t, bool first, const char *path, const char *key)
 {
 	if (!lua_istable(L, 3))
 		return luaL_error(L, "'%s': expected a table of its fields ({ bandwidth = ..., "
 				  "latency = ... } for a link), or a field: %s.FIELD=VALUE", path, path);
-	if (!find_named(L, t, key) && !new_link(L, t, path, key)) {
+	if (!find_named(L, t, key) && !new_link(L, t, first, path, key)) {
 		char hint[1024] = "";
 		list_hint(L, t, key, hint, sizeof hint);
 		return luaL_error(L, "'%s': nothing called [%s] here%s%s%s", path, key,
@@ -336,7 +336,8 @@ static int apply_set(lua_State *L)
 	lua_pushvalue(L, 1); /* current table at top */
 	char key[128];
 	int is_index = 0;
-	for (;;) {
+	for (int seg = 0;; seg++) {
+		bool first = seg == 1;   /* t is a field of the scenario's own */
 		/* read one segment into key */
 		size_t n = 0;
 		if (*p == '[') {
@@ -381,7 +382,7 @@ static int apply_set(lua_State *L)
 			if (old[0])   /* what names the DC follows it */
 				rename_refs(L, 1, old, lua_tostring(L, 3));
 			if (is_index && !numeric && lua_rawlen(L, t) > 0)
-				return set_element(L, t, path, key);
+				return set_element(L, t, first, path, key);
 			lua_pushvalue(L, 3);
 			if (numeric) {
 				lua_rawseti(L, t, idx);
@@ -397,7 +398,7 @@ static int apply_set(lua_State *L)
 		else if (is_index && find_named(L, t, key)) {
 			keep_reverse(L, key, p);
 			both_ways(L, t, key, p);
-		} else if (!(is_index && new_link(L, t, path, key)))
+		} else if (!(is_index && new_link(L, t, first, path, key)))
 			lh_rawfield(L, t, key);
 		if (lua_isnil(L, -1)) {
 			/* A list (dcs, links) must name an existing element; a
