@@ -205,8 +205,8 @@ static bool is_dc(lua_State *L, int root, const char *name)
 /* links[a-b] (or a>b) naming no link of list t, the scenario's own
  * links (first: the index right after "links"), between two DCs it
  * has: a new entry { "a", "b" } at the end of the list, pushed. 0
- * (nothing pushed) when key is not such a pair. A new link gets what --set gives it; the loader asks for
- * the rest (its bandwidth and latency). */
+ * (nothing pushed) when key is not such a pair. A new link gets what
+ * --set gives it; the loader asks for the rest (bandwidth, latency). */
 static int new_link(lua_State *L, int t, bool first, const char *path, const char *key)
 {
 	char a[GP_NAME_MAX + 1], b[GP_NAME_MAX + 1];
