@@ -207,18 +207,28 @@ static bool is_dc(lua_State *L, int root, const char *name)
  * has: a new entry { "a", "b" } at the end of the list, pushed. 0
  * (nothing pushed) when key is not such a pair. A new link gets what
  * --set gives it; the loader asks for the rest (bandwidth, latency). */
+/* Splits key at a '>' (one direction) or else at the '-' where both
+ * halves name DCs of the scenario (names may hold '-': us-east-eu-west). */
+static bool split_pair(lua_State *L, const char *key, char *a, char *b)
+{
+	const char *sep = strchr(key, '>') ? ">" : "-";
+	for (const char *cut = strpbrk(key, sep); cut; cut = strpbrk(cut + 1, sep)) {
+		size_t na = (size_t)(cut - key), nb = strlen(cut + 1);
+		if (na == 0 || na > GP_NAME_MAX || nb == 0 || nb > GP_NAME_MAX)
+			continue;
+		memcpy(a, key, na);
+		a[na] = 0;
+		memcpy(b, cut + 1, nb + 1);
+		if (strcmp(a, b) && is_dc(L, 1, a) && is_dc(L, 1, b))
+			return true;
+	}
+	return false;
+}
+
 static int new_link(lua_State *L, int t, bool first, const char *path, const char *key)
 {
 	char a[GP_NAME_MAX + 1], b[GP_NAME_MAX + 1];
-	const char *cut = strpbrk(key, "->");
-	size_t na = cut ? (size_t)(cut - key) : 0;
-	if (strncmp(path, "links[", 6) || !first || !cut || na == 0 ||
-	    na > GP_NAME_MAX || strlen(cut + 1) == 0 || strlen(cut + 1) > GP_NAME_MAX)
-		return 0;
-	memcpy(a, key, na);
-	a[na] = 0;
-	snprintf(b, sizeof b, "%s", cut + 1);
-	if (!strcmp(a, b) || !is_dc(L, 1, a) || !is_dc(L, 1, b))
+	if (strncmp(path, "links[", 6) || !first || !split_pair(L, key, a, b))
 		return 0;
 	lua_createtable(L, 2, 2);
 	lua_pushstring(L, a);
@@ -381,7 +391,10 @@ static int apply_set(lua_State *L)
 			lua_settop(L, t);
 			if (old[0])   /* what names the DC follows it */
 				rename_refs(L, 1, old, lua_tostring(L, 3));
-			if (is_index && !numeric && lua_rawlen(L, t) > 0)
+			/* A named element of a list (links, even while it has
+			 * none yet), not a key of a map (gpus[H100]). */
+			if (is_index && !numeric &&
+			    (lua_rawlen(L, t) > 0 || (first && !strncmp(path, "links[", 6))))
 				return set_element(L, t, first, path, key);
 			lua_pushvalue(L, 3);
 			if (numeric) {
@@ -462,6 +475,59 @@ static int eval_value(struct gp_lua *h, const char *item, const char *val,
 	return gp_errf(e, "--set %s: %s", item, msg);
 }
 
+/* apply_set in protected mode: the scenario table at tab, the value at
+ * val. 0, or -1 with e set. */
+static int apply_one(struct gp_lua *h, int tab, const struct set_item *it, int val,
+		     struct gp_err *e)
+{
+	lua_State *L = lh_state(h);
+	int top = lua_gettop(L);
+	lua_pushcfunction(L, apply_set);
+	lua_pushvalue(L, tab);
+	lua_pushlightuserdata(L, (void *)it);
+	lua_pushvalue(L, val);
+	int rc = lua_pcall(L, 3, 0, 0);
+	if (rc == LUA_ERRMEM)
+		lh_pcall_error(h, rc, "--set", e);
+	else if (rc != LUA_OK)
+		gp_errf(e, "--set %s", lua_tostring(L, -1));
+	lua_settop(L, top);
+	return rc == LUA_OK ? 0 : -1;
+}
+
+/* links[a-b] or links[a>b], a link as a whole. */
+static bool is_link(const char *path)
+{
+	const char *end = strchr(path, ']');
+	return !strncmp(path, "links[", 6) && end && end[1] == 0;
+}
+
+/* links[a-b] = { bandwidth = ..., latency = ... }: each field set as
+ * links[a-b].FIELD would be (both directions, or one with its reverse
+ * kept; a link not there yet added by the first), the table at the top
+ * of the stack. No Lua allocation outside apply_one's protected call. */
+static int set_fields(struct gp_lua *h, int tab, const char *path, struct gp_err *e)
+{
+	lua_State *L = lh_state(h);
+	int val = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, val)) {
+		if (lua_type(L, -2) != LUA_TSTRING) {
+			lua_settop(L, val);
+			return gp_errf(e, "--set '%s': a link's fields are named (bandwidth = ...)", path);
+		}
+		char sub[320];
+		snprintf(sub, sizeof sub, "%s.%s", path, lua_tostring(L, -2));
+		struct set_item it = { sub, NULL };
+		if (apply_one(h, tab, &it, lua_gettop(L), e)) {
+			lua_settop(L, val);
+			return -1;
+		}
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
 /* Applies one "PATH=VALUE" to the table at the top of the stack. VALUE
  * is a Lua expression in the sandbox (42, Gbps(50), {1, 16}, true), or
  * a string when it is not one (see lua_host.h). */
@@ -483,17 +549,10 @@ static int set_one(struct gp_lua *h, const char *item, struct gp_err *e)
 	struct set_item it = { path, lua_gettop(L) == tab ? eq + 1 : NULL };
 	if (it.str)
 		lua_pushnil(L);
-	lua_pushcfunction(L, apply_set);
-	lua_pushvalue(L, tab);
-	lua_pushlightuserdata(L, &it);
-	lua_pushvalue(L, tab + 1);
-	int rc = lua_pcall(L, 3, 0, 0);
-	if (rc == LUA_ERRMEM)
-		lh_pcall_error(h, rc, "--set", e);
-	else if (rc != LUA_OK)
-		gp_errf(e, "--set %s", lua_tostring(L, -1));
+	int rc = is_link(path) && lua_istable(L, tab + 1) ? set_fields(h, tab, path, e)
+							   : apply_one(h, tab, &it, tab + 1, e);
 	lua_settop(L, tab);
-	return rc == LUA_OK ? 0 : -1;
+	return rc;
 }
 
 struct gp_scenario *gp_lua_scenario(struct gp_lua *h, const char *name,

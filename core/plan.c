@@ -248,8 +248,11 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		by_work |= strstr(r.note, "stopped by the work limit") != NULL;
 	}
 	if (gp_plan_opts_chunks(o) > 1) {   /* a warm plan returned as it came: as it will run */
-		ts = isfinite(ts) ? sim_time(s, o, &ps, end) : ts;
-		tg = isfinite(tg) ? sim_time(s, o, &pg, end) : tg;
+		if (isfinite(ts) && ps.chunks == 1)
+			ts = sim_time(s, o, &ps, end);
+		if (isfinite(tg) && pg.chunks == 1)
+			tg = sim_time(s, o, &pg, end);
+		clock |= isnan(ts) || isnan(tg);
 	}
 	rep->has_own = true;
 	rep->own_sim_s = own;
@@ -285,7 +288,7 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	} else if (fmin(ts, tg) < own * (1 - 1e-9)) {
 		gp_plan_free(out);
 		rep->polished = true;
-		if (tg <= ts) {
+		if (isnan(ts) || tg <= ts) {   /* (fmin passed over a NaN) */
 			*out = pg;
 			pg = (struct gp_plan){ 0 };
 			kept = "the polish's";
@@ -409,27 +412,24 @@ static void note_warm_failed(struct gp_plan_report *rep, const char *engine, con
 static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		       struct gp_plan *p, struct gp_plan_report *rep, double end)
 {
-	int want = gp_plan_opts_chunks(o), was = p->chunks;
-	if (want <= 1 || p->schedule != o->schedule)
-		return;
+	int want = gp_plan_opts_chunks(o);
+	if (want <= 1 || p->schedule != o->schedule || p->chunks == want)
+		return;   /* (the engine planned with them) */
 	p->chunks = want;
 	struct gp_err e = { "" };
 	const char *why = NULL;
-	double t;
+	double t = HUGE_VAL;
 	if (gp_plan_validate(s, p, &e))
 		why = e.msg;
-	else if (isnan(t = sim_time(s, o, p, end)))
-		why = "its simulation did not end within the time limit";
-	else if (!isfinite(t))
+	else if (!isnan(t = sim_time(s, o, p, end)) && !isfinite(t))
 		why = "it does not fit in memory or does not simulate";
 	char one[sizeof rep->note];
 	size_t l = strlen(rep->note);
-	if (!why && was == want)
-		return;   /* the engine planned with them */
-	if (!why) {
+	if (!why) {   /* a plan that holds them; unchecked when the clock came first */
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "%s%d chunks set on the plan found (its engine timed one)",
-			 l ? "; " : "", want);
+			 "%s%d chunks set on the plan found (its engine timed one%s)",
+			 l ? "; " : "", want,
+			 isnan(t) ? "; not simulated with them: the time limit came first" : "");
 		return;
 	}
 	p->chunks = 1;

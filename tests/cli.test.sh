@@ -235,6 +235,26 @@ t "a new link without its latency: the loader asks for it" 1 "links\[2\]\.latenc
 	"$G" check samples/default.lua --set "$par" --set 'links[par>fra].bandwidth=Gbps(40)'
 t "a link is set by a table of its fields" 1 "links\[ams-fra\]': expected a table of its fields" \
 	"$G" check samples/default.lua --set 'links[ams-fra]=5'
+# DC names with hyphens split where both halves are DCs; a scenario
+# with no links yet takes one whole; a direction as a table is the same
+# as its fields (the other direction keeps its figure).
+sed 's/"ams"/"us-east"/g; s/"fra"/"eu-west"/g' samples/default.lua >"$tmp/hy.lua"
+t "a link between hyphenated DC names is added" 0 "ok: 3 DCs, 40 GPUs, 4 link directions" \
+	"$G" check "$tmp/hy.lua" --set 'dcs[3]={name="ap-south",pools={{gpu="H100",count=8,per_node=8}}}' \
+	--set 'links[us-east-ap-south]={bandwidth=Gbps(40),latency=ms(9)}'
+cat >"$tmp/nol.lua" <<'EOF2'
+return { dcs = { { name = "a", pools = { { gpu = "H100", count = 8 } } },
+                 { name = "b", pools = { { gpu = "H100", count = 8 } } } },
+  model = "OPT-350M", job = { seq = 2048, global_batch = 8 } }
+EOF2
+t "the first link of a scenario without one is added whole" 0 "ok: 2 DCs, 16 GPUs, 2 link directions" \
+	"$G" check "$tmp/nol.lua" --set 'links[a-b]={bandwidth=Gbps(40),latency=ms(9)}'
+one() { "$G" sim samples/default.lua --json "$@" | sed -n 's/.*"iteration_time_s": *\([0-9.e+-]*\).*/\1/p'; }
+a=$(one --set 'links[ams>fra]={bandwidth=Gbps(10)}') b=$(one --set 'links[ams>fra].bandwidth=Gbps(10)')
+c=$(one --set 'links[ams-fra].bandwidth=Gbps(10)')
+ok_eq() { n=$((n + 1)); if [ -n "$2" ] && [ "$2" = "$3" ]; then echo "ok $n - $1"; else echo "not ok $n - $1 ($2 vs $3)"; fi; }
+ok_eq "links[a>b]={...} is links[a>b].FIELD" "$a" "$b"
+n=$((n + 1)); if [ "$a" != "$c" ]; then echo "ok $n - ... and one direction, not both"; else echo "not ok $n - ... both directions changed"; fi
 t "dcs[X]={name=...} renames the DC where the plan names it" 0 "ok: 2 DCs" \
 	"$G" check samples/default.lua --set 'dcs[fra]={name="lon"}'
 t "set through a number" 1 "seq is not a table" "$G" check samples/default.lua --set job.seq.x=1
