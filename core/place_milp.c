@@ -356,7 +356,8 @@ static void verify_bound(struct pm *m, const struct gp_plan_opts *o,
 		}
 	}
 	/* Its wall clock, not its work, decided the check: it may not repeat. */
-	bool clock = r.clock_stops || (best.stopped && r.work <= r.work_limit && !pm_cancelled(&r));
+	bool clock = r.clock_stops || (best.stopped && r.work <= r.work_limit &&
+				       !pm_cancelled(&r) && pm_now_s() > r.deadline);
 	if (took)
 		pm_keep_move(m, &r);
 	free(sol.y);
@@ -469,7 +470,7 @@ static void report_note(const struct pm *m, const struct pm_best *best, const st
 		snprintf(rep->note + l0, sizeof rep->note - l0,
 			 "; parts of the space left open at their bounds (no proof), with time to spare");
 	/* (A stop by the work limit repeats: not the clock's.) */
-	rep->clock_stopped = clock;
+	rep->clock_stopped = clock && m->work <= m->work_limit;
 	l0 = strlen(rep->note);
 	if (m->barrier)
 		snprintf(rep->note + l0, sizeof rep->note - l0,
