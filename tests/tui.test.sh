@@ -315,6 +315,9 @@ has ":plan schedule=interleaved chunks=2 plans 2 chunks" "^ interleaved x2 chunk
 has ":plan chunks= no plan holds: the status line says one chunk" \
 	"^planned by milp \([a-z ]+\), one chunk: no plan holds the chunks asked for \(the solver's note says why\)" \
 	samples/p6.lua --size 200x20 --keys ':plan schedule=interleaved chunks=60<Enter><Wait>'
+# A refused :plan keeps none of its words: the next p plans as before.
+has "a refused :plan sets nothing for the next" "^ 1f1b, hierarchical DP sync" \
+	samples/default.lua --view plan --size 120x30 --keys ':plan schedule=gpipe chunks=4<Enter>:plan<Enter><Wait>2'
 has ":plan chunks=0 is refused" "^chunks: 1 to 64, not '0'" samples/default.lua --keys ':plan chunks=0<Enter>'
 has ":plan chunks=2 on a 1F1B plan says which schedules take chunks" \
 	"^chunks: 1f1b runs one chunk; schedule=interleaved, xdc-greedy or xdc-milp takes them" \

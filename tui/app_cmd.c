@@ -89,7 +89,6 @@ static void c_set(struct gp_app *a, int argc, char **argv)
 	}
 }
 
-/* plan [ENGINE] [limit=S] [work=S] [gap=G] [objective=time|cost|wan_bytes] */
 /* Does an argument of argv[1..argc) start with key? */
 static bool has_arg(int argc, char **argv, const char *key)
 {
@@ -99,62 +98,99 @@ static bool has_arg(int argc, char **argv, const char *key)
 	return false;
 }
 
+/* What :plan's words set, kept to be put back when one is refused. */
+struct plan_pick {
+	const struct gp_engine *engine;
+	double time_limit, work_limit, gap;
+	enum gp_sched schedule;
+	bool schedule_picked;
+	int chunks;
+};
+
+static struct plan_pick pick_of(const struct gp_app *a)
+{
+	return (struct plan_pick){ a->engine, a->time_limit, a->work_limit, a->gap, a->schedule,
+				   a->schedule_picked, a->chunks };
+}
+
+static void pick_back(struct gp_app *a, const struct plan_pick *p)
+{
+	a->engine = p->engine;
+	a->time_limit = p->time_limit;
+	a->work_limit = p->work_limit;
+	a->gap = p->gap;
+	a->schedule = p->schedule;
+	a->schedule_picked = p->schedule_picked;
+	a->chunks = p->chunks;
+}
+
+/* One word of :plan into a; false (said why) when refused. */
+static bool plan_word(struct gp_app *a, const char *w, int argc, char **argv)
+{
+	char *end;
+	if (!strncmp(w, "limit=", 6)) {
+		double v = strtod(w + 6, &end);
+		if (*end || end == w + 6 || !(v >= 0.001 && v <= 86400))   /* as --time-limit */
+			return gp_app_say(a, GP_R_ERROR, "limit: seconds in [0.001, 86400], not '%s'",
+					  w + 6), false;
+		a->time_limit = v;
+	} else if (!strncmp(w, "work=", 5)) {
+		double v = strtod(w + 5, &end);
+		if (*end || !(v >= 0))
+			return gp_app_say(a, GP_R_ERROR, "work: seconds of work, not '%s'", w + 5), false;
+		a->work_limit = v;
+	} else if (!strncmp(w, "gap=", 4)) {
+		double v = strtod(w + 4, &end);
+		if (*end || end == w + 4 || !(v >= 0 && v <= 1))   /* as --gap */
+			return gp_app_say(a, GP_R_ERROR, "gap: a fraction in [0, 1], not '%s'", w + 4),
+			       false;
+		a->gap = v;
+	} else if (!strncmp(w, "schedule=", 9)) {
+		enum gp_sched k;
+		if (gp_sched_parse(w + 9, &k))
+			return gp_app_say(a, GP_R_ERROR, "schedule: gpipe, 1f1b, interleaved, zb-h1, "
+					  "xdc-greedy or xdc-milp, not '%s'", w + 9), false;
+		a->schedule = k;
+		a->schedule_picked = true;
+		if (!has_arg(argc, argv, "chunks="))
+			a->chunks = 0;   /* a new schedule: its own default chunks */
+	} else if (!strncmp(w, "chunks=", 7)) {
+		long v = strtol(w + 7, &end, 10);
+		if (*end || end == w + 7 || v < 1 || v > 64)   /* as --chunks */
+			return gp_app_say(a, GP_R_ERROR, "chunks: 1 to 64, not '%s'", w + 7), false;
+		a->chunks = (int)v;
+	} else if (!strncmp(w, "objective=", 10)) {
+		char set[96];
+		snprintf(set, sizeof set, "objective=\"%s\"", w + 10);
+		return gp_app_set(a, set);   /* an edit: it said why if refused */
+	} else if (gp_engine_find(w)) {
+		a->engine = gp_engine_find(w);
+	} else {
+		char names[256];
+		gp_engine_names(names, sizeof names, 0);
+		return gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, work=, gap=, "
+				  "schedule=, chunks= or objective=", w, names), false;
+	}
+	return true;
+}
+
+/* plan [ENGINE] [limit=S] [work=S] [gap=G] [schedule=K] [chunks=N]
+ * [objective=time|cost|wan_bytes]: a word refused, none of them kept
+ * (an objective is an edit of its own, which u takes back). */
 static void c_plan(struct gp_app *a, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *w = argv[i];
-		char *end;
-		if (!strncmp(w, "limit=", 6)) {
-			double v = strtod(w + 6, &end);
-			if (*end || end == w + 6 || !(v >= 0.001 && v <= 86400))   /* as --time-limit */
-				return (void)gp_app_say(a, GP_R_ERROR, "limit: seconds in [0.001, 86400], "
-						       "not '%s'", w + 6);
-			a->time_limit = v;
-		} else if (!strncmp(w, "work=", 5)) {
-			double v = strtod(w + 5, &end);
-			if (*end || !(v >= 0))
-				return (void)gp_app_say(a, GP_R_ERROR, "work: seconds of work, not '%s'", w + 5);
-			a->work_limit = v;
-		} else if (!strncmp(w, "gap=", 4)) {
-			double v = strtod(w + 4, &end);
-			if (*end || end == w + 4 || !(v >= 0 && v <= 1))   /* as --gap */
-				return (void)gp_app_say(a, GP_R_ERROR, "gap: a fraction in [0, 1], not '%s'",
-						       w + 4);
-			a->gap = v;
-		} else if (!strncmp(w, "schedule=", 9)) {
-			enum gp_sched k;
-			if (gp_sched_parse(w + 9, &k))
-				return (void)gp_app_say(a, GP_R_ERROR, "schedule: gpipe, 1f1b, interleaved, "
-						       "zb-h1, xdc-greedy or xdc-milp, not '%s'", w + 9);
-			a->schedule = k;
-			a->schedule_picked = true;
-			if (!has_arg(argc, argv, "chunks="))
-				a->chunks = 0;   /* a new schedule: its own default chunks */
-		} else if (!strncmp(w, "chunks=", 7)) {
-			long v = strtol(w + 7, &end, 10);
-			if (*end || end == w + 7 || v < 1 || v > 64)   /* as --chunks */
-				return (void)gp_app_say(a, GP_R_ERROR, "chunks: 1 to 64, not '%s'", w + 7);
-			a->chunks = (int)v;
-		} else if (!strncmp(w, "objective=", 10)) {
-			char set[96];
-			snprintf(set, sizeof set, "objective=\"%s\"", w + 10);
-			if (!gp_app_set(a, set))
-				return;
-		} else if (gp_engine_find(w)) {
-			a->engine = gp_engine_find(w);
-		} else {
-			char names[256];
-			gp_engine_names(names, sizeof names, 0);
-			return (void)gp_app_say(a, GP_R_ERROR, "'%s': an engine (%s), limit=, work=, gap=, "
-					       "schedule=, chunks= or objective=", w, names);
+	struct plan_pick was = pick_of(a);
+	for (int i = 1; i < argc; i++)
+		if (!plan_word(a, argv[i], argc, argv)) {
+			pick_back(a, &was);
+			return;
 		}
-	}
 	enum gp_sched k;
 	int chunks;
 	gp_app_plan_for(a, &k, &chunks);
 	if (chunks > 1 && k != GP_SCHED_INTERLEAVED && k != GP_SCHED_XDC_GREEDY &&
 	    k != GP_SCHED_XDC_MILP) {
-		a->chunks = 0;
+		pick_back(a, &was);
 		return (void)gp_app_say(a, GP_R_ERROR, "chunks: %s runs one chunk; schedule=interleaved, "
 				       "xdc-greedy or xdc-milp takes them", gp_sched_name(k));
 	}
