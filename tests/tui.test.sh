@@ -326,7 +326,7 @@ has ":plan chunks=2 on a 1F1B plan says which schedules take chunks" \
 # Enter types the :set, the caret in the bandwidth's "()": 40, then 16
 # keys right into the latency's, 9, Enter adds the link both ways.
 par='dcs[3]={name="par",pools={{gpu="H100",count=8,per_node=8}}}'
-has "a missing link's cell says how to add one" "^no link between ams and par: Enter types the :set" \
+has "a missing link's cell says how to add one" "^no link ams-par: Enter types the :set" \
 	samples/default.lua --set "$par" --size 100x30 --keys '<Tab><Tab><Right><Right>'
 R=$(printf '<Right>%.0s' $(seq 16))
 has "... and Enter adds it from the matrix" "^ par +40Gb/s +9ms +- +\.$" \

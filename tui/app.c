@@ -127,11 +127,12 @@ int gp_app_init(struct gp_app *a, const struct gp_app_opts *o, struct gp_err *e)
 		gp_app_simulate(a);
 		char t[24];
 		gp_unit_format(gp_app_now_time(a), GP_U_TIME, t, sizeof t);
+		const char *cfg = a->config_refused ? "; config.lua refused, its defaults used (4 shows why)"
+						    : "";
 		if (a->run.has_res && doubts)
-			gp_app_say(a, GP_R_WARN, "%s: iteration %s; warning: %s", o->file, t, doubt);
-		else if (a->run.has_res && a->config_refused)
-			gp_app_say(a, GP_R_WARN, "%s: iteration %s; config.lua refused, its defaults used "
-				   "(4 shows why)", o->file, t);
+			gp_app_say(a, GP_R_WARN, "%s: iteration %s; warning: %s%s", o->file, t, doubt, cfg);
+		else if (a->run.has_res && cfg[0])
+			gp_app_say(a, GP_R_WARN, "%s: iteration %s%s", o->file, t, cfg);
 		else if (a->run.has_res)
 			gp_app_say(a, GP_R_STATUS, "%s: iteration %s; ? for help", o->file, t);
 	} else {

@@ -78,16 +78,14 @@ void gp_form_row(struct gp_form *f)
  * terminals, multi-byte text) wraps narrower, so no word is lost. */
 static int fit_wrap(const char *p, int w, int cap, int *next)
 {
+	int len;
 	if (w <= 8) {
-		int len = (int)strlen(p);
-		if (len >= cap)
-			len = cap - 1;
-		*next = len;
-		return len;
+		len = *next = (int)strlen(p);
+	} else {
+		len = gp_cv_wrap(p, w, next);
+		while (len >= cap && w > 8)
+			len = gp_cv_wrap(p, --w, next);
 	}
-	int len = gp_cv_wrap(p, w, next);
-	while (len >= cap && w > 8)
-		len = gp_cv_wrap(p, --w, next);
 	if (len >= cap)   /* one unbroken word longer than the buffer */
 		len = *next = cap - 1;
 	while (len > 1 && ((unsigned char)p[len] & 0xC0) == 0x80)

@@ -179,8 +179,6 @@ static void links(struct gp_form *fm, const struct gp_scenario *s)
 			if (!l) {   /* Enter: the command that adds the link */
 				struct gp_form_cell *c = gp_form_cell(fm, x, bw + tw + 1, GP_R_DIM, "%s", "");
 				struct gp_field f = { .text = true, .command = true };
-				snprintf(f.shown, sizeof f.shown, "%s and %s", s->dcs[a].name,
-					 s->dcs[b].name);
 				snprintf(f.path, sizeof f.path,
 					 "set links[%s-%s]={ bandwidth = Gbps(), latency = ms() }",
 					 s->dcs[a].name, s->dcs[b].name);
@@ -321,8 +319,10 @@ static const struct gp_field *cur_field(struct gp_app *a)
 static void status(struct gp_app *a, char *buf, size_t n)
 {
 	const struct gp_field *f = cur_field(a);
-	if (f && f->command) {
-		snprintf(buf, n, "no link between %s: Enter types the :set that adds one", f->shown);
+	if (f && f->command) {   /* "set links[a-b]={ ... }": the pair, whole */
+		const char *p = strchr(f->path, '['), *q = p ? strchr(p, ']') : NULL;
+		int len = p && q ? (int)(q - p - 1) : 0;
+		snprintf(buf, n, "no link %.*s: Enter types the :set that adds one", len, p ? p + 1 : "");
 		return;
 	}
 	int len = f ? snprintf(buf, n, "%s = %s", f->path, f->shown) : 0;
