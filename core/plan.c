@@ -208,8 +208,8 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	bool reuse = rep->own_known && gp_plan_opts_chunks(o) == 1;
 	double t0 = now_s(), own = reuse ? rep->own_sim_s : sim_time(s, o, out, end);
 	if (now_s() > end) {
-		/* Nothing left of the request's time: no search, said so. */
-		rep->has_own = true;
+		/* Nothing left of the request's time: no search, said so (and
+		 * no has_own: the reports would say "with the polish"). */
 		rep->own_sim_s = own;
 		rep->clock_stopped = true;
 		rep->seconds += now_s() - t0;

@@ -223,8 +223,10 @@ static void found(struct gp_form *fm, const struct gp_app *a)
 			     since > 0 ? since : 1, since > 1 ? "s" : "",
 			     a->job ? "a new plan is being made (Esc cancels)" : "p plans anew");
 	if (rep->has_own && !isfinite(rep->own_sim_s)) {
-		gp_form_text(fm, GP_R_DIM, "its own plan was not simulated (the solver's note says "
-			     "why); the search's polish found this one");
+		gp_form_text(fm, GP_R_DIM, "its own plan %s (the solver's note says why)%s",
+			     isnan(rep->own_sim_s) ? "was not simulated"
+						   : "does not fit or cannot run as asked",
+			     rep->polished ? "; the search's polish found this one" : "");
 	} else if (rep->has_own) {
 		char own[48];
 		show(rep->own_sim_s, GP_U_TIME, own, sizeof own);
