@@ -164,9 +164,14 @@ struct gp_app {
 	/* The plans engines made this session, each kept as its override
 	 * (so undo, save and the quit prompt treat it as an edit) with how
 	 * it was found, the newest last: undo and redo bring an older plan
-	 * back, and its report with it (at most GP_APP_MADE, the oldest
+	 * back, and its report with it (known by its text and its place:
+	 * one text may be two engines' answers to two scenarios) (at most GP_APP_MADE, the oldest
 	 * forgotten). */
-	struct gp_plan_made { char *set; struct gp_plan_report rep; } *made;
+	struct gp_plan_made {
+		char *set;
+		int pos;                 /* its place in the overrides */
+		struct gp_plan_report rep;
+	} *made;
 	int nmade;
 	char search[128];
 	double prev_time;            /* the iteration before the last edit */

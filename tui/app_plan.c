@@ -37,7 +37,7 @@
 
 /* The plan override set (taken) and its report, the newest of a->made;
  * when there is no room, set is the one forgotten. */
-static void remember(struct gp_app *a, char *set, const struct gp_plan_report *rep)
+static void remember(struct gp_app *a, char *set, int pos, const struct gp_plan_report *rep)
 {
 	if (!a->made) {
 		a->made = calloc(GP_APP_MADE, sizeof *a->made);
@@ -51,7 +51,7 @@ static void remember(struct gp_app *a, char *set, const struct gp_plan_report *r
 		memmove(a->made, a->made + 1, sizeof *a->made * (GP_APP_MADE - 1));
 		a->nmade--;
 	}
-	a->made[a->nmade++] = (struct gp_plan_made){ set, *rep };
+	a->made[a->nmade++] = (struct gp_plan_made){ set, pos, *rep };
 }
 
 /* "plan={ schedule = ... }" on one line, malloc'ed; NULL on failure. */
@@ -133,7 +133,7 @@ static int adopt(struct gp_app *a, const struct gp_run *jr, char *why, size_t n)
 		free(set);
 		return snprintf(why, n, "the scenario's plan schema cannot say it"), -1;
 	}
-	remember(a, set, &jr->rep);
+	remember(a, set, r->nsets - 1, &jr->rep);
 	/* A re-plan undoes with the edit it was for, when nothing came
 	 * between. */
 	gp_app_set_joined(a, r->nsets - 1, a->job_purpose == GP_JOB_LIVE &&
@@ -383,7 +383,7 @@ const struct gp_plan_report *gp_app_plan_report(const struct gp_app *a, int *sin
 	for (int i = r->nsets - 1; i >= 0; i--)
 		if (!strncmp(r->sets[i], "plan=", 5)) {
 			for (int k = a->nmade - 1; k >= 0; k--)
-				if (!strcmp(r->sets[i], a->made[k].set)) {
+				if (a->made[k].pos == i && !strcmp(r->sets[i], a->made[k].set)) {
 					*since = r->nsets - 1 - i;
 					return &a->made[k].rep;
 				}
