@@ -483,8 +483,9 @@ void gp_app_undo(struct gp_app *a)
 		return;
 	}
 	if (gp_app_opening_plan(a)) {
-		gp_app_say(a, GP_R_WARN,
-			   "nothing to undo: the plan made on opening is no edit (:set plan=nil drops it)");
+		gp_app_say(a, GP_R_WARN, "nothing to undo: the plan made on opening is no edit "
+			   "(:set plan=nil drops it)%s",
+			   a->base_sets ? "; the --set overrides given at start lie under it" : "");
 		return;
 	}
 	while (n - k > 0 && gp_app_joined(a, n - k))
