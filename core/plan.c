@@ -195,6 +195,24 @@ static const char *fmt_or_none(double t, char *buf, size_t n)
 	return gp_fmt_time(t, 4, buf, n);
 }
 
+/* A plan simulated below the bound (the least time low) refutes the
+ * proof: feasible, with the work bound. */
+static void refute(struct gp_plan_report *rep, double low)
+{
+	if (!(low < rep->bound * (1 - 1e-9)))
+		return;
+	char a[32], b[32], c[32];
+	size_t l = strlen(rep->note);
+	double floor = fmin(rep->floor, low);
+	snprintf(rep->note + l, sizeof rep->note - l,
+		 "; no proof: a plan the polish simulated (%s) beats the least time the MILP proved over its space (%s), which missed it; bound = the work bound (%s)",
+		 gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b),
+		 gp_fmt_time(floor, 4, c, sizeof c));
+	rep->status = GP_MILP_FEASIBLE;
+	rep->bound = floor;
+	rep->gap = (rep->objective - rep->bound) / rep->objective;
+}
+
 /* The polish's two searches: each the search's own limit
  * (GP_SEARCH_WORK_S of counted work), or half the request's (o->work_s, else its time limit)
  * when that is less, so that they repeat whatever the machine's load;
@@ -265,20 +283,8 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	struct gp_plan wc = { 0 };
 	if (warm_best && gp_plan_copy(&wc, o->warm) != 0)
 		warm_best = false;
-	/* A plan simulated below the bound refutes the proof. */
-	double low = fmin(fmin(own, tw), fmin(ts, tg));
-	if (o->objective == GP_OBJ_TIME && low < rep->bound * (1 - 1e-9)) {
-		char a[32], b[32], c[32];
-		size_t l = strlen(rep->note);
-		double floor = fmin(rep->floor, low);
-		snprintf(rep->note + l, sizeof rep->note - l,
-			 "; no proof: a plan the polish simulated (%s) beats the least time the MILP proved over its space (%s), which missed it; bound = the work bound (%s)",
-			 gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b),
-			 gp_fmt_time(floor, 4, c, sizeof c));
-		rep->status = GP_MILP_FEASIBLE;
-		rep->bound = floor;
-		rep->gap = (rep->objective - rep->bound) / rep->objective;
-	}
+	if (o->objective == GP_OBJ_TIME)
+		refute(rep, fmin(fmin(own, tw), fmin(ts, tg)));
 	const char *kept = "the MILP's";
 	if (warm_best) {
 		gp_plan_free(out);
