@@ -67,6 +67,10 @@ void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
 const char *gp_eff_src_name(int src);
 void gp_report_gpus_used(const struct gp_scenario *sc, const struct gp_plan *p, bool *used);
 void gp_report_eff_note(const struct gp_gpu *g, char *buf, size_t n);
+/* The next GPU type after g (-1: from the first) that plan p uses and
+ * whose efficiency is borrowed or the default, or -1: what the
+ * "efficiency" lines are said of. */
+int gp_report_eff_next(const struct gp_scenario *sc, const struct gp_plan *p, int g);
 void gp_report_eff_text(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p);
 void gp_report_eff_json(struct gp_json *j, const struct gp_scenario *sc, const struct gp_plan *p);
 /* One row per task and transfer: row,kind,micro_batch,chunk,start_s,end_s */

@@ -47,18 +47,25 @@ void gp_report_eff_note(const struct gp_gpu *g, char *buf, size_t n)
 	}
 }
 
-void gp_report_eff_text(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p)
+int gp_report_eff_next(const struct gp_scenario *sc, const struct gp_plan *p, int g)
 {
 	bool used[256];
 	if (sc->ngpus > 256)
-		return;
+		return -1;
 	gp_report_gpus_used(sc, p, used);
-	for (int g = 0; g < sc->ngpus; g++) {
+	for (g++; g < sc->ngpus; g++) {
 		const struct gp_gpu *u = &sc->gpus[g];
-		if (!used[g] || u->eff_src == GP_EFF_MEASURED || u->eff_src == GP_EFF_SCENARIO)
-			continue;
+		if (used[g] && u->eff_src != GP_EFF_MEASURED && u->eff_src != GP_EFF_SCENARIO)
+			return g;
+	}
+	return -1;
+}
+
+void gp_report_eff_text(FILE *f, const struct gp_scenario *sc, const struct gp_plan *p)
+{
+	for (int g = gp_report_eff_next(sc, p, -1); g >= 0; g = gp_report_eff_next(sc, p, g)) {
 		char line[300];
-		gp_report_eff_note(u, line, sizeof line);
+		gp_report_eff_note(&sc->gpus[g], line, sizeof line);
 		gp_report_line(f, "efficiency", line);
 	}
 }

@@ -100,16 +100,11 @@ static void efficiencies(struct gp_form *fm, const struct gp_run *run)
 {
 	const struct gp_scenario *sc = run->sc;
 	const struct gp_plan *p = gp_run_plan_of(run);
-	bool used[256];
-	if (!sc || !p || sc->ngpus > 256)
+	if (!sc || !p)
 		return;
-	gp_report_gpus_used(sc, p, used);
-	for (int g = 0; g < sc->ngpus; g++) {
-		const struct gp_gpu *u = &sc->gpus[g];
-		if (!used[g] || u->eff_src == GP_EFF_MEASURED || u->eff_src == GP_EFF_SCENARIO)
-			continue;
+	for (int g = gp_report_eff_next(sc, p, -1); g >= 0; g = gp_report_eff_next(sc, p, g)) {
 		char line[300];
-		gp_report_eff_note(u, line, sizeof line);
+		gp_report_eff_note(&sc->gpus[g], line, sizeof line);
 		gp_form_row(fm);
 		gp_form_cell(fm, 0, 20, GP_R_TEXT, "%s", "efficiency");
 		gp_form_cell_wrap(fm, 21, fm->width - 21 > 16 ? fm->width - 21 : 16, GP_R_DIM, line);
