@@ -305,7 +305,7 @@ static int push_class(struct pm *m, const struct pm_class *c)
 	best_split(m, &x, m->lay + x.off);
 	if (pm_class_times(m, &x, m->lay + x.off))
 		return -1;
-	m->work += (double)x.S * x.S * (x.cvn + 2);   /* (the curve: S pairs per value) */
+	m->work += pm_curve_work(x.S, x.cvn);   /* (built or copied alike) */
 	pm_class_sig(m, &x, x.sg);
 	m->c[m->nc++] = x;
 	return 0;

@@ -335,6 +335,7 @@ double pm_split_tmax(const struct pm *m, const struct pm_class *c, const int *la
 double pm_curve(const struct pm *m, const struct pm_class *c, int mb);
 int pm_class_curve(struct pm *m, struct pm_class *c, const int *lay);
 int pm_curve_copy(struct pm *m, struct pm_class *c, const double *from);
+double pm_curve_work(int S, int cvn);
 double pm_class_eval(const struct pm *m, const struct pm_class *c, const double *dx, int mb);
 double pm_split_walk(const struct pm *m, const struct pm_class *c, const int *lay, int mb);
 bool pm_curve_le(const struct pm *m, const struct pm_class *a, double ea,

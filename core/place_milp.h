@@ -65,10 +65,11 @@ int gp_place_milp_rebuild(const struct gp_scenario *s, const struct gp_plan_opts
 			  struct gp_plan *out, struct gp_plan_report *rep, struct gp_err *e);
 
 /* The 1F1B makespan of one replica of S stages (forward f, backward b
- * per micro-batch, delay d after each) at 1..N micro-batches into t: by
+ * per micro-batch, delay d after each, of it q on a link that carries
+ * one message at a time; q NULL: none) at 1..N micro-batches into t: by
  * the placement MILP's plain walk (how 0), its curve (1) or the walk that
  * skips periodic pairs (2) (place_time.c). */
-int gp_place_1f1b(int S, const double *f, const double *b, const double *d, int N, int how,
-		  double *t);
+int gp_place_1f1b(int S, const double *f, const double *b, const double *d, const double *q,
+		  int N, int how, double *t);
 
 #endif

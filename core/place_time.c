@@ -15,9 +15,10 @@
  * (its backward), so one pass costs O(S) per pair.
  *
  * For m >= S the first m - S + 1 pairs are the same for every m; only
- * the last S - 1 differ (stages run out of forwards). The curve walks the
- * shared pairs once, finishing each m on a copy of the state (O(S^2) per
- * m). The walk is max-plus linear and homogeneous, so once the state
+ * the last S - 1 differ (stages run out of forwards: the drain, the same
+ * for every m). The curve walks the shared pairs once and finishes each m
+ * by the drain as a max-plus functional of the state (drain_fn: O(S^2)
+ * once, then O(S) per m). The walk is max-plus linear and homogeneous, so once the state
  * after pair j equals the one after pair j - p plus Delta on every
  * entry, it does forever: t(m + p) = t(m) + Delta from there on, and the
  * curve keeps t(m) up to one period past that point. Its slope Delta / p
@@ -149,13 +150,73 @@ static double walk(const struct pt_stages *st, int mb)
 	return x.B[0];
 }
 
-/* The makespan at mb after the state x of the shared pairs 0 .. mb - S. */
-static double finish(const struct pt_stages *st, int mb, const struct pt_state *x)
+/* The drain (the last S - 1 pairs of a walk, the same for every mb >= S - 1:
+ * stage s skips its forward in drain pair r >= s) is max-plus linear in
+ * the state, with no constant term (stage 0's forwards all come before
+ * it): t(mb) = max_e (x_e + W_e) over the state's entries e, W_e the
+ * longest path from entry e to the last B[0]. W is the drain run
+ * backwards (reverse mode: each y = max(u, v) + c hands y's weight + c
+ * to u and v, and y's own entry starts over at -inf unless it is one of
+ * them), in O(S^2) once; each t(mb) is then O(S), not a drain's O(S^2).
+ * W holds 4 S doubles: F, B, LF, LB. */
+static void drain_back(const struct pt_stages *st, int r, double *aF, double *aB, double *aLF,
+		       double *aLB)
 {
-	struct pt_state y = *x;
-	for (int j = mb - st->S + 1; j < mb; j++)
-		pair(st, mb, j, false, &y);
-	return y.B[0];
+	int S = st->S;
+	for (int s = 0; s < S; s++) {   /* the backwards, last one first */
+		if (s == S - 1) {
+			/* B[s] = max(B[s], F[s]) + b */
+			double a = aB[s] + st->b[s];
+			aB[s] = a;
+			aF[s] = mx(aF[s], a);
+			continue;
+		}
+		/* B[s] = max(B[s], LB[s] + d - q) + b, after
+		 * LB[s] = max(B[s + 1], LB[s]) + q */
+		double a = aB[s] + st->b[s];
+		aB[s] = a;
+		aLB[s] = mx(aLB[s], a + (st->d[s] - st->q[s]));
+		a = aLB[s] + st->q[s];
+		aLB[s] = a;
+		aB[s + 1] = mx(aB[s + 1], a);
+	}
+	for (int s = r + 1; s < S; s++) {   /* the forwards (stages s > r) */
+		/* B[s] = F[s], after F[s] = max(B[s], LF[s - 1] + d - q) + f,
+		 * after LF[s - 1] = max(F[s - 1], LF[s - 1]) + q */
+		double a = mx(aF[s], aB[s]) + st->f[s];
+		aF[s] = -INFINITY;
+		aB[s] = a;
+		aLF[s - 1] = mx(aLF[s - 1], a + (st->d[s - 1] - st->q[s - 1]));
+		a = aLF[s - 1] + st->q[s - 1];
+		aLF[s - 1] = a;
+		aF[s - 1] = mx(aF[s - 1], a);
+	}
+}
+
+static double *drain_fn(const struct pt_stages *st)
+{
+	int S = st->S;
+	double *W = malloc(4 * (size_t)S * sizeof *W);
+	if (!W)
+		return NULL;
+	for (int e = 0; e < 4 * S; e++)
+		W[e] = -INFINITY;
+	W[S] = 0;   /* (B[0]) */
+	for (int r = S - 2; r >= 0; r--)
+		drain_back(st, r, W, W + S, W + 2 * S, W + 3 * S);
+	return W;
+}
+
+/* t(mb): the drain of state x (after mb - S + 1 shared pairs) by W. */
+static double drain_eval(const struct pt_stages *st, const double *W, const struct pt_state *x)
+{
+	int S = st->S;
+	double t = -INFINITY;
+	const double *a[4] = { x->F, x->B, x->LF, x->LB };
+	for (int k = 0; k < 4; k++)
+		for (int s = 0; s < S; s++)
+			t = mx(t, a[k][s] + W[k * S + s]);
+	return t;
 }
 
 /* Room for n more curve values in m->cv. */
@@ -231,8 +292,12 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 	if (N <= top)
 		return 0;
 	struct pt_state *h = malloc(sizeof *h * (PT_MAXPER + 1));
-	if (!h)
+	double *W = drain_fn(st);   /* t(mb) of the state after the shared pairs */
+	if (!h || !W) {
+		free(h);
+		free(W);
 		return -1;
+	}
 	struct pt_key kh[PT_MAXPER + 1];
 	struct pt_state x;
 	warm_up(st, N, &x);   /* (the same for every mb >= S - 1) */
@@ -243,10 +308,11 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 		/* After j shared pairs the state finishes mb = j + S - 1. */
 		if (cv_room(m, 1)) {
 			free(h);
+			free(W);
 			return -1;
 		}
 		if (j + S - 1 >= 1) {
-			m->cv[m->ncv++] = finish(st, j + S - 1, &x);
+			m->cv[m->ncv++] = drain_eval(st, W, &x);
 			c->cvn++;
 		}
 		if (j + S - 1 == N)
@@ -275,6 +341,7 @@ static int build(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 			break;
 	}
 	free(h);
+	free(W);
 	if (!done && c->cvn >= 2)   /* (stored up to N: the last step stands for the slope) */
 		c->dper = m->cv[m->ncv - 1] - m->cv[m->ncv - 2];
 	c->tlast = c->cvn ? m->cv[c->cvo + c->cvn - 1] : 0;
@@ -296,6 +363,15 @@ static int offsets(struct pm *m, struct pm_class *c, const struct pt_stages *st)
 	for (int s = 0; s < st->S; s++)
 		m->cv[m->ncv++] = x.B[0] - x.B[s];
 	return 0;
+}
+
+/* The work (stage-pairs stepped through, place_int.h) of a curve of S
+ * stages and cvn values: the walks below S - 1 micro-batches (about
+ * 3 S^3 / 4 in all), the drain's functional (S^2), then per value a
+ * shared pair, its drain by the functional and the offsets' walk (4 S). */
+double pm_curve_work(int S, int cvn)
+{
+	return (double)S * (4.0 * cvn + S + 0.75 * S * S);
 }
 
 /* Class c's curve, stored in `from` (another set's pm.cv), into m->cv. */
@@ -446,10 +522,10 @@ bool pm_curve_le(const struct pm *m, const struct pm_class *a, double ea,
 }
 
 /* For tests (place_milp.h): the walk's makespan at each mb = 1..N of S
- * stages (f, b, d): from scratch (how 0), by the curve (1) or by the
+ * stages (f, b, d, q): from scratch (how 0), by the curve (1) or by the
  * walk that skips the periodic pairs (2). */
-int gp_place_1f1b(int S, const double *f, const double *b, const double *d, int N, int how,
-		  double *t)
+int gp_place_1f1b(int S, const double *f, const double *b, const double *d, const double *q,
+		  int N, int how, double *t)
 {
 	struct pt_stages st = { .S = S };
 	if (S < 1 || S > 64 || N < 1)
@@ -459,6 +535,8 @@ int gp_place_1f1b(int S, const double *f, const double *b, const double *d, int 
 	memcpy(st.d, d, (size_t)S * sizeof *d);
 	st.d[S - 1] = 0;
 	memset(st.q, 0, sizeof st.q);
+	for (int i = 0; q && i + 1 < S; i++)
+		st.q[i] = fmin(fmax(q[i], 0), st.d[i]);
 	if (how != 1) {
 		for (int mb = 1; mb <= N; mb++)
 			t[mb - 1] = how ? walk_fast(&st, mb) : walk(&st, mb);
