@@ -17,9 +17,13 @@
  * options (not the covering MILP). The report's note says what was cut.
  *
  * Beyond S_max, full classes: along a path of distinct pools (each next
- * one the widest way on), every prefix whose segments take all of their
- * pool's GPUs for 1..PM_FULLY replicas, up to min(L, 64) stages (outside
- * the space the proof states; they only add plans).
+ * one the widest way on, up to PM_MAXSEG of them), every prefix whose
+ * segments take all of their pool's GPUs for 1..PM_FULLY replicas, up to
+ * min(L, 64) stages (outside the space the proof states; they only add
+ * plans), those of one replica (y = 1) first, until they have taken
+ * PM_FULL_SHARE of the work limit in one build (deep classes cost
+ * O(S^3) each: the share leaves the other replica bounds' builds their
+ * turn).
  *
  * Each class gets the most replicas its pools hold, its price per hour,
  * its layer split (the fastest walk of the candidates place_split.c
@@ -44,6 +48,7 @@
 #define PM_MAXCHAIN 1000        /* chain classes (3+ segments) at most */
 #define PM_MAXCHAINTRY 400000   /* chain compositions tried, kept or not */
 #define PM_CHAIN_SHARE 0.3      /* of the work (time) limit, for building chains */
+#define PM_FULL_SHARE 0.5       /* of the work limit, for one build's full classes */
 #define PM_SETBYTES (256u << 20)     /* memory the kept class sets may take */
 #define PM_SPLIT_CLEAR 0.02       /* a window split this much faster in cycle is taken unwalked */
 #define PM_FULLY 4              /* replica counts full classes are cut for */
@@ -538,44 +543,57 @@ static int full_path(const struct pm *m, int a, double wide, int *path)
 	return np;
 }
 
+/* Calls fn for the full classes along path (np kinds) for y replicas:
+ * its prefixes past `from` kinds, each segment all of its pool's GPUs
+ * for y replicas (count / (TP y) stages), up to top stages in all. */
+static int full_prefixes(struct pm *m, const int *path, int np, int from, int y, int top,
+			 int (*fn)(struct pm *, const struct pm_class *))
+{
+	struct pm_class c = { .la = -1, .lb = -1 };
+	for (int s = 0; s < PM_MAXSEG; s++)
+		c.lk[s][0] = c.lk[s][1] = -1;
+	for (int s = 0; s < np && c.S < top; s++) {
+		const struct pm_kind *k = &m->k[path[s]];
+		int n = k->p->count / (k->tp * y);
+		n = n < top - c.S ? n : top - c.S;
+		if (n < 1 || (s > 0 && !seg_pair(m, &m->k[path[s - 1]], k, &c, s - 1)))
+			break;
+		c.kind[s] = path[s];
+		c.n[s] = n;
+		c.nseg = s + 1;
+		c.S += n;
+		if (s >= from && fn(m, &c))
+			return -1;
+	}
+	return 0;
+}
+
 /* Calls fn for every full class: a prefix of a full path whose
  * segments take all of their pool's GPUs for y = 1..PM_FULLY replicas
  * (count / (TP y) stages each, up to min(L, 64) in all), as deep as the
  * pools make it: the long pipelines over many pools that win when the
- * model needs more stages than S_max allows. */
+ * model needs more stages than S_max allows. Replica counts go outside,
+ * so that a build cut at PM_FULL_SHARE has every path's lone replica. */
 static int full_each(struct pm *m, int (*fn)(struct pm *, const struct pm_class *))
 {
 	if (m->npools > 64)
 		return 0;
 	int top = m->L < 64 ? m->L : 64;
-	for (int a = 0, pi = 0; a < m->nk; pi = !pi, a += !pi) {
-		/* The widest path, then one by wide enough links (only its
-		 * prefixes past the first where they part). */
-		int path[PM_MAXSEG], np = full_path(m, a, pi ? PM_FULL_WIDE : 1, path), from = 0;
-		if (pi) {
-			int p0[PM_MAXSEG], n0 = full_path(m, a, 1, p0);
-			while (from < np && from < n0 && p0[from] == path[from])
-				from++;
-		}
-		for (int y = 1; y <= (pi ? PM_FULLY2 : PM_FULLY); y++) {
-			struct pm_class c = { .la = -1, .lb = -1 };
-			for (int s = 0; s < PM_MAXSEG; s++)
-				c.lk[s][0] = c.lk[s][1] = -1;
-			for (int s = 0; s < np && c.S < top; s++) {
-				const struct pm_kind *k = &m->k[path[s]];
-				int n = k->p->count / (k->tp * y);
-				n = n < top - c.S ? n : top - c.S;
-				if (n < 1 || (s > 0 && !seg_pair(m, &m->k[path[s - 1]], k, &c, s - 1)))
-					break;
-				c.kind[s] = path[s];
-				c.n[s] = n;
-				c.nseg = s + 1;
-				c.S += n;
-				if (s >= from && fn(m, &c))
-					return -1;
+	for (int y = 1; y <= PM_FULLY; y++)
+		for (int a = 0, pi = 0; a < m->nk; pi = !pi, a += !pi) {
+			if (pi && y > PM_FULLY2)
+				continue;
+			/* The widest path, then one by wide enough links
+			 * (only its prefixes past the first where they part). */
+			int path[PM_MAXSEG], np = full_path(m, a, pi ? PM_FULL_WIDE : 1, path), from = 0;
+			if (pi) {
+				int p0[PM_MAXSEG], n0 = full_path(m, a, 1, p0);
+				while (from < np && from < n0 && p0[from] == path[from])
+					from++;
 			}
+			if (full_prefixes(m, path, np, from, y, top, fn))
+				return -1;
 		}
-	}
 	return 0;
 }
 
@@ -599,8 +617,12 @@ static int full_push(struct pm *m, const struct pm_class *c)
 {
 	if (c->S <= m->Smax && (c->nseg <= 2 || !m->trunc_chain))
 		return 0;
-	if (pm_stop(m))
+	if (pm_stop(m) || m->trunc_full)
 		return 0;
+	if (m->work - m->full_from > PM_FULL_SHARE * m->work_limit) {
+		m->trunc_full = true;   /* (the rest to the other builds) */
+		return 0;
+	}
 	return push_class(m, c);
 }
 
@@ -655,7 +677,11 @@ static int enum_build(struct pm *m)
 	m->nchain = 0;
 	m->chain_tries = 0;
 	m->chain_work = 0;
-	if (push_pairs(m, Smax) || push_chains(m) || full_each(m, full_push))
+	if (push_pairs(m, Smax) || push_chains(m))
+		return -1;
+	m->full_from = m->work;
+	m->trunc_full = false;
+	if (full_each(m, full_push))
 		return -1;
 	return 0;
 }

@@ -69,7 +69,7 @@
 
 #define INF HUGE_VAL
 #define PM_WAN_SLACK 1.05       /* wan_bytes: plans within 5 % of the fastest's T */
-#define PM_MAXSEG 8             /* segments of a class (full classes, place_classes.c) */
+#define PM_MAXSEG 16            /* segments of a class (full classes, place_classes.c) */
 #define PM_CHAINSEG 4           /* segments of an enumerated chain class */
 #define PM_RING_DCS 8           /* ring options only up to this many DCs (place_ring.c) */
 #define PM_RING_SETS 4          /* and at most this many sets of DCs */
@@ -257,6 +257,8 @@ struct pm {
 	int nchain;
 	long chain_tries;              /* chain compositions tried in this build */
 	double chain_work;             /* their work (place_classes.c) */
+	double full_from;              /* m->work when this build's full classes began */
+	bool trunc_full;               /* full classes cut at PM_FULL_SHARE (no proof lost) */
 	double *qbw;                   /* link classes, bandwidth descending */
 	int nq;
 	struct pm_rset rs[PM_RING_SETS]; /* the ring options' sets */
