@@ -333,6 +333,11 @@ int pm_class_times(struct pm *m, struct pm_class *c, const int *lay);
 double pm_split_cycle(const struct pm *m, const struct pm_class *c, const int *lay);
 double pm_split_tmax(const struct pm *m, const struct pm_class *c, const int *lay);
 
+/* place_refute.c: "optimal" against the plans one layer from p (a
+ * replica's split moved at a boundary): one simulated below the bound
+ * makes rep feasible with the work bound; the note says what was tried. */
+int pm_refute_near(const struct pm *m, const struct gp_plan *p, struct gp_plan_report *rep);
+
 /* place_time.c */
 double pm_curve(const struct pm *m, const struct pm_class *c, int mb);
 int pm_class_curve(struct pm *m, struct pm_class *c, const int *lay);

@@ -662,6 +662,10 @@ static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		/* A bound above the work bound is the model's: checked. */
 		if (goal == GP_OBJ_TIME && rep->bound > rep->floor * (1 + 1e-9))
 			verify_bound(&m, o, out, rep);
+		/* "Optimal" must survive the plans one layer away (two splits
+		 * of a class, outside the space). */
+		if (goal == GP_OBJ_TIME && rep->status == GP_MILP_OPTIMAL)
+			pm_refute_near(&m, out, rep);
 		rep->seconds = pm_now_s() - m.t0;
 		if (pm_cancelled(&m)) {
 			/* Stopped early: the best so far, not a proof. */
