@@ -16,9 +16,10 @@
  *
  * For m >= S the first m - S + 1 pairs are the same for every m; only
  * the last S - 1 differ (stages run out of forwards: the drain, the same
- * for every m). The curve walks the shared pairs once and finishes each m
- * by the drain as a max-plus functional of the state (drain_fn: O(S^2)
- * once, then O(S) per m). The walk is max-plus linear and homogeneous, so once the state
+ * for every m). The curve walks the shared pairs once and finishes each
+ * m by the drain as a max-plus functional of the state (drain_fn:
+ * O(S^2) once, then O(S) per m). The walk is max-plus linear and
+ * homogeneous, so once the state
  * after pair j equals the one after pair j - p plus Delta on every
  * entry, it does forever: t(m + p) = t(m) + Delta from there on, and the
  * curve keeps t(m) up to one period past that point. Its slope Delta / p
@@ -193,6 +194,7 @@ static void drain_back(const struct pt_stages *st, int r, double *aF, double *aB
 	}
 }
 
+/* W of the drain of st (malloc'd; NULL out of memory). */
 static double *drain_fn(const struct pt_stages *st)
 {
 	int S = st->S;
