@@ -333,6 +333,10 @@ int pm_class_times(struct pm *m, struct pm_class *c, const int *lay);
 double pm_split_cycle(const struct pm *m, const struct pm_class *c, const int *lay);
 double pm_split_tmax(const struct pm *m, const struct pm_class *c, const int *lay);
 
+/* place_milp.c: the simulated iteration time of plan p (INF: it fails;
+ * NAN: the deadline came first). */
+double pm_own_sim(const struct pm *m, const struct gp_plan *p);
+
 /* place_refute.c: "optimal" against the plans one layer from p (a
  * replica's split moved at a boundary): one simulated below the bound
  * makes rep feasible with the work bound; the note says what was tried. */

@@ -406,7 +406,7 @@ static void verify_bound(struct pm *m, const struct gp_plan_opts *o,
 
 /* The simulated iteration time of the engine's plan p (INF: it fails;
  * NAN: the deadline came first, as it may with millions of micro-batches). */
-static double own_sim(const struct pm *m, const struct gp_plan *p)
+double pm_own_sim(const struct pm *m, const struct gp_plan *p)
 {
 	struct gp_sim_opts so = { .costs = m->ct, .cancel = m->o ? m->o->cancel : NULL,
 				  .deadline = m->deadline };
@@ -655,7 +655,7 @@ static int milp_once(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		int Splan = 0;
 		for (int i = 0; i < out->npipes; i++)
 			Splan = out->pipes[i].nstages > Splan ? out->pipes[i].nstages : Splan;
-		double own = own_sim(&m, out);
+		double own = pm_own_sim(&m, out);
 		rep->own_known = !isnan(own);
 		rep->own_sim_s = own;   /* (the polish's, when it follows) */
 		report_honest(&m, goal, own, Splan, rep);

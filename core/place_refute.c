@@ -16,31 +16,13 @@
  * says which plan did it. Passing the check proves nothing more; it
  * only keeps "optimal" from standing where a neighbour beats it.
  */
-#include "fmt.h"
 #include "place_int.h"
-#include "sim.h"
+#include "planner.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The simulated time of plan p (INF: it does not fit or fails; NAN: the
- * deadline came first). */
-static double near_sim(const struct pm *m, const struct gp_plan *p)
-{
-	struct gp_sim_opts so = { .costs = m->ct, .cancel = m->o ? m->o->cancel : NULL,
-				  .deadline = m->deadline };
-	struct gp_result r;
-	struct gp_err e = { "" };
-	if (pm_now_s() > m->deadline)
-		return NAN;
-	if (gp_simulate(m->sc, p, &so, &r, &e))
-		return pm_now_s() > m->deadline ? NAN : INF;
-	double t = r.fits ? r.iteration_time : INF;
-	gp_result_free(&r);
-	return t;
-}
 
 /* Into v (a copy of p with room for one more pipeline): pipeline pi
  * with the layer at boundary b (after its stage b) moved dir (+1: the
@@ -116,14 +98,13 @@ int pm_refute_near(const struct pm *m, const struct gp_plan *p, struct gp_plan_r
 			for (int dir = -1; dir <= 1 && !cut; dir += 2) {
 				if (!near_plan(p, pi, b, dir, &v))
 					continue;
-				double t = near_sim(m, &v);
+				double t = pm_own_sim(m, &v);
 				cut = isnan(t);
 				tried += !cut;
 				low = fmin(low, isnan(t) ? INF : t);
 			}
 	near_free(&v, p->npipes + 1);
 	size_t l = strlen(rep->note);
-	char a[32], b[32], c[32];
 	if (rc) {
 		snprintf(rep->note + l, sizeof rep->note - l,
 			 "; the plans one layer from its own not simulated (out of memory)");
@@ -135,13 +116,7 @@ int pm_refute_near(const struct pm *m, const struct gp_plan *p, struct gp_plan_r
 			 tried, tried == 1 ? "" : "s", cut ? " (the rest cut by the time limit)" : "");
 		return 0;
 	}
-	double floor = fmin(rep->floor, low);
-	snprintf(rep->note + l, sizeof rep->note - l,
-		 "; no proof: a plan one layer from its own (a replica's split moved at a boundary, outside the space's one split a class) simulates %s, below the bound %s; bound = the work bound (%s)",
-		 gp_fmt_time(low, 6, a, sizeof a), gp_fmt_time(rep->bound, 6, b, sizeof b),
-		 gp_fmt_time(floor, 4, c, sizeof c));
-	rep->status = GP_MILP_FEASIBLE;
-	rep->bound = floor;
-	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : INF;
+	gp_plan_refute(rep, low,
+		       "one layer from its own (a replica's split moved at a boundary, outside the space's one split a class)");
 	return 0;
 }

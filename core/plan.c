@@ -195,22 +195,22 @@ static const char *fmt_or_none(double t, char *buf, size_t n)
 	return gp_fmt_time(t, 4, buf, n);
 }
 
-/* A plan simulated below the bound (the least time low) refutes the
- * proof: feasible, with the work bound. */
-static void refute(struct gp_plan_report *rep, double low)
+/* planner.h. The times with 4 digits, 6 where 4 would print them alike. */
+void gp_plan_refute(struct gp_plan_report *rep, double low, const char *by)
 {
 	if (!(low < rep->bound * (1 - 1e-9)))
 		return;
 	char a[32], b[32], c[32];
 	size_t l = strlen(rep->note);
 	double floor = fmin(rep->floor, low);
+	int dg = strcmp(gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b)) ? 4 : 6;
 	snprintf(rep->note + l, sizeof rep->note - l,
-		 "; no proof: a plan the polish simulated (%s) beats the least time the MILP proved over its space (%s), which missed it; bound = the work bound (%s)",
-		 gp_fmt_time(low, 4, a, sizeof a), gp_fmt_time(rep->bound, 4, b, sizeof b),
+		 "; no proof: a plan %s (%s) beats the least time the MILP proved over its space (%s), which missed it; bound = the work bound (%s)",
+		 by, gp_fmt_time(low, dg, a, sizeof a), gp_fmt_time(rep->bound, dg, b, sizeof b),
 		 gp_fmt_time(floor, 4, c, sizeof c));
 	rep->status = GP_MILP_FEASIBLE;
 	rep->bound = floor;
-	rep->gap = (rep->objective - rep->bound) / rep->objective;
+	rep->gap = rep->objective > 0 ? (rep->objective - rep->bound) / rep->objective : INFINITY;
 }
 
 /* The polish's two searches: each the search's own limit
@@ -284,7 +284,7 @@ static void polish(const struct gp_scenario *s, const struct gp_plan_opts *o,
 	if (warm_best && gp_plan_copy(&wc, o->warm) != 0)
 		warm_best = false;
 	if (o->objective == GP_OBJ_TIME)
-		refute(rep, fmin(fmin(own, tw), fmin(ts, tg)));
+		gp_plan_refute(rep, fmin(fmin(own, tw), fmin(ts, tg)), "the polish simulated");
 	const char *kept = "the MILP's";
 	if (warm_best) {
 		gp_plan_free(out);

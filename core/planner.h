@@ -105,6 +105,12 @@ struct gp_plan_report {
 				   * GPUs its first plan used of each pool */
 };
 
+/* A plan simulated at `low`, below rep's bound, refutes its proof (plan.c):
+ * rep becomes feasible with the work bound (or low, if less), and the
+ * note says which plan did it ("a plan <by> (low) beats ..."). Nothing
+ * when low is not below the bound. */
+void gp_plan_refute(struct gp_plan_report *rep, double low, const char *by);
+
 /* The chunks o asks its plan to run: o->chunks, 2 for interleaved when
  * 0, 1 for a schedule that runs one (plan.c). */
 int gp_plan_opts_chunks(const struct gp_plan_opts *o);
