@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const plan_keys[] = { "schedule", "chunks", "sync", "pipelines", NULL };
+static const char *const plan_keys[] = { "schedule", "chunks", "microbatch_group", "sync",
+					 "pipelines", NULL };
 static const char *const pipe_keys[] = { "micro_batches", "replicas", "stages", NULL };
 static const char *const stage_keys[] = { "dc", "gpu", "tp", "layers",
 	"recompute", NULL };
@@ -146,6 +147,7 @@ int lh_conv_plan(struct lh_cv *c, int top)
 	if (lh_check_keys(c, -1, "plan", plan_keys, 0) ||
 	    lh_get_enum(c, -1, "plan", "schedule", sched_names, GP_SCHED_1F1B, &sched) ||
 	    lh_get_int(c, -1, "plan", "chunks", LH_POS, 1, &pl->chunks) ||
+	    lh_get_int(c, -1, "plan", "microbatch_group", LH_POS, 0, &pl->microbatch_group) ||
 	    lh_get_enum(c, -1, "plan", "sync", plan_syncs, -1, &sync))
 		goto fail;
 	pl->schedule = sched;

@@ -20,6 +20,7 @@
 
 #include "fmt.h"
 #include "lua_heur.h"
+#include "schedule.h"
 #include "sim.h"
 
 static const struct gp_engine engines[] = {
@@ -414,7 +415,9 @@ static void note_warm_failed(struct gp_plan_report *rep, const char *engine, con
 /* The chunks asked for set on the plan found (the MILP times one chunk,
  * the schedule its model has; the other engines judge their candidates
  * with the chunks where a candidate can hold them): kept when the plan
- * can run them and fits, else the plan runs one and the note says why. */
+ * can run them and fits, else the plan runs one and the note says why.
+ * Interleaved micro-batch counts that are no multiple of the stages run
+ * in the smallest micro-batch group that takes them (schedule.h). */
 static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o,
 		       struct gp_plan *p, struct gp_plan_report *rep, double end)
 {
@@ -425,20 +428,28 @@ static void set_chunks(const struct gp_scenario *s, const struct gp_plan_opts *o
 	struct gp_err e = { "" };
 	const char *why = NULL;
 	double t = HUGE_VAL;
-	if (gp_plan_validate(s, p, &e))
+	int bad = gp_plan_validate(s, p, &e);
+	if (bad && p->schedule == GP_SCHED_INTERLEAVED && !p->microbatch_group &&
+	    (p->microbatch_group = gp_plan_group_least(p)) > 0)
+		bad = gp_plan_validate(s, p, &e);
+	if (bad)
 		why = e.msg;
 	else if (!isnan(t = sim_time(s, o, p, end)) && !isfinite(t))
 		why = "it does not fit in memory or does not simulate";
 	char one[sizeof rep->note];
 	size_t l = strlen(rep->note);
 	if (!why) {   /* a plan that holds them; unchecked when the clock came first */
+		char grp[64] = "";
+		if (p->microbatch_group)
+			snprintf(grp, sizeof grp, "in micro-batch groups of %d; ", p->microbatch_group);
 		snprintf(rep->note + l, sizeof rep->note - l,
-			 "%s%d chunks set on the plan found (its engine timed one%s)",
-			 l ? "; " : "", want,
+			 "%s%d chunks set on the plan found (%sits engine timed one%s)",
+			 l ? "; " : "", want, grp,
 			 isnan(t) ? "; not simulated with them: the time limit came first" : "");
 		return;
 	}
 	p->chunks = 1;
+	p->microbatch_group = 0;
 	snprintf(rep->note + l, sizeof rep->note - l, "%s%d chunks left out, the plan runs one: %s",
 		 l ? "; " : "", want, gp_fmt_one_line(why, one, sizeof one));
 }

@@ -87,6 +87,8 @@ void gp_report_json_plan(struct gp_json *j, const struct gp_scenario *sc,
 	gp_json_obj(j, false);
 	gp_json_kstr(j, "schedule", gp_sched_name(p->schedule));
 	gp_json_kint(j, "chunks", p->chunks);
+	if (p->microbatch_group)
+		gp_json_kint(j, "microbatch_group", p->microbatch_group);
 	if (p->sync_set)
 		gp_json_kstr(j, "sync", gp_sync_name(p->sync_mode));
 	gp_json_key(j, "pipelines");
@@ -341,6 +343,8 @@ int gp_plan_write_lua(FILE *f, const struct gp_scenario *sc,
 		gp_sched_name(p->schedule));
 	if (p->chunks > 1)
 		fprintf(f, "%s  chunks = %d,\n", ind, p->chunks);
+	if (p->microbatch_group)
+		fprintf(f, "%s  microbatch_group = %d,\n", ind, p->microbatch_group);
 	if (p->sync_set)
 		fprintf(f, "%s  sync = \"%s\",\n", ind, gp_sync_name(p->sync_mode));
 	fprintf(f, "%s  pipelines = {\n", ind);

@@ -86,6 +86,9 @@ static void rt_head(FILE *f, const struct gp_scenario *sc, const struct gp_plan 
 	int l = snprintf(line, sizeof line, "%s", gp_sched_name(p->schedule));
 	if (r->chunks > 1)
 		l += snprintf(line + l, sizeof line - (size_t)l, " x%d chunks", r->chunks);
+	if (r->chunks > 1 && p->microbatch_group)
+		l += snprintf(line + l, sizeof line - (size_t)l, " in micro-batch groups of %d",
+			      p->microbatch_group);
 	snprintf(line + l, sizeof line - (size_t)l, ", %d pipeline shape%s, %d stage%s, %d of %d GPUs",
 		 p->npipes, p->npipes == 1 ? "" : "s", stages, stages == 1 ? "" : "s", r->gpus,
 		 rt_gpus_available(sc));

@@ -4,6 +4,7 @@
  */
 #include "scenario.h"
 #include "lua_host.h"
+#include "schedule.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -240,7 +241,8 @@ int gp_plan_pool_gpus(const struct gp_plan *p, int dc, int pool)
 
 bool gp_plan_same(const struct gp_plan *a, const struct gp_plan *b)
 {
-	if (a->schedule != b->schedule || a->chunks != b->chunks || a->npipes != b->npipes ||
+	if (a->schedule != b->schedule || a->chunks != b->chunks ||
+	    a->microbatch_group != b->microbatch_group || a->npipes != b->npipes ||
 	    a->sync_set != b->sync_set || (a->sync_set && a->sync_mode != b->sync_mode))
 		return false;
 	for (int i = 0; i < a->npipes; i++) {
@@ -476,6 +478,22 @@ int gp_scenario_validate(const struct gp_scenario *s, struct gp_err *e)
 	return 0;
 }
 
+/* Pipeline i's micro-batches in interleaved's groups (schedule.h). */
+static int check_group(const struct gp_plan *p, int i, struct gp_err *e)
+{
+	const struct gp_pipeline *pp = &p->pipes[i];
+	int n = p->microbatch_group, S = pp->nstages, m = pp->micro_batches;
+	if (n && (n < S || n > m))
+		return gp_errf(e, "plan.microbatch_group: %d is outside pipeline %d's [%d, %d] (its stages to its micro-batches)",
+			       n, i + 1, S, m);
+	if (!gp_group_check(S, m, n, e))
+		return 0;
+	char pre[64];
+	snprintf(pre, sizeof pre, "plan.pipelines[%d].micro_batches", i + 1);
+	gp_err_prefix(e, pre);
+	return -1;
+}
+
 int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 		     struct gp_err *e)
 {
@@ -488,6 +506,9 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 	if (p->chunks > 2 && xdc)
 		return gp_errf(e, "plan.chunks: %s takes 1 chunk, or 2 for its V-shaped variant, not %d",
 			       gp_sched_name(p->schedule), p->chunks);
+	if (p->microbatch_group && (p->schedule != GP_SCHED_INTERLEAVED || p->chunks < 2))
+		return gp_errf(e, "plan.microbatch_group: only the interleaved schedule with 2 or more chunks groups micro-batches (this plan: %s, %d chunk%s)",
+			       gp_sched_name(p->schedule), p->chunks, p->chunks == 1 ? "" : "s");
 	if (p->npipes < 1)
 		return gp_errf(e, "plan.pipelines: expected at least one pipeline");
 	for (int i = 0; i < p->npipes; i++) {
@@ -532,9 +553,8 @@ int gp_plan_validate(const struct gp_scenario *s, const struct gp_plan *p,
 			return gp_errf(e, "plan.pipelines[%d].stages: cover layers 1..%d, the model has %d",
 				       i + 1, next - 1, m->layers);
 		if (p->schedule == GP_SCHED_INTERLEAVED && p->chunks > 1 &&
-		    pp->micro_batches % pp->nstages)
-			return gp_errf(e, "plan.pipelines[%d].micro_batches: interleaved needs a multiple of the %d stages, got %d",
-				       i + 1, pp->nstages, pp->micro_batches);
+		    check_group(p, i, e))
+			return -1;
 		mbs += (double)pp->micro_batches * pp->replicas;
 	}
 	if (mbs * s->job.micro_batch != s->job.global_batch)

@@ -161,6 +161,10 @@ struct gp_pipeline {
 struct gp_plan {
 	enum gp_sched schedule;
 	int chunks;
+	int microbatch_group;       /* interleaved: the micro-batches a device
+				     * runs of one chunk before the next chunk
+				     * (Megatron-Core's microbatch_group_size_
+				     * per_vp_stage); 0: the pipeline's stages */
 	enum gp_sync_mode sync_mode; /* flat or hierarchical, when sync_set */
 	bool sync_set;              /* given in the plan (else gp_plan_sync's) */
 	struct gp_pipeline *pipes;

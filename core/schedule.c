@@ -13,6 +13,7 @@
  */
 #include "schedule.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 struct emit {
@@ -49,29 +50,76 @@ static void gen_1f1b(struct emit *o, int S, int s, int m)
 		put(o, GP_TASK_B, j, 0);
 }
 
-/* Megatron's interleaved order: the k-th forward of a device is chunk
- * (k / S) % v of micro-batch (k / (S v)) S + k % S; backwards walk the
- * chunks in reverse. Needs m to be a multiple of S. */
-static void gen_interleaved(struct emit *o, int S, int s, int m, int v)
+int gp_group_check(int S, int m, int group, struct gp_err *e)
+{
+	int n = group > 0 ? group : S, r = n > 0 ? m % n : 0;
+	if (group > 0 && (n < S || n > m))
+		return gp_errf(e, "a micro-batch group of %d is outside [%d, %d], the stages to the micro-batches",
+			       n, S, m);
+	if (r && r < S && group > 0)
+		return gp_errf(e, "%d micro-batches in groups of %d leave a last group of %d, fewer than the %d stages (0 or at least the stages)",
+			       m, n, r, S);
+	if (r && r < S)
+		return gp_errf(e, "interleaved needs a multiple of the %d stages, got %d (or a plan.microbatch_group of %d to %d whose last group holds 0 or at least %d)",
+			       S, m, S, m, S);
+	return 0;
+}
+
+int gp_plan_group_least(const struct gp_plan *p)
+{
+	int lo = 1, hi = INT_MAX;
+	for (int i = 0; i < p->npipes; i++) {
+		lo = p->pipes[i].nstages > lo ? p->pipes[i].nstages : lo;
+		hi = p->pipes[i].micro_batches < hi ? p->pipes[i].micro_batches : hi;
+	}
+	for (int n = lo; n <= hi; n++) {
+		int i = 0;
+		while (i < p->npipes && !gp_group_check(p->pipes[i].nstages, p->pipes[i].micro_batches,
+							n, NULL))
+			i++;
+		if (i == p->npipes)
+			return n;
+	}
+	return 0;
+}
+
+/* Megatron-Core's interleaved order (get_schedule_table): micro-batches
+ * in groups of n, the last group the rest; a device runs the group's
+ * micro-batches through chunk 0, then chunk 1, ..., so its k-th forward
+ * is the k-th (micro-batch, chunk) of that table and its k-th backward
+ * the same with the chunks in reverse. Warm-up: 2 (S - s - 1) + (v - 1) n
+ * forwards (get_pp_rank_microbatches). n = S: Narayanan et al.'s. */
+static void interleave_at(int64_t k, int m, int v, int n, int *mb, int *ch)
+{
+	int64_t full = (int64_t)(m / n) * n * v;
+	if (k < full) {
+		int64_t w = k % ((int64_t)n * v);
+		*ch = (int)(w / n);
+		*mb = (int)(k / ((int64_t)n * v) * n + w % n);
+	} else {
+		int r = m % n;
+		*ch = (int)((k - full) / r);
+		*mb = m / n * n + (int)((k - full) % r);
+	}
+}
+
+static void gen_interleaved(struct emit *o, int S, int s, int m, int v, int n)
 {
 	int64_t total = (int64_t)m * v;
-	int64_t w = (int64_t)(S - s - 1) * 2 + (int64_t)(v - 1) * S;
+	int64_t w = (int64_t)(S - s - 1) * 2 + (int64_t)(v - 1) * n;
+	int mb, ch;
 	if (w > total)
 		w = total;
-#define MB(k) ((int)(((k) / ((int64_t)S * v)) * S + (k) % S))
-#define FCH(k) ((int)(((k) / S) % v))
-#define BCH(k) (v - 1 - FCH(k))
-	for (int64_t k = 0; k < w; k++)
-		put(o, GP_TASK_F, MB(k), FCH(k));
-	for (int64_t j = 0; j < total - w; j++) {
-		put(o, GP_TASK_F, MB(w + j), FCH(w + j));
-		put(o, GP_TASK_B, MB(j), BCH(j));
+	for (int64_t k = 0; k < total + w; k++) {
+		if (k < total) {        /* forward k */
+			interleave_at(k, m, v, n, &mb, &ch);
+			put(o, GP_TASK_F, mb, ch);
+		}
+		if (k >= w) {           /* backward k - w */
+			interleave_at(k - w, m, v, n, &mb, &ch);
+			put(o, GP_TASK_B, mb, v - 1 - ch);
+		}
 	}
-	for (int64_t j = total - w; j < total; j++)
-		put(o, GP_TASK_B, MB(j), BCH(j));
-#undef MB
-#undef FCH
-#undef BCH
 }
 
 /* ZB-H1: 1F1B's warm-up (so at most S-s activations in flight, as in
@@ -95,7 +143,7 @@ static void gen_zbh1(struct emit *o, int S, int s, int m)
 		put(o, GP_TASK_W, nextw++, 0);
 }
 
-int gp_schedule_build(enum gp_sched kind, int S, int v, int m,
+int gp_schedule_build(enum gp_sched kind, int S, int v, int m, int group,
 		      struct gp_schedule *out, struct gp_err *e)
 {
 	*out = (struct gp_schedule){ 0 };
@@ -104,9 +152,10 @@ int gp_schedule_build(enum gp_sched kind, int S, int v, int m,
 			       S, m, v);
 	if (kind != GP_SCHED_INTERLEAVED)
 		v = 1;
-	if (kind == GP_SCHED_INTERLEAVED && v > 1 && m % S)
-		return gp_errf(e, "schedule interleaved: %d micro-batches are not a multiple of the %d stages",
-			       m, S);
+	if (kind == GP_SCHED_INTERLEAVED && v > 1 && gp_group_check(S, m, group, e)) {
+		gp_err_prefix(e, "schedule interleaved");
+		return -1;
+	}
 	if (kind == GP_SCHED_INTERLEAVED && v == 1)
 		kind = GP_SCHED_1F1B;
 	bool split = kind == GP_SCHED_ZBH1;
@@ -130,7 +179,9 @@ int gp_schedule_build(enum gp_sched kind, int S, int v, int m,
 		out->off[s] = o.n;
 		switch (kind) {
 		case GP_SCHED_GPIPE: gen_gpipe(&o, S, s, m); break;
-		case GP_SCHED_INTERLEAVED: gen_interleaved(&o, S, s, m, v); break;
+		case GP_SCHED_INTERLEAVED:
+			gen_interleaved(&o, S, s, m, v, group > 0 ? group : S);
+			break;
 		case GP_SCHED_ZBH1: gen_zbh1(&o, S, s, m); break;
 		default: gen_1f1b(&o, S, s, m); break;
 		}

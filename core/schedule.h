@@ -39,9 +39,19 @@ struct gp_schedule {
 	int64_t *off;
 };
 
+/* group: interleaved's micro-batch group (gp_plan.microbatch_group; 0:
+ * the stages); the other schedules ignore it. */
 int gp_schedule_build(enum gp_sched kind, int stages, int chunks,
-		      int micro_batches, struct gp_schedule *out,
+		      int micro_batches, int group, struct gp_schedule *out,
 		      struct gp_err *e);
+/* Whether interleaved can run m micro-batches over S stages in groups of
+ * `group` (0: S): Megatron-Core's rule, S <= group <= m and a last group
+ * of 0 or at least S micro-batches (fewer would leave the pipeline
+ * waiting on its own dependencies). 0, or -1 and why. */
+int gp_group_check(int S, int m, int group, struct gp_err *e);
+/* The smallest micro-batch group every pipeline of p can run
+ * (gp_group_check), 0 when there is none. */
+int gp_plan_group_least(const struct gp_plan *p);
 void gp_schedule_free(struct gp_schedule *sc);
 
 /*

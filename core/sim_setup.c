@@ -359,7 +359,8 @@ static int setup_group(struct sim *s, int g, int di)
 		return gp_errf(s->e, "plan.pipelines[%d]: %lld tasks (stages x micro-batches x chunks x passes) are too many to simulate; at most %lld",
 			       g + 1, (long long)ntasks, (long long)GP_MAX_TASKS);
 	/* Time-aware schedules are generated once the costs are known. */
-	if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, &gr->sc, s->e)) {
+	if (!xdc && gp_schedule_build(p->schedule, gr->S, gr->v, gr->m, p->microbatch_group, &gr->sc,
+				      s->e)) {
 		char pre[64];
 		snprintf(pre, sizeof pre, "plan.pipelines[%d]", g + 1);
 		gp_err_prefix(s->e, pre);

@@ -301,9 +301,51 @@ static void test_chunks_set_on_the_plan(void **state)
 	gp_scenario_free(s);
 }
 
+/* A script's interleaved plan of two stages and 8 replicas of H100 at a
+ * global batch of 24 runs 3 micro-batches a replica: no multiple of
+ * the 2 stages, so interleaving takes micro-batch groups of 3, the
+ * least that Megatron-Core's rule allows; at 8 (1 a replica, fewer than
+ * the stages) no group does and the plan runs one chunk. */
+static void test_chunks_in_micro_batch_groups(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"return { name = 'two', plan = function(sc, ctx)\n"
+		"  local m = sc.job.global_batch // sc.job.micro_batch // 8\n"
+		"  local function st(a, b) return { dc = 'ams', gpu = 'H100', layers = { a, b } } end\n"
+		"  return { schedule = 'interleaved', pipelines = { { micro_batches = m,\n"
+		"    replicas = 8, stages = { st(1, 16), st(17, 32) } } } }\n"
+		"end }\n";
+	struct gp_err e = { "" };
+	struct gp_lua_heur *h = gp_lua_heur_from_text("two.lua", text, sizeof text - 1, &e);
+	assert_non_null(h);
+	const char *sets[][2] = { { "plan=nil", "job.global_batch=24" },
+				  { "plan=nil", "job.global_batch=8" } };
+	for (int k = 0; k < 2; k++) {
+		struct gp_scenario *s = load("samples/default.lua", sets[k], 2);
+		struct gp_plan_req rq = { .engine = gp_engine_find("heuristic"),
+					  .o = { .time_limit = 5, .schedule = GP_SCHED_INTERLEAVED,
+						 .heuristic = h } };
+		struct gp_plan p;
+		struct gp_plan_report rep;
+		assert_int_equal(gp_plan_make(s, &rq, &p, &rep, &e), 0);
+		assert_int_equal(p.pipes[0].micro_batches, k ? 1 : 3);
+		assert_int_equal(p.chunks, k ? 1 : 2);
+		assert_int_equal(p.microbatch_group, k ? 0 : 3);
+		assert_int_equal(gp_plan_validate(s, &p, &e), 0);
+		if (!strstr(rep.note, k ? "2 chunks left out, the plan runs one: "
+					: "2 chunks set on the plan found (in micro-batch groups of 3; "))
+			fail_msg("note: %s", rep.note);
+		gp_plan_free(&p);
+		gp_scenario_free(s);
+	}
+	gp_lua_heur_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chunks_in_micro_batch_groups),
 		cmocka_unit_test(test_the_table),
 		cmocka_unit_test(test_every_engine_keeps_the_budget),
 		cmocka_unit_test(test_the_budget_binds),

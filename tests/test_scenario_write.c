@@ -162,7 +162,8 @@ static const char *rich =
 	"         recompute = 'selective', cross_entropy = 'unfused',"
 	"         sync = { mode = 'flat', every = 4, overlap = false } },"
 	" objective = 'cost', budget = { usd_per_hour = 123.5 },"
-	" plan = { schedule = 'interleaved', chunks = 2, sync = 'flat', pipelines = {"
+	" plan = { schedule = 'interleaved', chunks = 2, microbatch_group = 4, sync = 'flat',"
+	"   pipelines = {"
 	"   { micro_batches = 16, replicas = 2, stages = {"
 	"     { dc = 'a', gpu = 'X1', tp = 4, layers = { 1, 4 }, recompute = 'full' },"
 	"     { dc = 'b', tp = 4, layers = { 5, 8 } } } } } } }";
@@ -182,6 +183,7 @@ static void test_keeps_what_defaults_would_lose(void **state)
 	assert_true(gp_find_link(b, bb, a)->latency == 35 * 1e-3);
 	assert_int_equal(gp_find_link(b, bb, a)->streams, 4);
 	assert_true(b->budget_usd_per_hour == 123.5);
+	assert_int_equal(b->plan.microbatch_group, 4);
 	assert_int_equal(b->job.zero, 0);
 	assert_int_equal(b->job.sync_every, 4);
 	assert_int_equal(b->job.cross_entropy, GP_CE_UNFUSED);

@@ -393,7 +393,7 @@ static void test_time_limit(void **state)
 	inst_init(&t);
 	struct gp_schedule warm, sc;
 	struct gp_err e = { "" };
-	assert_int_equal(gp_schedule_build(GP_SCHED_ZBH1, 8, 1, 16, &warm, &e), 0);
+	assert_int_equal(gp_schedule_build(GP_SCHED_ZBH1, 8, 1, 16, 0, &warm, &e), 0);
 	double w = exec_orders(&t, &warm);
 	struct gp_milp_report rep;
 	double t0 = wall();
@@ -424,7 +424,7 @@ static void test_8x16_memory(void **state)
 	inst_init(&t);
 	struct gp_schedule warm, sc;
 	struct gp_err e = { "" };
-	assert_int_equal(gp_schedule_build(GP_SCHED_1F1B, 8, 1, 16, &warm, &e), 0);
+	assert_int_equal(gp_schedule_build(GP_SCHED_1F1B, 8, 1, 16, 0, &warm, &e), 0);
 	double w = exec_orders(&t, &warm);
 	struct gp_milp_report rep;
 	solve(&t, &warm, 60, &sc, &rep);
@@ -636,7 +636,7 @@ static void test_size_counted(void **state)
 			struct gp_err e = { "" };
 			if (w)
 				assert_int_equal(gp_schedule_build(t->split ? GP_SCHED_ZBH1 : GP_SCHED_1F1B,
-								   t->S, 1, t->m, &warm, &e), 0);
+								   t->S, 1, t->m, 0, &warm, &e), 0);
 			struct gp_sched_milp_size z;
 			assert_int_equal(gp_sched_milp_size(&t->in, w ? &warm : NULL, &z, &e), 0);
 			struct gp_milp_report rep;
